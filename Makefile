@@ -1,0 +1,61 @@
+# CLup Kiosk — the two commands a new machine needs:
+#   make demo   set up, build, and run the kiosk against emulated devices
+#   make test   set up, build, and pass the whole test suite (what CI runs)
+# Both install the Debian packages they need when they are missing (as root, or through sudo).
+
+SWIFT       ?= swift
+SWIFT_FLAGS ?=
+VENV        := .venv-test
+DEMO_DIR    ?= out/demo
+
+# Build: libraries we link, and the headers they come with.
+APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev
+# Run: the emulator's console fonts.
+APT_RUN   := console-setup-linux
+# Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos.
+APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build demo test bench deps-build deps-run deps-test clean
+
+all: build
+
+# Installs only what is missing, so a machine that has everything never calls apt-get.
+define apt_ensure
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages: $$missing"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps-build:
+	$(call apt_ensure,$(APT_BUILD))
+
+deps-run: deps-build
+	$(call apt_ensure,$(APT_RUN))
+
+deps-test: deps-run
+	$(call apt_ensure,$(APT_TEST))
+	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
+	@$(VENV)/bin/python -c 'import escpos' 2>/dev/null || $(VENV)/bin/pip install -q 'python-escpos>=3.1,<4'
+
+build: deps-build
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+test: deps-test
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+demo: deps-run
+	$(SWIFT) build $(SWIFT_FLAGS)
+	Scripts/demo.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)" "$(DEMO_DIR)"
+
+bench: deps-test
+	$(SWIFT) build -c release --product clup-bench
+	.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python
+
+clean:
+	rm -rf .build out $(VENV)

@@ -1,0 +1,103 @@
+// swift-tools-version:6.2
+//
+// CLup Kiosk: the store-entrance daemon (kioskd), its drivers and the device emulators.
+// Module layout and dependency direction: ../shared/ARCHITECTURE.md and README.md.
+import PackageDescription
+
+/// Our own targets build with warnings as errors; dependencies keep their own settings.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "clup-kiosk",
+    products: [
+        .executable(name: "kioskd", targets: ["kioskd"]),
+        .executable(name: "escpos-emulator", targets: ["escpos-emulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // MARK: C modules: one per system library, plus shims for macro/variadic-only APIs.
+        .systemLibrary(
+            name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+        .systemLibrary(
+            name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CCUPS", providers: [.apt(["libcups2-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CLinuxShims"),
+
+        // MARK: Pure domain: no I/O, no C, no Glibc.
+        .target(name: "KioskCore", swiftSettings: strict),
+
+        // MARK: Hardware.
+        .target(
+            name: "Drivers",
+            dependencies: [
+                "KioskCore", "CLibUSB", "CQREncode", "CCUPS", "CLinuxShims",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            resources: [.copy("Profiles")],
+            swiftSettings: strict),
+
+        // MARK: Station runtime and the daemon.
+        .target(
+            name: "KioskStation",
+            dependencies: ["KioskCore", "Drivers", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "kioskd",
+            dependencies: [
+                "KioskStation", "Drivers",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+
+        // MARK: Device emulators: real programs on real kernel interfaces.
+        .target(
+            name: "DeviceEmulators",
+            dependencies: [
+                "Drivers", "KioskCore", "CQREncode", "CZlib", "CLinuxShims",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "escpos-emulator",
+            dependencies: [
+                "DeviceEmulators", "Drivers",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+
+        // MARK: Benchmarks (not timed tests): `make bench`.
+        .executableTarget(
+            name: "clup-bench",
+            dependencies: [
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/clup-bench",
+            swiftSettings: strict),
+
+        // MARK: Tests, one target per module plus host hardware-in-the-loop (pty, TCP, cupsd).
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"], swiftSettings: strict),
+        .testTarget(
+            name: "DriversTests", dependencies: ["Drivers", "KioskCore"], swiftSettings: strict),
+        .testTarget(
+            name: "DeviceEmulatorsTests", dependencies: ["DeviceEmulators", "Drivers", "KioskCore"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "KioskStationTests", dependencies: ["KioskStation", "KioskCore"], swiftSettings: strict),
+        .testTarget(
+            name: "HostHILTests",
+            dependencies: ["DeviceEmulators", "Drivers", "KioskCore", "KioskStation"],
+            swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,41 @@
+// Shims for Linux APIs that Swift cannot call directly: ioctl(2) is variadic and its request codes are
+// macros; the pty calls are declared only for _GNU_SOURCE builds. Each shim does one job and leaves errno
+// for the caller.
+#ifndef CLINUXSHIMS_H
+#define CLINUXSHIMS_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <linux/input.h>
+
+/// TIOCEXCL: no other open(2) of this tty succeeds until TIOCNXCL or close (gpsd does the same).
+static inline int CLinuxShims_tiocexcl(int fd) { return ioctl(fd, TIOCEXCL); }
+
+/// TIOCNXCL: give up exclusive mode before closing, so the next user is not locked out.
+static inline int CLinuxShims_tiocnxcl(int fd) { return ioctl(fd, TIOCNXCL); }
+
+/// TIOCMGET: read the modem lines (TIOCM_CTS, TIOCM_DSR, ...) of a serial port.
+static inline int CLinuxShims_tiocmget(int fd, int *bits) { return ioctl(fd, TIOCMGET, bits); }
+
+/// EVIOCGRAB: exclusive grab of an evdev node so scanned keys reach no other reader.
+static inline int CLinuxShims_eviocgrab(int fd, int grab) { return ioctl(fd, EVIOCGRAB, grab); }
+
+/// posix_openpt(3) followed by grantpt and unlockpt: a pty master whose slave can be opened.
+static inline int CLinuxShims_openpt(int flags) {
+    int fd = posix_openpt(flags);
+    if (fd < 0) return -1;
+    if (grantpt(fd) != 0 || unlockpt(fd) != 0) return -1;
+    return fd;
+}
+
+/// ptsname_r(3): the slave's path, thread-safe.
+static inline int CLinuxShims_ptsname(int fd, char *buffer, size_t length) {
+    return ptsname_r(fd, buffer, length) == 0 ? 0 : -1;
+}
+
+#endif

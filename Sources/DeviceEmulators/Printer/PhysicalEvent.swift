@@ -1,0 +1,49 @@
+/// Something that happens to the emulated printer in the physical world.
+public enum PhysicalEvent: Sendable, Equatable, CustomStringConvertible {
+    /// The customer takes the ticket from the output (the presenter sensor clears).
+    case take
+    case paperNearEnd(Bool)
+    case paperEnd(Bool)
+    case coverOpen(Bool)
+    /// The printer is switched offline (or its power/offline button is used).
+    case offline(Bool)
+    case cutterError(Bool)
+
+    /// Parses the control-channel form: `take`, `paper-near-end on`, `paper-end off`, `cover on`,
+    /// `offline on`, `cutter-error off` (`on`/`off`, `1`/`0` or `true`/`false`).
+    public init?(command: String) {
+        let words = command.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let verb = words.first else { return nil }
+        if verb == "take" && words.count == 1 {
+            self = .take
+            return
+        }
+        guard words.count == 2 else { return nil }
+        let on: Bool
+        switch words[1] {
+        case "on", "1", "true": on = true
+        case "off", "0", "false": on = false
+        default: return nil
+        }
+        switch verb {
+        case "paper-near-end": self = .paperNearEnd(on)
+        case "paper-end": self = .paperEnd(on)
+        case "cover", "cover-open": self = .coverOpen(on)
+        case "offline": self = .offline(on)
+        case "cutter-error": self = .cutterError(on)
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        func onOff(_ b: Bool) -> String { b ? "on" : "off" }
+        switch self {
+        case .take: return "take"
+        case .paperNearEnd(let b): return "paper-near-end \(onOff(b))"
+        case .paperEnd(let b): return "paper-end \(onOff(b))"
+        case .coverOpen(let b): return "cover \(onOff(b))"
+        case .offline(let b): return "offline \(onOff(b))"
+        case .cutterError(let b): return "cutter-error \(onOff(b))"
+        }
+    }
+}

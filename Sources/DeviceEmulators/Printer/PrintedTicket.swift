@@ -1,0 +1,16 @@
+import KioskCore
+
+/// One ticket the emulator printed and cut.
+public struct PrintedTicket: Sendable {
+    /// 1-based count since the emulator started.
+    public let number: Int
+    public let image: Bitmap
+    /// The text lines as printed (after code page translation), for previews and tests.
+    public let text: [String]
+    /// Every byte received for this ticket, from the previous cut up to and including this cut.
+    public let bytes: [UInt8]
+    public let partialCut: Bool
+    /// Where the PNG was written, if the emulator has an output directory.
+    public let pngPath: String?
+    public let cutAt: ContinuousClock.Instant
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+import Drivers
+import Logging
+
+/// `kioskd`: the CLup store-entrance daemon. Subcommands cover setup and diagnostics as well as `run`.
+@main
+struct Kioskd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kioskd",
+        abstract: "CLup kiosk daemon: ticket printer and door station at a store entrance.",
+        subcommands: [DevicesCommand.self, PrintTestCommand.self])
+}

@@ -1,0 +1,106 @@
+import DeviceEmulators
+import Drivers
+import Foundation
+import Logging
+import Testing
+
+/// Host hardware-in-the-loop helpers: external tools and an emulator on real kernel interfaces.
+///
+/// `make test` sets `CLUP_TEST_STRICT=1` after installing the tools, so a missing tool fails the run there;
+/// a plain `swift test` skips those tests and says which tool is missing.
+enum HIL {
+    static var strict: Bool { ProcessInfo.processInfo.environment["CLUP_TEST_STRICT"] == "1" }
+
+    static func which(_ tool: String) -> String? {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(directory)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs when the tool is installed, or always under `make test` (where its absence is a failure).
+    static func needs(_ tool: String) -> Bool { strict || which(tool) != nil }
+
+    static var isRoot: Bool { getuid() == 0 }
+
+    /// The Python with python-escpos: `CLUP_PYTHON`, else `.venv-test/bin/python` made by `make test`.
+    static var python: String? {
+        if let configured = ProcessInfo.processInfo.environment["CLUP_PYTHON"] { return configured }
+        let local = "\(packageRoot)/.venv-test/bin/python"
+        return FileManager.default.isExecutableFile(atPath: local) ? local : nil
+    }
+
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url.path
+    }()
+
+    struct ProcessResult {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// Runs a program to completion and captures its output.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : (which(executable) ?? executable))
+        process.arguments = arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+            error: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Decodes every QR code in a PNG with zbarimg, an independent decoder.
+    static func decodeQR(png path: String) throws -> [String] {
+        let result = try run("zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path])
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    static func temporaryDirectory(_ name: String) -> String {
+        let path = NSTemporaryDirectory() + "clup-\(name)-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// An in-process emulator serving TCP and a pty, writing PNGs to a temporary directory.
+final class EmulatorRig {
+    let emulator: PrinterEmulator
+    let tcp: TCPEndpoint
+    let pty: PtyEndpoint
+    let output: String
+
+    init(profile id: String) throws {
+        let profile = try PrinterProfile.load(named: id)
+        output = HIL.temporaryDirectory("emulator")
+        var logger = Logger(label: "emulator")
+        logger.logLevel = .warning
+        emulator = try PrinterEmulator(profile: profile, outputDirectory: output, logger: logger)
+        tcp = try TCPEndpoint(emulator: emulator, port: 0, logger: logger)
+        pty = try PtyEndpoint(emulator: emulator, linkPath: "\(output)/tty", logger: logger)
+    }
+
+    var profile: PrinterProfile { emulator.profile }
+    var tcpAddress: String { "tcp://127.0.0.1:\(tcp.port)" }
+    var serialAddress: String { "serial://\(pty.path)?baud=19200" }
+
+    func stop() {
+        tcp.stop()
+        pty.stop()
+        try? FileManager.default.removeItem(atPath: output)
+    }
+}
