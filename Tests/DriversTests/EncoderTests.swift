@@ -130,3 +130,23 @@ extension Array where Element == UInt8 {
         return false
     }
 }
+
+@Suite struct QRVersionBoundTests {
+    /// The bound is never below what libqrencode needs for the real data, for any class and level.
+    @Test func boundIsAtLeastTheRealVersion() throws {
+        var rng = SplitMix64(seed: 42)
+        let alphabets: [[UInt8]] = [
+            Array("0123456789".utf8), Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:".utf8),
+            (1...255).map { UInt8($0) },
+        ]
+        for _ in 0..<300 {
+            let alphabet = alphabets[Int(rng.next() % 3)]
+            let data = (0..<Int(1 + rng.next() % 400)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+            let level = QRSpec.ErrorCorrection.allCases[Int(rng.next() % 4)]
+            let real = try QRMatrix.encode(data, errorCorrection: level).version
+            let bound = try QRVersionBound.version(for: data, errorCorrection: level)
+            #expect(bound >= real, "bound \(bound) < real \(real) for \(data.count) bytes at \(level)")
+            #expect(bound <= real + 3, "bound \(bound) far above real \(real)")
+        }
+    }
+}

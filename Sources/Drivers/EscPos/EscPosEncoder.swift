@@ -117,15 +117,28 @@ public struct EscPosEncoder: Sendable {
         _ data: [UInt8], spec: QRSpec, state: inout WriterState, into out: inout [UInt8]
     ) throws(PrinterError) {
         let native = usesNativeQR
-        let maxVersion = native ? profile.qrMaxVersion : 40
-        let matrix = try QRMatrix.encode(data, errorCorrection: spec.errorCorrection, maxVersion: maxVersion)
+        // Native: the printer builds the symbol, a version bound is enough. Raster: we draw the real symbol.
+        let matrix = native ? nil : try QRMatrix.encode(data, errorCorrection: spec.errorCorrection)
+        let version: Int
+        if let matrix {
+            version = matrix.version
+        } else {
+            version = try QRVersionBound.version(for: data, errorCorrection: spec.errorCorrection)
+        }
+        if native && version > profile.qrMaxVersion {
+            throw PrinterError(
+                .unsupported, device: profile.name,
+                "\(data.count) bytes need QR version \(version); this printer accepts up to version "
+                    + "\(profile.qrMaxVersion) — shorten the payload or lower the error correction")
+        }
+        let modules = 17 + 4 * version
         // Four modules of quiet zone on each side must fit on the paper too.
-        let fitting = profile.dotsPerLine / (matrix.size + 8)
+        let fitting = profile.dotsPerLine / (modules + 8)
         let moduleSize = min(spec.moduleSize ?? min(fitting, 8), 16)
         guard moduleSize >= 1, moduleSize <= fitting else {
             throw PrinterError(
                 .unsupported, device: profile.name,
-                "a QR of version \(matrix.version) (\(matrix.size) modules) at \(spec.moduleSize ?? 1) dots per "
+                "a QR of version \(version) (\(modules) modules) at \(spec.moduleSize ?? 1) dots per "
                     + "module does not fit \(profile.dotsPerLine) dots — shorten the payload or the module size")
         }
         align(spec.alignment, state: &state, into: &out)
@@ -142,7 +155,7 @@ public struct EscPosEncoder: Sendable {
             out += EscPos.qrErrorCorrection(ec)
             out += EscPos.qrStore(data)
             out += EscPos.qrPrint
-        } else {
+        } else if let matrix {
             let bitmap = matrix.bitmap(moduleSize: moduleSize)
             out += EscPos.rasterImage(widthBytes: bitmap.rowBytes, height: bitmap.height, data: bitmap.bits)
         }
