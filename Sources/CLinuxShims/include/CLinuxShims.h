@@ -1,14 +1,11 @@
 // Shims for Linux APIs that Swift cannot call directly: ioctl(2) is variadic and its request codes are
-// macros; the pty calls are declared only for _GNU_SOURCE builds. Each shim does one job and leaves errno
-// for the caller.
+// macros; the pty calls are declared only for _GNU_SOURCE builds, so they live in shim.c (defining
+// _GNU_SOURCE here would change system types such as fd_set for every module that imports this one).
+// Each shim does one job and leaves errno for the caller.
 #ifndef CLINUXSHIMS_H
 #define CLINUXSHIMS_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <stddef.h>
-#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <linux/input.h>
@@ -26,16 +23,9 @@ static inline int CLinuxShims_tiocmget(int fd, int *bits) { return ioctl(fd, TIO
 static inline int CLinuxShims_eviocgrab(int fd, int grab) { return ioctl(fd, EVIOCGRAB, grab); }
 
 /// posix_openpt(3) followed by grantpt and unlockpt: a pty master whose slave can be opened.
-static inline int CLinuxShims_openpt(int flags) {
-    int fd = posix_openpt(flags);
-    if (fd < 0) return -1;
-    if (grantpt(fd) != 0 || unlockpt(fd) != 0) return -1;
-    return fd;
-}
+int CLinuxShims_openpt(int flags);
 
-/// ptsname_r(3): the slave's path, thread-safe.
-static inline int CLinuxShims_ptsname(int fd, char *buffer, size_t length) {
-    return ptsname_r(fd, buffer, length) == 0 ? 0 : -1;
-}
+/// ptsname_r(3): the slave's path, thread-safe. Returns 0, or -1 with errno set.
+int CLinuxShims_ptsname(int fd, char *buffer, size_t length);
 
 #endif
