@@ -17,7 +17,9 @@ APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build demo test bench deps-build deps-run deps-test clean
+.PHONY: all build demo test bench format lint deps-build deps-run deps-test clean
+
+SOURCES := Sources Tests Benchmarks Package.swift
 
 all: build
 
@@ -45,7 +47,7 @@ deps-test: deps-run
 build: deps-build
 	$(SWIFT) build $(SWIFT_FLAGS)
 
-test: deps-test
+test: deps-test lint
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
@@ -56,6 +58,13 @@ demo: deps-run
 bench: deps-test
 	$(SWIFT) build -c release --product clup-bench
 	.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python
+
+# swift-nio's .swift-format (4 spaces, 120 columns); `make format` fixes what `make lint` reports.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SOURCES)
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SOURCES)
 
 clean:
 	rm -rf .build out $(VENV)

@@ -22,9 +22,15 @@ let package = Package(
     targets: [
         // MARK: C modules: one per system library, plus shims for macro/variadic-only APIs.
         .systemLibrary(
-            name: "CLibUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
+            name: "CLibUSB",
+            pkgConfig: "libusb-1.0",
+            providers: [.apt(["libusb-1.0-0-dev"])]
+        ),
         .systemLibrary(
-            name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         .systemLibrary(name: "CCUPS", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinuxShims"),
@@ -42,13 +48,15 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             resources: [.copy("Profiles")],
-            swiftSettings: strict),
+            swiftSettings: strict
+        ),
 
         // MARK: Station runtime and the daemon.
         .target(
             name: "KioskStation",
             dependencies: ["KioskCore", "Drivers", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict),
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "kioskd",
             dependencies: [
@@ -56,7 +64,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict
+        ),
 
         // MARK: Device emulators: real programs on real kernel interfaces.
         .target(
@@ -66,7 +75,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "escpos-emulator",
             dependencies: [
@@ -74,7 +84,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict
+        ),
 
         // MARK: Benchmarks (not timed tests): `make bench`.
         .executableTarget(
@@ -84,20 +95,30 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/clup-bench",
-            swiftSettings: strict),
+            swiftSettings: strict
+        ),
 
         // MARK: Tests, one target per module plus host hardware-in-the-loop (pty, TCP, cupsd).
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"], swiftSettings: strict),
         .testTarget(
-            name: "DriversTests", dependencies: ["Drivers", "KioskCore"], swiftSettings: strict),
+            name: "DriversTests",
+            dependencies: ["Drivers", "KioskCore"],
+            swiftSettings: strict
+        ),
         .testTarget(
-            name: "DeviceEmulatorsTests", dependencies: ["DeviceEmulators", "Drivers", "KioskCore"],
-            swiftSettings: strict),
+            name: "DeviceEmulatorsTests",
+            dependencies: ["DeviceEmulators", "Drivers", "KioskCore"],
+            swiftSettings: strict
+        ),
         .testTarget(
-            name: "KioskStationTests", dependencies: ["KioskStation", "KioskCore"], swiftSettings: strict),
+            name: "KioskStationTests",
+            dependencies: ["KioskStation", "KioskCore"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "HostHILTests",
             dependencies: ["DeviceEmulators", "Drivers", "KioskCore", "KioskStation"],
-            swiftSettings: strict),
+            swiftSettings: strict
+        ),
     ]
 )

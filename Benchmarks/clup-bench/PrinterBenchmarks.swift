@@ -26,7 +26,8 @@ enum PrinterBenchmarks {
             // 9600 baud, 8N1: 10 bits per byte on the wire.
             print(
                 "\(mode.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(size).leftPad(5))   "
-                    + "\(fmt(samples.p50).leftPad(6))   \(fmt(samples.p99).leftPad(6))   \(fmt(Double(size) * 10 / 9600, 2).leftPad(8))")
+                    + "\(fmt(samples.p50).leftPad(6))   \(fmt(samples.p99).leftPad(6))   \(fmt(Double(size) * 10 / 9600, 2).leftPad(8))"
+            )
         }
     }
 
@@ -67,7 +68,9 @@ enum PrinterBenchmarks {
         }
         let oursRate = Double(count) / ours
         print("client         bytes/ticket   tickets/s   p50 µs   p99 µs")
-        print("clup (Swift)   \(String(bytes / count).leftPad(12))   \(fmt(oursRate, 0).leftPad(9))   \(fmt(samples.p50).leftPad(6))   \(fmt(samples.p99).leftPad(6))")
+        print(
+            "clup (Swift)   \(String(bytes / count).leftPad(12))   \(fmt(oursRate, 0).leftPad(9))   \(fmt(samples.p50).leftPad(6))   \(fmt(samples.p99).leftPad(6))"
+        )
 
         guard let python else {
             print("python-escpos  not measured: pass --python with a Python that has python-escpos (make bench does)")

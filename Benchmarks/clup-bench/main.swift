@@ -3,7 +3,9 @@ import ArgumentParser
 /// `clup-bench`: latency and throughput benchmarks (not timed tests). `make bench` runs them in release mode.
 struct ClupBench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "clup-bench", abstract: "CLup kiosk benchmarks: prints p50/p99 and the ratios the issues ask for.")
+        commandName: "clup-bench",
+        abstract: "CLup kiosk benchmarks: prints p50/p99 and the ratios the issues ask for."
+    )
 
     @Option(help: "Printer profile for the printer benchmarks.")
     var profile = "epson-tm-t88"

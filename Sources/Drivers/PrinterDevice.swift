@@ -33,7 +33,11 @@ public final class PrinterDevice {
     /// Turns Automatic Status Back on: from now the printer pushes a block on every status change.
     public func enableAutomaticStatusBack() throws(PrinterError) {
         guard profile.automaticStatusBack, transport.hasBackChannel else {
-            throw PrinterError(.unsupported, device: transport.address, "\(profile.name) has no Automatic Status Back here")
+            throw PrinterError(
+                .unsupported,
+                device: transport.address,
+                "\(profile.name) has no Automatic Status Back here"
+            )
         }
         try transport.write(EscPos.automaticStatusBack(EscPos.asbAll), timeout: .seconds(2))
     }
@@ -42,7 +46,8 @@ public final class PrinterDevice {
     /// Returns the merged status; conditions not answered keep their last known value.
     @discardableResult
     public func queryStatus(
-        _ sources: [StatusSource]? = nil, timeout: Duration = .milliseconds(800)
+        _ sources: [StatusSource]? = nil,
+        timeout: Duration = .milliseconds(800)
     ) throws(PrinterError) -> PrinterStatus {
         if let fromScheduler = try transport.deviceStatus() {
             status = fromScheduler
@@ -64,8 +69,10 @@ public final class PrinterDevice {
                 let missing = decoder.pendingRequests.map(\.rawValue).joined(separator: ", ")
                 discardedBytes += decoder.reset().count
                 throw PrinterError(
-                    .timeout, device: transport.address,
-                    "no reply to \(missing) within \(timeout) — is the printer on, and is this the right profile?")
+                    .timeout,
+                    device: transport.address,
+                    "no reply to \(missing) within \(timeout) — is the printer on, and is this the right profile?"
+                )
             }
             absorb(try transport.read(timeout: remaining))
         }

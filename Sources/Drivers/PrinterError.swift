@@ -50,27 +50,46 @@ extension PrinterError {
         switch error.errno {
         case .noSuchFileOrDirectory, .noSuchAddressOrDevice, .operationNotSupportedByDevice:
             return PrinterError(
-                .notFound, device: device, "no such device — check the cable and the device path", cause: error)
+                .notFound,
+                device: device,
+                "no such device — check the cable and the device path",
+                cause: error
+            )
         case .permissionDenied, .notPermitted:
             return PrinterError(
-                .accessDenied, device: device,
+                .accessDenied,
+                device: device,
                 "permission denied — install the kioskd udev rules (udev/) or add the kiosk user to the device's group",
-                cause: error)
+                cause: error
+            )
         case .resourceBusy:
             return PrinterError(
-                .busy, device: device, "device is busy — another program has it open; stop it and retry",
-                cause: error)
+                .busy,
+                device: device,
+                "device is busy — another program has it open; stop it and retry",
+                cause: error
+            )
         case .ioError, .brokenPipe, .connectionReset:
             return PrinterError(
-                .disconnected, device: device, "the printer went away — check power and cable", cause: error)
+                .disconnected,
+                device: device,
+                "the printer went away — check power and cable",
+                cause: error
+            )
         case .connectionRefused:
             return PrinterError(
-                .notFound, device: device, "connection refused — is the printer on and is this its address?",
-                cause: error)
+                .notFound,
+                device: device,
+                "connection refused — is the printer on and is this its address?",
+                cause: error
+            )
         case .timedOut, .hostIsDown, .noRouteToHost, .networkUnreachable:
             return PrinterError(
-                .timeout, device: device, "printer not reachable — check the network cable and its IP address",
-                cause: error)
+                .timeout,
+                device: device,
+                "printer not reachable — check the network cable and its IP address",
+                cause: error
+            )
         default:
             return PrinterError(.io, device: device, "\(error.operation) failed", cause: error)
         }

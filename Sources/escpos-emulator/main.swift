@@ -13,7 +13,8 @@ struct EscPosEmulatorCommand: ParsableCommand {
         discussion: """
             Commands on standard input or the control port, one per line: take, paper-near-end on|off,
             paper-end on|off, cover on|off, offline on|off, cutter-error on|off, status, tickets.
-            """)
+            """
+    )
 
     @Option(help: "Printer profile to behave like (\(PrinterProfile.bundledIDs.joined(separator: ", "))).")
     var profile = "citizen-ppu-700"

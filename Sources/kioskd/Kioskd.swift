@@ -8,5 +8,6 @@ struct Kioskd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kioskd",
         abstract: "CLup kiosk daemon: ticket printer and door station at a store entrance.",
-        subcommands: [DevicesCommand.self, PrintTestCommand.self])
+        subcommands: [DevicesCommand.self, PrintTestCommand.self]
+    )
 }

@@ -10,7 +10,8 @@ struct PrintTestCommand: ParsableCommand {
         discussion: """
             Printer addresses: usb://04b8:0202  cups://QUEUE  serial:///dev/ttyUSB0?baud=19200
             tcp://192.168.1.50:9100  file:///dev/usb/lp0
-            """)
+            """
+    )
 
     @Option(help: "Printer address (see below).")
     var printer: String

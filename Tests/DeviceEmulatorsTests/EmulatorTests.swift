@@ -12,7 +12,8 @@ import Testing
         let profile = try PrinterProfile.load(named: "generic-80mm")
         let emulator = try PrinterEmulator(profile: profile, logger: logger)
         let bytes = try EscPosEncoder(profile: profile).encode(
-            PrintDocument([.text("Zürich 5€"), .text("BIG", TextStyle(widthScale: 3, heightScale: 3)), .cut()]))
+            PrintDocument([.text("Zürich 5€"), .text("BIG", TextStyle(widthScale: 3, heightScale: 3)), .cut()])
+        )
         #expect(emulator.receive(bytes).isEmpty)
         let ticket = try #require(emulator.tickets.first)
         #expect(ticket.text.prefix(2) == ["Zürich 5€", "BIG"])

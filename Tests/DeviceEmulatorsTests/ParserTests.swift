@@ -18,7 +18,9 @@ import Testing
 
     @Test func commandsSplitAcrossReadsParseTheSame() throws {
         let profile = try PrinterProfile.load(named: "epson-tm-t88")
-        var document = PrintDocument([.text("Hello €", TextStyle(bold: true, widthScale: 2, heightScale: 2, alignment: .right))])
+        var document = PrintDocument([
+            .text("Hello €", TextStyle(bold: true, widthScale: 2, heightScale: 2, alignment: .right))
+        ])
         document.append(.qr("PAYLOAD-123"))
         document.append(.image(Bitmap(width: 16, height: 3)))
         document.append(.cut())

@@ -124,7 +124,8 @@ enum TestDocument {
 extension Array where Element == UInt8 {
     func contains(subsequence: [UInt8]) -> Bool {
         guard subsequence.count <= count else { return false }
-        for start in 0...(count - subsequence.count) where self[start..<(start + subsequence.count)].elementsEqual(subsequence) {
+        for start in 0...(count - subsequence.count)
+        where self[start..<(start + subsequence.count)].elementsEqual(subsequence) {
             return true
         }
         return false

@@ -7,14 +7,18 @@ import Testing
         #expect(try PrinterAddress(parsing: "usb://04b8:0202") == .usb(USBMatch(vendor: 0x04B8, product: 0x0202)))
         #expect(
             try PrinterAddress(parsing: "usb://04b8:0202?serial=ABC")
-                == .usb(USBMatch(vendor: 0x04B8, product: 0x0202, serial: "ABC")))
+                == .usb(USBMatch(vendor: 0x04B8, product: 0x0202, serial: "ABC"))
+        )
         #expect(try PrinterAddress(parsing: "usb://") == .usb(USBMatch()))
         #expect(try PrinterAddress(parsing: "cups://Tickets") == .cups(queue: "Tickets", server: nil))
         #expect(
-            try PrinterAddress(parsing: "cups://Q?server=/run/cups/cups.sock") == .cups(queue: "Q", server: "/run/cups/cups.sock"))
+            try PrinterAddress(parsing: "cups://Q?server=/run/cups/cups.sock")
+                == .cups(queue: "Q", server: "/run/cups/cups.sock")
+        )
         #expect(
             try PrinterAddress(parsing: "serial:///dev/ttyUSB0?baud=19200&flow=xon-xoff")
-                == .serial(path: "/dev/ttyUSB0", settings: SerialSettings(baud: 19200, flowControl: .xonXoff)))
+                == .serial(path: "/dev/ttyUSB0", settings: SerialSettings(baud: 19200, flowControl: .xonXoff))
+        )
         #expect(try PrinterAddress(parsing: "tcp://10.0.0.7:9100") == .tcp(host: "10.0.0.7", port: 9100))
         #expect(try PrinterAddress(parsing: "tcp://printer.local") == .tcp(host: "printer.local", port: 9100))
         #expect(try PrinterAddress(parsing: "tcp://[::1]:9101") == .tcp(host: "::1", port: 9101))
@@ -27,7 +31,8 @@ import Testing
         defaults.flowControl = .none
         #expect(
             try PrinterAddress(parsing: "serial:///dev/ttyS0", defaults: defaults)
-                == .serial(path: "/dev/ttyS0", settings: SerialSettings(baud: 115200, flowControl: .none)))
+                == .serial(path: "/dev/ttyS0", settings: SerialSettings(baud: 115200, flowControl: .none))
+        )
     }
 
     @Test(arguments: [

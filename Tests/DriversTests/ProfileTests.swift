@@ -5,7 +5,9 @@ import Testing
 @Suite struct ProfileTests {
     @Test func theShippedProfilesLoad() throws {
         let ids = PrinterProfile.bundledIDs
-        for required in ["generic-58mm", "generic-80mm", "epson-tm-t88", "epson-tm-t20", "custom-vkp80iii", "citizen-ppu-700"] {
+        for required in [
+            "generic-58mm", "generic-80mm", "epson-tm-t88", "epson-tm-t20", "custom-vkp80iii", "citizen-ppu-700",
+        ] {
             #expect(ids.contains(required), "missing profile \(required)")
         }
         for id in ids {

@@ -28,7 +28,8 @@ import Testing
 
         // Every byte value, so a filter that touched the data would show.
         let bytes = try EscPosEncoder(profile: rig.profile).encode(TestTicket.document())
-        let job: [UInt8] = Array(bytes.prefix(bytes.count - 3)) + (0...255).map { UInt8($0) } + [0x0A] + EscPos.cut(partial: true)
+        let job: [UInt8] =
+            Array(bytes.prefix(bytes.count - 3)) + (0...255).map { UInt8($0) } + [0x0A] + EscPos.cut(partial: true)
         try transport.write(Array(job), timeout: .seconds(10))
         let tickets = try #require(rig.emulator.waitForTickets(count: 1, timeout: .seconds(30)))
         #expect(tickets[0].bytes == Array(job))

@@ -17,7 +17,10 @@ import Testing
         let rig = try EmulatorRig(profile: id)
         defer { rig.stop() }
         for address in [rig.tcpAddress, rig.serialAddress] {
-            let device = PrinterDevice(transport: try PrinterAddress(parsing: address).makeTransport(), profile: rig.profile)
+            let device = PrinterDevice(
+                transport: try PrinterAddress(parsing: address).makeTransport(),
+                profile: rig.profile
+            )
             try device.open()
             defer { device.close() }
             #expect(try device.queryStatus().canPrint, "\(id) over \(address) starts with a fault")
@@ -32,11 +35,18 @@ import Testing
         }
     }
 
-    @Test(arguments: PrinterProfile.bundledIDs.filter { (try? PrinterProfile.load(named: $0))?.automaticStatusBack == true })
+    @Test(
+        arguments: PrinterProfile.bundledIDs.filter {
+            (try? PrinterProfile.load(named: $0))?.automaticStatusBack == true
+        }
+    )
     func everyFaultIsPushedByAutomaticStatusBack(_ id: String) throws {
         let rig = try EmulatorRig(profile: id)
         defer { rig.stop() }
-        let device = PrinterDevice(transport: try PrinterAddress(parsing: rig.tcpAddress).makeTransport(), profile: rig.profile)
+        let device = PrinterDevice(
+            transport: try PrinterAddress(parsing: rig.tcpAddress).makeTransport(),
+            profile: rig.profile
+        )
         try device.open()
         defer { device.close() }
         try device.enableAutomaticStatusBack()

@@ -13,22 +13,30 @@ import Testing
 
     @Test(
         .enabled(if: HIL.needs("zbarimg"), "zbarimg not installed (apt-get install zbar-tools; make test does it)"),
-        arguments: 0..<cases.count)
+        arguments: 0..<cases.count
+    )
     func ticketQRDecodesToTheExactPayload(_ index: Int) throws {
         let (transport, qrMode) = Self.cases[index]
         let rig = try EmulatorRig(profile: "custom-vkp80iii")
         defer { rig.stop() }
-        let payload = "HTTPS://CLUP.EXAMPLE/T/\(transport.uppercased())\(qrMode.rawValue.uppercased())" + String(repeating: "7Q:$", count: 18)
+        let payload =
+            "HTTPS://CLUP.EXAMPLE/T/\(transport.uppercased())\(qrMode.rawValue.uppercased())"
+            + String(repeating: "7Q:$", count: 18)
         let address: String
         switch transport {
         case "tcp": address = rig.tcpAddress
         case "serial": address = rig.serialAddress
         default: address = "file://\(rig.pty.slavePath)"  // any character device, as usblp nodes are
         }
-        let device = PrinterDevice(transport: try PrinterAddress(parsing: address).makeTransport(), profile: rig.profile)
+        let device = PrinterDevice(
+            transport: try PrinterAddress(parsing: address).makeTransport(),
+            profile: rig.profile
+        )
         try device.open()
         defer { device.close() }
-        let bytes = try EscPosEncoder(profile: rig.profile, qrMode: qrMode).encode(TestTicket.document(payload: payload))
+        let bytes = try EscPosEncoder(profile: rig.profile, qrMode: qrMode).encode(
+            TestTicket.document(payload: payload)
+        )
         try device.send(bytes)
         let tickets = try #require(rig.emulator.waitForTickets(count: 1, timeout: .seconds(10)))
         let ticket = tickets[0]

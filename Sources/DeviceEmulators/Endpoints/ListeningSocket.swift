@@ -12,12 +12,18 @@ struct ListeningSocket: Sendable {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
         inet_pton(AF_INET, host, &addr.sin_addr)
-        let raw = try syscall("socket") { socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let raw = try syscall("socket") {
+            socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
         do throws(SystemCallError) {
             var one: CInt = 1
-            try syscall("setsockopt") { setsockopt(raw, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<CInt>.size)) }
+            try syscall("setsockopt") {
+                setsockopt(raw, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<CInt>.size))
+            }
             let bound = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(raw, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(raw, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             if bound != 0 { throw SystemCallError(operation: "bind \(host):\(port)", errno: Errno(rawValue: errno)) }
             try syscall("listen") { listen(raw, 8) }

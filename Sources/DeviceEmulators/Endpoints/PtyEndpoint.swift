@@ -37,7 +37,12 @@ public final class PtyEndpoint: Sendable {
             Glibc.close(master)
             throw error
         }
-        endpoint = DescriptorEndpoint(emulator: emulator, fd: FileDescriptor(rawValue: master), name: slavePath, logger: logger)
+        endpoint = DescriptorEndpoint(
+            emulator: emulator,
+            fd: FileDescriptor(rawValue: master),
+            name: slavePath,
+            logger: logger
+        )
     }
 
     /// The path clients should open.

@@ -10,7 +10,12 @@ public final class TCPEndpoint: Sendable {
     private let worker: WorkerThread
 
     /// Listens on `host` (loopback by default) and `port` (0 picks a free one).
-    public init(emulator: PrinterEmulator, host: String = "127.0.0.1", port: Int = 9100, logger: Logger) throws(SystemCallError) {
+    public init(
+        emulator: PrinterEmulator,
+        host: String = "127.0.0.1",
+        port: Int = 9100,
+        logger: Logger
+    ) throws(SystemCallError) {
         let listener = try ListeningSocket(host: host, port: port)
         let port = listener.port
         self.port = port

@@ -211,7 +211,14 @@ struct EscPosParser {
             let x = Int(buffer[i + 4]) | Int(buffer[i + 5]) << 8
             let y = Int(buffer[i + 6]) | Int(buffer[i + 7]) << 8
             guard available >= 8 + x * y else { return nil }
-            return (.rasterImage(mode: buffer[i + 3], widthBytes: x, height: y, data: Array(buffer[(i + 8)..<(i + 8 + x * y)])), 8 + x * y)
+            return (
+                .rasterImage(
+                    mode: buffer[i + 3],
+                    widthBytes: x,
+                    height: y,
+                    data: Array(buffer[(i + 8)..<(i + 8 + x * y)])
+                ), 8 + x * y
+            )
         case 0x4C:  // GS L nL nH
             guard available >= 4 else { return nil }
             return (.leftMargin(Int(buffer[i + 2]) | Int(buffer[i + 3]) << 8), 4)

@@ -49,7 +49,9 @@ public final class PrinterEmulator: @unchecked Sendable {
 
     /// Loads the console fonts from `fontDirectory`; throws if they are missing (see ``PSFFont``).
     public init(
-        profile: PrinterProfile, outputDirectory: String? = nil, fontDirectory: String = PSFFont.directory,
+        profile: PrinterProfile,
+        outputDirectory: String? = nil,
+        fontDirectory: String = PSFFont.directory,
         logger: Logger
     ) throws(PSFFont.LoadError) {
         self.profile = profile
@@ -232,7 +234,9 @@ public final class PrinterEmulator: @unchecked Sendable {
     }
 
     private func execute(
-        _ item: (command: EscPosParser.Command, length: Int), pushes: inout [UInt8], finished: inout [PrintedTicket]
+        _ item: (command: EscPosParser.Command, length: Int),
+        pushes: inout [UInt8],
+        finished: inout [PrintedTicket]
     ) {
         parsedSinceCut += item.length
         switch item.command {
@@ -270,8 +274,14 @@ public final class PrinterEmulator: @unchecked Sendable {
             }
         }
         let ticket = PrintedTicket(
-            number: number, image: image, text: text, bytes: bytes, partialCut: partial, pngPath: path,
-            cutAt: .now)
+            number: number,
+            image: image,
+            text: text,
+            bytes: bytes,
+            partialCut: partial,
+            pngPath: path,
+            cutAt: .now
+        )
         printed.append(ticket)
         if printed.count > Self.keptTickets { printed.removeFirst(printed.count - Self.keptTickets) }
         logger.info("ticket cut", metadata: ["number": "\(number)", "bytes": "\(bytes.count)"])

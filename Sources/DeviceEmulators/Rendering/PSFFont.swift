@@ -17,7 +17,8 @@ public struct PSFFont: Sendable {
         public var description: String {
             switch self {
             case .unreadable(let path):
-                return "\(path): cannot read the font — install Debian's console-setup-linux (apt-get install console-setup-linux)"
+                return
+                    "\(path): cannot read the font — install Debian's console-setup-linux (apt-get install console-setup-linux)"
             case .notPSF(let path): return "\(path): not a PSF console font"
             }
         }
@@ -48,19 +49,28 @@ public struct PSFFont: Sendable {
     static func parse(_ d: [UInt8]) -> PSFFont? {
         func le32(_ o: Int) -> Int { Int(d[o]) | Int(d[o + 1]) << 8 | Int(d[o + 2]) << 16 | Int(d[o + 3]) << 24 }
         if d.count >= 32, d[0] == 0x72, d[1] == 0xB5, d[2] == 0x4A, d[3] == 0x86 {
-            let headerSize = le32(8), flags = le32(12), count = le32(16), bytesPerGlyph = le32(20)
-            let height = le32(24), width = le32(28)
+            let headerSize = le32(8)
+            let flags = le32(12)
+            let count = le32(16)
+            let bytesPerGlyph = le32(20)
+            let height = le32(24)
+            let width = le32(28)
             let glyphEnd = headerSize + count * bytesPerGlyph
             guard width > 0, height > 0, count > 0, glyphEnd <= d.count else { return nil }
             let glyphs = (0..<count).map { g in
-                Bitmap(width: width, height: height, packedRows: Array(d[(headerSize + g * bytesPerGlyph)..<(headerSize + (g + 1) * bytesPerGlyph)]))!
+                Bitmap(
+                    width: width,
+                    height: height,
+                    packedRows: Array(d[(headerSize + g * bytesPerGlyph)..<(headerSize + (g + 1) * bytesPerGlyph)])
+                )!
             }
             var index: [UInt32: Int] = [:]
             if flags & 1 != 0 { index = unicodeTable2(d, from: glyphEnd, count: count) }
             return PSFFont(width: width, height: height, glyphs: glyphs, index: index)
         }
         if d.count >= 4, d[0] == 0x36, d[1] == 0x04 {
-            let mode = d[2], height = Int(d[3])
+            let mode = d[2]
+            let height = Int(d[3])
             let count = mode & 1 != 0 ? 512 : 256
             guard 4 + count * height <= d.count else { return nil }
             let glyphs = (0..<count).map { g in

@@ -18,7 +18,8 @@ struct TicketRenderer {
                 regular: try PSFFont.load(path: "\(directory)/Uni2-Terminus24x12.psf.gz"),
                 bold: try PSFFont.load(path: "\(directory)/Uni2-TerminusBold24x12.psf.gz"),
                 small: try PSFFont.load(path: "\(directory)/Uni2-Terminus16.psf.gz"),
-                smallBold: try PSFFont.load(path: "\(directory)/Uni2-TerminusBold16.psf.gz"))
+                smallBold: try PSFFont.load(path: "\(directory)/Uni2-TerminusBold16.psf.gz")
+            )
         }
     }
 
@@ -144,7 +145,13 @@ struct TicketRenderer {
 
     private mutating func addCharacter(_ scalar: Unicode.Scalar) {
         let glyph = Glyph(
-            scalar: scalar, bold: bold, underline: underline, width: widthScale, height: heightScale, small: smallFont)
+            scalar: scalar,
+            bold: bold,
+            underline: underline,
+            width: widthScale,
+            height: heightScale,
+            small: smallFont
+        )
         if leftMargin + lineWidth + glyph.width * (glyph.small ? 8 : 12) > profile.dotsPerLine {
             printLine()
         }
@@ -163,11 +170,18 @@ struct TicketRenderer {
         var x = leftMargin + offset(forWidth: width, available: profile.dotsPerLine - leftMargin)
         let baseline = y + textHeight
         for glyph in line {
-            let font = glyph.small ? (glyph.bold ? fonts.smallBold : fonts.small) : (glyph.bold ? fonts.bold : fonts.regular)
+            let font =
+                glyph.small ? (glyph.bold ? fonts.smallBold : fonts.small) : (glyph.bold ? fonts.bold : fonts.regular)
             let cell = (glyph.small ? 8 : 12) * glyph.width
             let bitmap = font.glyph(for: glyph.scalar) ?? font.glyph(for: "?")
             if let bitmap {
-                page.draw(bitmap, x: x, y: baseline - bitmap.height * glyph.height, scaleX: glyph.width, scaleY: glyph.height)
+                page.draw(
+                    bitmap,
+                    x: x,
+                    y: baseline - bitmap.height * glyph.height,
+                    scaleX: glyph.width,
+                    scaleY: glyph.height
+                )
             }
             if glyph.underline > 0 {
                 page.fill(x: x, y: baseline - Int(glyph.underline), width: cell, height: Int(glyph.underline))
@@ -200,8 +214,12 @@ struct TicketRenderer {
         let width = bitmap.width * scaleX
         ensureRows(y + bitmap.height * scaleY)
         page.draw(
-            bitmap, x: leftMargin + offset(forWidth: width, available: profile.dotsPerLine - leftMargin), y: y,
-            scaleX: scaleX, scaleY: scaleY)
+            bitmap,
+            x: leftMargin + offset(forWidth: width, available: profile.dotsPerLine - leftMargin),
+            y: y,
+            scaleX: scaleX,
+            scaleY: scaleY
+        )
         y += bitmap.height * scaleY
     }
 
@@ -220,7 +238,12 @@ struct TicketRenderer {
         case 80 where p.count >= 1: qrData = Array(p.dropFirst())  // m = 48, then the data
         case 81:
             flushLineWithoutFeed()
-            guard let matrix = try? QRMatrix.encode(qrData, errorCorrection: qrErrorCorrection, maxVersion: profile.qrMaxVersion)
+            guard
+                let matrix = try? QRMatrix.encode(
+                    qrData,
+                    errorCorrection: qrErrorCorrection,
+                    maxVersion: profile.qrMaxVersion
+                )
             else { return }  // A real printer prints nothing for data it cannot encode.
             drawBlock(matrix.bitmap(moduleSize: qrModuleSize, quietZone: 4), scaleX: 1, scaleY: 1)
         default: break

@@ -39,8 +39,10 @@ public final class StrictTable {
             return StrictTable(try TOMLTable(string: text), file: file)
         } catch let error as TOMLParseError {
             throw TOMLFileError(
-                file: file, key: "",
-                "syntax error at line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
+                file: file,
+                key: "",
+                "syntax error at line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)"
+            )
         } catch {
             throw TOMLFileError(file: file, key: "", "cannot parse: \(error)")
         }

@@ -4,7 +4,12 @@ import Foundation
 
 /// What `kioskd devices` shows: printers (USB, usblp, CUPS) and scanner candidates (serial, HID keyboards).
 public struct DiscoveredDevice: Sendable, Equatable {
-    public enum Kind: String, Sendable { case usbPrinter = "usb", usblp, cups, serialPort = "serial", hidKeyboard = "hid" }
+    public enum Kind: String, Sendable {
+        case usbPrinter = "usb"
+        case usblp, cups
+        case serialPort = "serial"
+        case hidKeyboard = "hid"
+    }
 
     public var kind: Kind
     /// The address to put in the config (`usb://04b8:0202`, `cups://Q`, `/dev/input/by-id/...`).
@@ -40,7 +45,9 @@ public enum DeviceDiscovery {
         defer { libusb_exit(ctx) }
         var list: UnsafeMutablePointer<OpaquePointer?>?
         let count = libusb_get_device_list(ctx, &list)
-        guard count >= 0, let list else { return .failure(LibUSB.error(CInt(count), device: "usb", during: "device list")) }
+        guard count >= 0, let list else {
+            return .failure(LibUSB.error(CInt(count), device: "usb", during: "device list"))
+        }
         defer { libusb_free_device_list(list, 1) }
         var found: [DiscoveredDevice] = []
         for i in 0..<count {
@@ -71,8 +78,12 @@ public enum DeviceDiscovery {
             let place = "bus \(libusb_get_bus_number(device)) device \(libusb_get_device_address(device))"
             found.append(
                 DiscoveredDevice(
-                    kind: .usbPrinter, address: match.description,
-                    summary: "\(names), \(place)\(printerClass ? ", printer class" : "")", profileID: profile?.id))
+                    kind: .usbPrinter,
+                    address: match.description,
+                    summary: "\(names), \(place)\(printerClass ? ", printer class" : "")",
+                    profileID: profile?.id
+                )
+            )
         }
         return .success(found)
     }
@@ -89,7 +100,9 @@ public enum DeviceDiscovery {
     public static func cupsQueues(server: String? = nil) -> Result<[DiscoveredDevice], PrinterError> {
         let (host, port) = CUPSTransport.split(server ?? String(cString: cupsServer()))
         guard let http = httpConnect2(host, port, nil, AF_UNSPEC, HTTP_ENCRYPTION_IF_REQUESTED, 1, 2000, nil) else {
-            return .failure(PrinterError(.notFound, device: "cups", "no CUPS scheduler at \(host) — CUPS queues not listed"))
+            return .failure(
+                PrinterError(.notFound, device: "cups", "no CUPS scheduler at \(host) — CUPS queues not listed")
+            )
         }
         defer { httpClose(http) }
         var dests: UnsafeMutablePointer<cups_dest_t>?
@@ -100,7 +113,9 @@ public enum DeviceDiscovery {
             guard let dest = dests?[i], let name = dest.name else { continue }
             let uri = cupsGetOption("device-uri", dest.num_options, dest.options).map { String(cString: $0) } ?? "?"
             let queue = String(cString: name)
-            found.append(DiscoveredDevice(kind: .cups, address: "cups://\(queue)", summary: "queue → \(uri)", profileID: nil))
+            found.append(
+                DiscoveredDevice(kind: .cups, address: "cups://\(queue)", summary: "queue → \(uri)", profileID: nil)
+            )
         }
         return .success(found)
     }
@@ -111,14 +126,34 @@ public enum DeviceDiscovery {
         let fm = FileManager.default
         for name in ((try? fm.contentsOfDirectory(atPath: "/dev/serial/by-id")) ?? []).sorted() {
             found.append(
-                DiscoveredDevice(kind: .serialPort, address: "/dev/serial/by-id/\(name)", summary: "serial port", profileID: nil))
+                DiscoveredDevice(
+                    kind: .serialPort,
+                    address: "/dev/serial/by-id/\(name)",
+                    summary: "serial port",
+                    profileID: nil
+                )
+            )
         }
         for name in ((try? fm.contentsOfDirectory(atPath: "/dev")) ?? []).sorted() where name.hasPrefix("ttyACM") {
-            found.append(DiscoveredDevice(kind: .serialPort, address: "/dev/\(name)", summary: "CDC-ACM serial port", profileID: nil))
-        }
-        for name in ((try? fm.contentsOfDirectory(atPath: "/dev/input/by-id")) ?? []).sorted() where name.hasSuffix("-event-kbd") {
             found.append(
-                DiscoveredDevice(kind: .hidKeyboard, address: "/dev/input/by-id/\(name)", summary: "HID keyboard (scanner?)", profileID: nil))
+                DiscoveredDevice(
+                    kind: .serialPort,
+                    address: "/dev/\(name)",
+                    summary: "CDC-ACM serial port",
+                    profileID: nil
+                )
+            )
+        }
+        for name in ((try? fm.contentsOfDirectory(atPath: "/dev/input/by-id")) ?? []).sorted()
+        where name.hasSuffix("-event-kbd") {
+            found.append(
+                DiscoveredDevice(
+                    kind: .hidKeyboard,
+                    address: "/dev/input/by-id/\(name)",
+                    summary: "HID keyboard (scanner?)",
+                    profileID: nil
+                )
+            )
         }
         return found
     }

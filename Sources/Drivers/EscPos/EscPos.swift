@@ -42,7 +42,9 @@ public enum EscPos {
     public static func cut(partial: Bool) -> [UInt8] { [GS, 0x56, partial ? 1 : 0] }
 
     /// `GS V m n` (function B): feed n dots past the cutting position, then cut; m = 65 full, 66 partial.
-    public static func feedAndCut(partial: Bool, feedDots: UInt8) -> [UInt8] { [GS, 0x56, partial ? 66 : 65, feedDots] }
+    public static func feedAndCut(partial: Bool, feedDots: UInt8) -> [UInt8] {
+        [GS, 0x56, partial ? 66 : 65, feedDots]
+    }
 
     // MARK: QR code, GS ( k with cn = 49 (0x31)
 
@@ -70,8 +72,10 @@ public enum EscPos {
     /// `GS v 0 m xL xH yL yH d1...dk`: print raster bit image, m = 0 normal; x = bytes per row, y = rows.
     public static func rasterImage(widthBytes: Int, height: Int, data: [UInt8]) -> [UInt8] {
         precondition(data.count == widthBytes * height, "raster data must be widthBytes × height")
-        return [GS, 0x76, 0x30, 0, UInt8(widthBytes & 0xFF), UInt8(widthBytes >> 8), UInt8(height & 0xFF),
-                UInt8(height >> 8)] + data
+        return [
+            GS, 0x76, 0x30, 0, UInt8(widthBytes & 0xFF), UInt8(widthBytes >> 8), UInt8(height & 0xFF),
+            UInt8(height >> 8),
+        ] + data
     }
 
     // MARK: Status requests

@@ -114,7 +114,10 @@ public struct EscPosEncoder: Sendable {
     }
 
     private func encodeQR(
-        _ data: [UInt8], spec: QRSpec, state: inout WriterState, into out: inout [UInt8]
+        _ data: [UInt8],
+        spec: QRSpec,
+        state: inout WriterState,
+        into out: inout [UInt8]
     ) throws(PrinterError) {
         let native = usesNativeQR
         // Native: the printer builds the symbol, a version bound is enough. Raster: we draw the real symbol.
@@ -127,9 +130,11 @@ public struct EscPosEncoder: Sendable {
         }
         if native && version > profile.qrMaxVersion {
             throw PrinterError(
-                .unsupported, device: profile.name,
+                .unsupported,
+                device: profile.name,
                 "\(data.count) bytes need QR version \(version); this printer accepts up to version "
-                    + "\(profile.qrMaxVersion) — shorten the payload or lower the error correction")
+                    + "\(profile.qrMaxVersion) — shorten the payload or lower the error correction"
+            )
         }
         let modules = 17 + 4 * version
         // Four modules of quiet zone on each side must fit on the paper too.
@@ -137,9 +142,11 @@ public struct EscPosEncoder: Sendable {
         let moduleSize = min(spec.moduleSize ?? min(fitting, 8), 16)
         guard moduleSize >= 1, moduleSize <= fitting else {
             throw PrinterError(
-                .unsupported, device: profile.name,
+                .unsupported,
+                device: profile.name,
                 "a QR of version \(version) (\(modules) modules) at \(spec.moduleSize ?? 1) dots per "
-                    + "module does not fit \(profile.dotsPerLine) dots — shorten the payload or the module size")
+                    + "module does not fit \(profile.dotsPerLine) dots — shorten the payload or the module size"
+            )
         }
         align(spec.alignment, state: &state, into: &out)
         if native {
@@ -162,12 +169,17 @@ public struct EscPosEncoder: Sendable {
     }
 
     private func encodeImage(
-        _ bitmap: Bitmap, alignment: Alignment, state: inout WriterState, into out: inout [UInt8]
+        _ bitmap: Bitmap,
+        alignment: Alignment,
+        state: inout WriterState,
+        into out: inout [UInt8]
     ) throws(PrinterError) {
         guard bitmap.width <= profile.dotsPerLine else {
             throw PrinterError(
-                .unsupported, device: profile.name,
-                "the image is \(bitmap.width) dots wide; this printer prints \(profile.dotsPerLine) — scale it down")
+                .unsupported,
+                device: profile.name,
+                "the image is \(bitmap.width) dots wide; this printer prints \(profile.dotsPerLine) — scale it down"
+            )
         }
         guard bitmap.height > 0 else { return }
         align(alignment, state: &state, into: &out)

@@ -17,7 +17,9 @@ public struct QRMatrix: Sendable, Equatable {
     /// Encodes `data` at the smallest version that holds it. Text that has no NUL byte is encoded as a string
     /// so libqrencode can use numeric and alphanumeric segments, as an Epson printer's `GS ( k` does.
     public static func encode(
-        _ data: [UInt8], errorCorrection: QRSpec.ErrorCorrection, maxVersion: Int = 40
+        _ data: [UInt8],
+        errorCorrection: QRSpec.ErrorCorrection,
+        maxVersion: Int = 40
     ) throws(PrinterError) -> QRMatrix {
         guard !data.isEmpty else {
             throw PrinterError(.unsupported, device: "qr", "a QR code needs at least one byte of data")
@@ -41,17 +43,21 @@ public struct QRMatrix: Sendable, Equatable {
         }
         guard let code else {
             throw PrinterError(
-                .unsupported, device: "qr",
+                .unsupported,
+                device: "qr",
                 "\(data.count) bytes do not fit in any QR code at error correction \(errorCorrection.rawValue) — "
-                    + "shorten the payload")
+                    + "shorten the payload"
+            )
         }
         defer { QRcode_free(code) }
         let version = Int(code.pointee.version)
         guard version <= maxVersion else {
             throw PrinterError(
-                .unsupported, device: "qr",
+                .unsupported,
+                device: "qr",
                 "\(data.count) bytes need QR version \(version); this printer accepts up to version \(maxVersion) — "
-                    + "shorten the payload or lower the error correction")
+                    + "shorten the payload or lower the error correction"
+            )
         }
         let size = Int(code.pointee.width)
         var modules = [Bool](repeating: false, count: size * size)
@@ -74,8 +80,11 @@ public struct QRMatrix: Sendable, Equatable {
         for y in 0..<size {
             for x in 0..<size where self[x, y] {
                 bitmap.fill(
-                    x: (x + quietZone) * moduleSize, y: (y + quietZone) * moduleSize, width: moduleSize,
-                    height: moduleSize)
+                    x: (x + quietZone) * moduleSize,
+                    y: (y + quietZone) * moduleSize,
+                    width: moduleSize,
+                    height: moduleSize
+                )
             }
         }
         return bitmap

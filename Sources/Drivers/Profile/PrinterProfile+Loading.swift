@@ -30,8 +30,10 @@ extension PrinterProfile {
             }
         }
         throw PrinterError(
-            .profile, device: id,
-            "no printer profile '\(id)' — known profiles: \(bundledIDs.joined(separator: ", "))")
+            .profile,
+            device: id,
+            "no printer profile '\(id)' — known profiles: \(bundledIDs.joined(separator: ", "))"
+        )
     }
 
     /// Loads a profile file. Any unknown key or wrong type is an error naming the file and key.
@@ -58,19 +60,28 @@ extension PrinterProfile {
             throw root.error("dots_per_line", "missing: printable dots per line (e.g. 384 for 58 mm, 576 for 80 mm)")
         }
         var profile = PrinterProfile(
-            id: id, name: name, dotsPerLine: dots, dpi: try root.int("dpi", in: 100...600) ?? 203,
-            codePages: [], nativeQR: try root.bool("native_qr") ?? false,
-            qrMaxVersion: try root.int("qr_max_version", in: 1...40) ?? 40, statusQueries: [],
+            id: id,
+            name: name,
+            dotsPerLine: dots,
+            dpi: try root.int("dpi", in: 100...600) ?? 203,
+            codePages: [],
+            nativeQR: try root.bool("native_qr") ?? false,
+            qrMaxVersion: try root.int("qr_max_version", in: 1...40) ?? 40,
+            statusQueries: [],
             automaticStatusBack: try root.bool("automatic_status_back") ?? false,
             presenter: try root.bool("presenter") ?? false,
             feedBeforeCut: try root.int("feed_before_cut", in: 0...20) ?? 3,
-            status: StatusBitMap(), transport: TransportDefaults())
+            status: StatusBitMap(),
+            transport: TransportDefaults()
+        )
 
         for (i, slot) in (try root.tables("code_pages") ?? []).enumerated() {
             guard let pageName = try slot.string("name") else { throw slot.error("name", "missing: e.g. \"cp437\"") }
             guard let page = CodePage.named(pageName) else {
                 throw slot.error(
-                    "name", "unknown code page '\(pageName)' — known: \(CodePage.all.map(\.name).joined(separator: ", "))")
+                    "name",
+                    "unknown code page '\(pageName)' — known: \(CodePage.all.map(\.name).joined(separator: ", "))"
+                )
             }
             guard let n = try slot.int("esc_t", in: 0...255) else {
                 throw slot.error("esc_t", "missing: the n of ESC t n for code_pages[\(i)]")
@@ -86,7 +97,8 @@ extension PrinterProfile {
             guard let source = StatusSource(rawValue: queryName), source != .asb else {
                 throw root.error(
                     "status_queries[\(i)]",
-                    "'\(queryName)' is not a status request — use dle_eot_1...dle_eot_4, gs_r_1, custom_full")
+                    "'\(queryName)' is not a status request — use dle_eot_1...dle_eot_4, gs_r_1, custom_full"
+                )
             }
             profile.statusQueries.insert(source)
         }
@@ -106,7 +118,9 @@ extension PrinterProfile {
         for sourceKey in table.keys.sorted() {
             guard let source = StatusSource(rawValue: sourceKey) else {
                 throw table.error(
-                    sourceKey, "unknown status source — use \(StatusSource.allCases.map(\.rawValue).joined(separator: ", "))")
+                    sourceKey,
+                    "unknown status source — use \(StatusSource.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             guard let rulesTable = try table.table(sourceKey) else { continue }
             var rules: [StatusBitMap.Rule] = []
@@ -114,7 +128,8 @@ extension PrinterProfile {
                 guard let condition = StatusCondition(rawValue: conditionKey) else {
                     throw rulesTable.error(
                         conditionKey,
-                        "unknown condition — use \(StatusCondition.allCases.map(\.rawValue).joined(separator: ", "))")
+                        "unknown condition — use \(StatusCondition.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 let rule: StatusBitMap.Rule
                 if let detail = try? rulesTable.table(conditionKey) {
@@ -127,7 +142,12 @@ extension PrinterProfile {
                         throw detail.error("active", "'\(active)' must be \"set\" or \"clear\"")
                     }
                     try detail.rejectUnknownKeys()
-                    rule = .init(byte: byte - 1, mask: UInt8(mask), condition: condition, activeWhenSet: active == "set")
+                    rule = .init(
+                        byte: byte - 1,
+                        mask: UInt8(mask),
+                        condition: condition,
+                        activeWhenSet: active == "set"
+                    )
                 } else if let mask = try rulesTable.int(conditionKey, in: 1...255) {
                     rule = .init(byte: 0, mask: UInt8(mask), condition: condition)
                 } else {
@@ -138,7 +158,8 @@ extension PrinterProfile {
                     throw rulesTable.error(
                         conditionKey,
                         "mask 0x\(String(rule.mask, radix: 16)) overlaps the fixed bits 0x\(String(fixed, radix: 16)) "
-                            + "that identify a \(source.rawValue) reply")
+                            + "that identify a \(source.rawValue) reply"
+                    )
                 }
                 rules.append(rule)
             }
@@ -151,7 +172,10 @@ extension PrinterProfile {
         var defaults = TransportDefaults()
         if let baud = try table.int("baud") {
             guard SerialSettings.supportedBauds.contains(baud) else {
-                throw table.error("baud", "\(baud) is not a standard rate — use one of \(SerialSettings.supportedBauds)")
+                throw table.error(
+                    "baud",
+                    "\(baud) is not a standard rate — use one of \(SerialSettings.supportedBauds)"
+                )
             }
             defaults.baud = baud
         }

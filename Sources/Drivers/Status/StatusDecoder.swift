@@ -116,7 +116,8 @@ public struct StatusDecoder: Sendable {
                 state = .idle
                 if let index = pending.firstIndex(of: .customFull) { pending.remove(at: index) }
                 events.append(
-                    .report(StatusReport(source: .customFull, bytes: body, conditions: map.decode(.customFull, body))))
+                    .report(StatusReport(source: .customFull, bytes: body, conditions: map.decode(.customFull, body)))
+                )
             } else {
                 state = .customBody(body)
             }

@@ -1,7 +1,8 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import SystemPackage
 
 /// A failed system call: the operation's name and its errno (swift-nio's `IOError` in spirit).
 public struct SystemCallError: Error, Sendable, CustomStringConvertible {
@@ -21,7 +22,8 @@ public struct SystemCallError: Error, Sendable, CustomStringConvertible {
 @discardableResult
 @inline(__always)
 public func syscall<T: FixedWidthInteger>(
-    _ operation: @autoclosure () -> String, _ body: () -> T
+    _ operation: @autoclosure () -> String,
+    _ body: () -> T
 ) throws(SystemCallError) -> T {
     while true {
         let result = body()

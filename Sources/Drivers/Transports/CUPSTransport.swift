@@ -25,8 +25,10 @@ public final class CUPSTransport: PrinterTransport {
         guard let connection = httpConnect2(host, port, nil, AF_UNSPEC, HTTP_ENCRYPTION_IF_REQUESTED, 1, 5000, nil)
         else {
             throw PrinterError(
-                .notFound, device: address,
-                "cannot reach the CUPS scheduler at \(host) — is cupsd running (systemctl status cups)?")
+                .notFound,
+                device: address,
+                "cannot reach the CUPS scheduler at \(host) — is cupsd running (systemctl status cups)?"
+            )
         }
         http = connection
         // Fails early, with a clear message, if the queue does not exist.
@@ -64,7 +66,10 @@ public final class CUPSTransport: PrinterTransport {
 
     /// A raw queue has no back channel: waits `timeout` and returns nothing.
     public func read(timeout: Duration) throws(PrinterError) -> [UInt8] {
-        var remaining = timespec(tv_sec: Int(timeout.components.seconds), tv_nsec: Int(timeout.components.attoseconds / 1_000_000_000))
+        var remaining = timespec(
+            tv_sec: Int(timeout.components.seconds),
+            tv_nsec: Int(timeout.components.attoseconds / 1_000_000_000)
+        )
         _ = nanosleep(&remaining, nil)
         return []
     }
@@ -83,8 +88,10 @@ public final class CUPSTransport: PrinterTransport {
         defer { ippDelete(response) }
         guard ippGetStatusCode(response).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
             throw PrinterError(
-                .notFound, device: address,
-                "CUPS has no queue '\(queue)' — create it (lpadmin -p \(queue) -v socket://PRINTER:9100 -E) or fix the name")
+                .notFound,
+                device: address,
+                "CUPS has no queue '\(queue)' — create it (lpadmin -p \(queue) -v socket://PRINTER:9100 -E) or fix the name"
+            )
         }
         var reasons: [String] = []
         if let attribute = ippFindAttribute(response, "printer-state-reasons", IPP_TAG_KEYWORD) {

@@ -22,9 +22,11 @@ public struct DescriptorIO: Sendable {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
                 throw PrinterError(
-                    .timeout, device: device,
+                    .timeout,
+                    device: device,
                     "printer accepted only \(offset) of \(bytes.count) bytes in \(timeout) — is it paused, out of "
-                        + "paper or holding flow control?")
+                        + "paper or holding flow control?"
+                )
             }
             let revents: Int16
             do {
@@ -33,7 +35,11 @@ public struct DescriptorIO: Sendable {
                 throw PrinterError.fromSystem(error, device: device)
             }
             if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
-                throw PrinterError(.disconnected, device: device, "the printer closed the connection — check power and cable")
+                throw PrinterError(
+                    .disconnected,
+                    device: device,
+                    "the printer closed the connection — check power and cable"
+                )
             }
             guard revents & Int16(POLLOUT) != 0 else { continue }
             let n = bytes.withUnsafeBytes { buffer in
@@ -43,7 +49,9 @@ public struct DescriptorIO: Sendable {
                 let code = Glibc.errno
                 if code == EINTR || code == EAGAIN { continue }
                 throw PrinterError.fromSystem(
-                    SystemCallError(operation: "write", errno: Errno(rawValue: code)), device: device)
+                    SystemCallError(operation: "write", errno: Errno(rawValue: code)),
+                    device: device
+                )
             }
             offset += n
         }
@@ -67,10 +75,17 @@ public struct DescriptorIO: Sendable {
         if n < 0 {
             let code = Glibc.errno
             if code == EINTR || code == EAGAIN { return [] }
-            throw PrinterError.fromSystem(SystemCallError(operation: "read", errno: Errno(rawValue: code)), device: device)
+            throw PrinterError.fromSystem(
+                SystemCallError(operation: "read", errno: Errno(rawValue: code)),
+                device: device
+            )
         }
         if n == 0 {
-            throw PrinterError(.disconnected, device: device, "the printer closed the connection — check power and cable")
+            throw PrinterError(
+                .disconnected,
+                device: device,
+                "the printer closed the connection — check power and cable"
+            )
         }
         return Array(buffer[0..<n])
     }

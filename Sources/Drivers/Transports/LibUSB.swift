@@ -12,22 +12,47 @@ enum LibUSB {
         switch libusb_error(code) {
         case LIBUSB_ERROR_ACCESS:
             return PrinterError(
-                .accessDenied, device: device,
+                .accessDenied,
+                device: device,
                 "access denied — install udev/60-clup-kiosk.rules so the kiosk user may open USB printers, then replug",
-                cause: detail)
+                cause: detail
+            )
         case LIBUSB_ERROR_BUSY:
             return PrinterError(
-                .busy, device: device,
+                .busy,
+                device: device,
                 "busy — another program (or the usblp driver that could not be detached) holds the printer; stop it "
-                    + "or use file:///dev/usb/lp0 instead", cause: detail)
+                    + "or use file:///dev/usb/lp0 instead",
+                cause: detail
+            )
         case LIBUSB_ERROR_NO_DEVICE:
-            return PrinterError(.disconnected, device: device, "the printer was unplugged — plug it back in", cause: detail)
+            return PrinterError(
+                .disconnected,
+                device: device,
+                "the printer was unplugged — plug it back in",
+                cause: detail
+            )
         case LIBUSB_ERROR_NOT_FOUND:
-            return PrinterError(.notFound, device: device, "no such USB printer — check the cable and `kioskd devices`", cause: detail)
+            return PrinterError(
+                .notFound,
+                device: device,
+                "no such USB printer — check the cable and `kioskd devices`",
+                cause: detail
+            )
         case LIBUSB_ERROR_TIMEOUT:
-            return PrinterError(.timeout, device: device, "the printer did not take the data in time — is it out of paper or paused?", cause: detail)
+            return PrinterError(
+                .timeout,
+                device: device,
+                "the printer did not take the data in time — is it out of paper or paused?",
+                cause: detail
+            )
         case LIBUSB_ERROR_PIPE:
-            return PrinterError(.io, device: device, "the printer stalled the transfer — it is in an error state", cause: detail)
+            return PrinterError(
+                .io,
+                device: device,
+                "the printer stalled the transfer — it is in an error state",
+                cause: detail
+            )
         default:
             return PrinterError(.io, device: device, "USB \(operation) failed", cause: detail)
         }
@@ -64,12 +89,20 @@ enum LibUSB {
                 for e in 0..<Int(alt.bNumEndpoints) {
                     let ep = alt.endpoint[e]
                     guard ep.bmAttributes & 0x03 == UInt8(LIBUSB_TRANSFER_TYPE_BULK.rawValue) else { continue }
-                    if ep.bEndpointAddress & 0x80 != 0 { inn = inn ?? ep.bEndpointAddress } else { out = out ?? ep.bEndpointAddress }
+                    if ep.bEndpointAddress & 0x80 != 0 {
+                        inn = inn ?? ep.bEndpointAddress
+                    } else {
+                        out = out ?? ep.bEndpointAddress
+                    }
                 }
                 guard let out else { continue }
                 let found = PrinterInterface(
-                    number: alt.bInterfaceNumber, alternate: alt.bAlternateSetting, bulkOut: out, bulkIn: inn,
-                    isPrinterClass: alt.bInterfaceClass == UInt8(LIBUSB_CLASS_PRINTER.rawValue))
+                    number: alt.bInterfaceNumber,
+                    alternate: alt.bAlternateSetting,
+                    bulkOut: out,
+                    bulkIn: inn,
+                    isPrinterClass: alt.bInterfaceClass == UInt8(LIBUSB_CLASS_PRINTER.rawValue)
+                )
                 // Prefer the bidirectional printer-class alternate setting (protocol 2).
                 if found.isPrinterClass && found.bulkIn != nil { return found }
                 if found.isPrinterClass && (fallback == nil || fallback?.isPrinterClass == false) { fallback = found }

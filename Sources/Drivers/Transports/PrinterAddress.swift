@@ -24,7 +24,9 @@ public enum PrinterAddress: Sendable, Equatable, CustomStringConvertible {
         if let mark = rest.firstIndex(of: "?") {
             for pair in rest[rest.index(after: mark)...].split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, !parts[1].isEmpty else { throw Self.invalid(text, "option '\(pair)' has no value") }
+                guard parts.count == 2, !parts[1].isEmpty else {
+                    throw Self.invalid(text, "option '\(pair)' has no value")
+                }
                 query[String(parts[0])] = String(parts[1])
             }
             rest = String(rest[..<mark])
@@ -32,7 +34,9 @@ public enum PrinterAddress: Sendable, Equatable, CustomStringConvertible {
         func checkOptions(_ allowed: Set<String>) throws(PrinterError) {
             if let unknown = query.keys.sorted().first(where: { !allowed.contains($0) }) {
                 throw Self.invalid(
-                    text, "unknown option '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
+                    text,
+                    "unknown option '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))"
+                )
             }
         }
 
@@ -77,7 +81,9 @@ public enum PrinterAddress: Sendable, Equatable, CustomStringConvertible {
             if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
                 let after = host[host.index(after: close)...]
                 if after.hasPrefix(":") {
-                    guard let p = Int(after.dropFirst()), (1...65535).contains(p) else { throw Self.invalid(text, "bad port") }
+                    guard let p = Int(after.dropFirst()), (1...65535).contains(p) else {
+                        throw Self.invalid(text, "bad port")
+                    }
                     port = p
                 }
                 host = String(host[host.index(after: host.startIndex)..<close])
@@ -101,8 +107,10 @@ public enum PrinterAddress: Sendable, Equatable, CustomStringConvertible {
 
     private static func invalid(_ text: String, _ why: String) -> PrinterError {
         PrinterError(
-            .invalidAddress, device: text,
-            "\(why) — use usb://VID:PID, cups://QUEUE, serial:///dev/ttyX?baud=N, tcp://HOST:9100 or file:///dev/usb/lpN")
+            .invalidAddress,
+            device: text,
+            "\(why) — use usb://VID:PID, cups://QUEUE, serial:///dev/ttyX?baud=N, tcp://HOST:9100 or file:///dev/usb/lpN"
+        )
     }
 
     public func makeTransport() -> any PrinterTransport {

@@ -28,8 +28,10 @@ public final class SerialTransport: PrinterTransport {
         guard io == nil else { return }
         guard settings.speed != nil else {
             throw PrinterError(
-                .invalidAddress, device: address,
-                "\(settings.baud) baud is not supported — use one of \(SerialSettings.supportedBauds)")
+                .invalidAddress,
+                device: address,
+                "\(settings.baud) baud is not supported — use one of \(SerialSettings.supportedBauds)"
+            )
         }
         let raw: CInt
         do {
@@ -40,7 +42,11 @@ public final class SerialTransport: PrinterTransport {
         let fd = FileDescriptor(rawValue: raw)
         do {
             guard isatty(raw) == 1 else {
-                throw PrinterError(.invalidAddress, device: address, "\(path) is not a serial port — use file:// for usblp nodes")
+                throw PrinterError(
+                    .invalidAddress,
+                    device: address,
+                    "\(path) is not a serial port — use file:// for usblp nodes"
+                )
             }
             try syscall("ioctl(TIOCEXCL)") { CLinuxShims_tiocexcl(raw) }
             var old = termios()
@@ -53,8 +59,10 @@ public final class SerialTransport: PrinterTransport {
                 actual.c_cflag & tcflag_t(CSIZE) == tcflag_t(CS8)
             else {
                 throw PrinterError(
-                    .unsupported, device: address,
-                    "the port did not accept \(settings.baud) baud 8N1 — check the adapter and the printer's DIP switches")
+                    .unsupported,
+                    device: address,
+                    "the port did not accept \(settings.baud) baud 8N1 — check the adapter and the printer's DIP switches"
+                )
             }
             try syscall("tcflush") { tcflush(raw, TCIOFLUSH) }
             saved = old

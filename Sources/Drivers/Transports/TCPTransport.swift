@@ -29,8 +29,10 @@ public final class TCPTransport: PrinterTransport {
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else {
             throw PrinterError(
-                .notFound, device: address,
-                "cannot resolve '\(host)': \(String(cString: gai_strerror(rc))) — check the printer's host name or IP")
+                .notFound,
+                device: address,
+                "cannot resolve '\(host)': \(String(cString: gai_strerror(rc))) — check the printer's host name or IP"
+            )
         }
         defer { freeaddrinfo(list) }
         var lastError = PrinterError(.notFound, device: address, "no address to connect to")
@@ -51,8 +53,12 @@ public final class TCPTransport: PrinterTransport {
         let raw: CInt
         do {
             raw = try syscall("socket") {
-                socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-                    | Int32(SOCK_CLOEXEC.rawValue), 0)
+                socket(
+                    info.ai_family,
+                    Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+                        | Int32(SOCK_CLOEXEC.rawValue),
+                    0
+                )
             }
         } catch {
             throw PrinterError.fromSystem(error, device: address)
@@ -65,8 +71,10 @@ public final class TCPTransport: PrinterTransport {
             let revents = try pollOne(raw, events: Int16(POLLOUT), timeout: connectTimeout)
             if revents == 0 {
                 throw PrinterError(
-                    .timeout, device: address,
-                    "no answer within \(connectTimeout) — check that the printer is on and on the network")
+                    .timeout,
+                    device: address,
+                    "no answer within \(connectTimeout) — check that the printer is on and on the network"
+                )
             }
             var soError: CInt = 0
             var length = socklen_t(MemoryLayout<CInt>.size)

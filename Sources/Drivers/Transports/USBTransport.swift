@@ -76,8 +76,10 @@ public final class USBTransport: PrinterTransport {
         }
         throw lastError
             ?? PrinterError(
-                .notFound, device: address,
-                "no matching USB printer is plugged in — check the cable, power, and `kioskd devices`")
+                .notFound,
+                device: address,
+                "no matching USB printer is plugged in — check the cable, power, and `kioskd devices`"
+            )
     }
 
     private func claim(_ h: OpaquePointer, _ found: LibUSB.PrinterInterface) throws(PrinterError) {
@@ -103,13 +105,23 @@ public final class USBTransport: PrinterTransport {
         while offset < bytes.count {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
-                throw PrinterError(.timeout, device: address, "the printer took only \(offset) of \(bytes.count) bytes in \(timeout) — is it out of paper or paused?")
+                throw PrinterError(
+                    .timeout,
+                    device: address,
+                    "the printer took only \(offset) of \(bytes.count) bytes in \(timeout) — is it out of paper or paused?"
+                )
             }
             var sent: CInt = 0
             let chunk = min(bytes.count - offset, 16384)
             var data = Array(bytes[offset..<(offset + chunk)])
             let rc = libusb_bulk_transfer(
-                handle, interface.bulkOut, &data, CInt(chunk), &sent, UInt32(clamping: max(remaining.milliseconds, 1)))
+                handle,
+                interface.bulkOut,
+                &data,
+                CInt(chunk),
+                &sent,
+                UInt32(clamping: max(remaining.milliseconds, 1))
+            )
             offset += Int(sent)
             if rc == LIBUSB_ERROR_TIMEOUT.rawValue { continue }
             if rc == LIBUSB_ERROR_PIPE.rawValue {
@@ -125,7 +137,13 @@ public final class USBTransport: PrinterTransport {
         var buffer = [UInt8](repeating: 0, count: 512)
         var received: CInt = 0
         let rc = libusb_bulk_transfer(
-            handle, endpoint, &buffer, CInt(buffer.count), &received, UInt32(clamping: max(timeout.milliseconds, 1)))
+            handle,
+            endpoint,
+            &buffer,
+            CInt(buffer.count),
+            &received,
+            UInt32(clamping: max(timeout.milliseconds, 1))
+        )
         if rc == LIBUSB_ERROR_TIMEOUT.rawValue { return Array(buffer[0..<Int(received)]) }
         if rc == LIBUSB_ERROR_PIPE.rawValue { _ = libusb_clear_halt(handle, endpoint) }
         guard rc == 0 else { throw LibUSB.error(rc, device: address, during: "bulk IN") }

@@ -41,8 +41,10 @@ public struct Bitmap: Sendable, Equatable {
 
     /// Fills a rectangle (clipped to the bitmap).
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, black: Bool = true) {
-        let x0 = max(x, 0), x1 = min(x + w, width)
-        let y0 = max(y, 0), y1 = min(y + h, height)
+        let x0 = max(x, 0)
+        let x1 = min(x + w, width)
+        let y0 = max(y, 0)
+        let y1 = min(y + h, height)
         guard x0 < x1, y0 < y1 else { return }
         for yy in y0..<y1 {
             for xx in x0..<x1 {

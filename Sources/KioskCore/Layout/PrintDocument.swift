@@ -46,7 +46,10 @@ public struct TextStyle: Sendable, Equatable {
     public var alignment: Alignment
 
     public init(
-        bold: Bool = false, underline: Bool = false, widthScale: Int = 1, heightScale: Int = 1,
+        bold: Bool = false,
+        underline: Bool = false,
+        widthScale: Int = 1,
+        heightScale: Int = 1,
         alignment: Alignment = .left
     ) {
         self.bold = bold
@@ -60,7 +63,10 @@ public struct TextStyle: Sendable, Equatable {
 /// How a QR code should be printed. Error correction M keeps a ticket QR readable when creased.
 public struct QRSpec: Sendable, Equatable {
     public enum ErrorCorrection: String, Sendable, Equatable, CaseIterable {
-        case low = "L", medium = "M", quartile = "Q", high = "H"
+        case low = "L"
+        case medium = "M"
+        case quartile = "Q"
+        case high = "H"
     }
 
     public var errorCorrection: ErrorCorrection

@@ -33,7 +33,9 @@ enum HIL {
 
     static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        while url.path != "/"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+        {
             url.deleteLastPathComponent()
         }
         return url.path
@@ -46,9 +48,15 @@ enum HIL {
     }
 
     /// Runs a program to completion and captures its output.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+    static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil
+    ) throws -> ProcessResult {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : (which(executable) ?? executable))
+        process.executableURL = URL(
+            fileURLWithPath: executable.hasPrefix("/") ? executable : (which(executable) ?? executable)
+        )
         process.arguments = arguments
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe()
@@ -60,8 +68,10 @@ enum HIL {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return ProcessResult(
-            status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-            error: String(decoding: errData, as: UTF8.self))
+            status: process.terminationStatus,
+            output: String(decoding: outData, as: UTF8.self),
+            error: String(decoding: errData, as: UTF8.self)
+        )
     }
 
     /// Decodes every QR code in a PNG with zbarimg, an independent decoder.
