@@ -18,6 +18,10 @@ import Testing
         let cups = try CupsdRig()
         defer { cups.stop() }
         try cups.addRawQueue("clup-test", uri: "socket://127.0.0.1:\(rig.tcp.port)")
+        // `kioskd devices` lists the queue with its device URI.
+        let queues = try DeviceDiscovery.cupsQueues(server: cups.socket).get()
+        #expect(queues.map(\.address) == ["cups://clup-test"])
+        #expect(queues.first?.summary.contains("socket://127.0.0.1:\(rig.tcp.port)") == true)
 
         let address = try PrinterAddress(parsing: "cups://clup-test?server=\(cups.socket)")
         let transport = address.makeTransport()
