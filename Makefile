@@ -9,7 +9,7 @@ VENV        := .venv-test
 DEMO_DIR    ?= out/demo
 
 # Build: libraries we link, and the headers they come with.
-APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev
+APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3-dev
 # Run: the emulator's console fonts.
 APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos.
@@ -52,8 +52,8 @@ test: deps-test lint
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
 demo: deps-run
-	$(SWIFT) build $(SWIFT_FLAGS)
-	Scripts/demo.sh "$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)" "$(DEMO_DIR)"
+	$(SWIFT) build $(SWIFT_FLAGS) --product kioskd
+	"$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/kioskd" demo --out "$(DEMO_DIR)"
 
 bench: deps-test
 	$(SWIFT) build -c release --product clup-bench

@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: C modules: one per system library, plus shims for macro/variadic-only APIs.
@@ -36,7 +40,11 @@ let package = Package(
         .target(name: "CLinuxShims"),
 
         // MARK: Pure domain: no I/O, no C, no Glibc.
-        .target(name: "KioskCore", swiftSettings: strict),
+        .target(
+            name: "KioskCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
 
         // MARK: Hardware.
         .target(
@@ -54,13 +62,21 @@ let package = Package(
         // MARK: Station runtime and the daemon.
         .target(
             name: "KioskStation",
-            dependencies: ["KioskCore", "Drivers", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "KioskCore", "Drivers",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "kioskd",
             dependencies: [
-                "KioskStation", "Drivers",
+                "KioskStation", "Drivers", "DeviceEmulators",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

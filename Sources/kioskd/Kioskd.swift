@@ -4,10 +4,10 @@ import Logging
 
 /// `kioskd`: the CLup store-entrance daemon. Subcommands cover setup and diagnostics as well as `run`.
 @main
-struct Kioskd: ParsableCommand {
+struct Kioskd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kioskd",
         abstract: "CLup kiosk daemon: ticket printer and door station at a store entrance.",
-        subcommands: [DevicesCommand.self, PrintTestCommand.self]
+        subcommands: [RunCommand.self, DemoCommand.self, DevicesCommand.self, PrintTestCommand.self]
     )
 }

@@ -1,0 +1,60 @@
+/// What goes on a printed ticket.
+public struct TicketPrintout: Sendable, Equatable {
+    public var storeName: String
+    public var code: TicketCode
+    /// The signed code's QR text (status URL + Base45).
+    public var qrPayload: String
+    public var peopleAhead: Int
+    public var estimatedWait: Duration
+    /// Issue time as the store reads it, e.g. "22.11.2026 09:41" (formatted by the caller, who knows the zone).
+    public var printedAt: String
+    /// A short URL to type in if the QR cannot be scanned.
+    public var statusURL: String?
+    public var footer: String?
+    public var logo: Bitmap?
+
+    public init(
+        storeName: String,
+        code: TicketCode,
+        qrPayload: String,
+        peopleAhead: Int,
+        estimatedWait: Duration,
+        printedAt: String,
+        statusURL: String? = nil,
+        footer: String? = nil,
+        logo: Bitmap? = nil
+    ) {
+        self.storeName = storeName
+        self.code = code
+        self.qrPayload = qrPayload
+        self.peopleAhead = peopleAhead
+        self.estimatedWait = estimatedWait
+        self.printedAt = printedAt
+        self.statusURL = statusURL
+        self.footer = footer
+        self.logo = logo
+    }
+}
+
+/// Lays a ticket out as an abstract document; the printer's encoder turns it into bytes.
+public enum TicketLayout {
+    public static func document(_ t: TicketPrintout) -> PrintDocument {
+        var doc = PrintDocument()
+        if let logo = t.logo { doc.append(.image(logo, .center)) }
+        doc.append(.text(t.storeName, TextStyle(bold: true, alignment: .center)))
+        doc.append(.text(t.code.description, TextStyle(bold: true, widthScale: 4, heightScale: 4, alignment: .center)))
+        doc.append(.qr(t.qrPayload, QRSpec(errorCorrection: .medium, alignment: .center)))
+        doc.append(.text(aheadLine(t.peopleAhead, wait: t.estimatedWait), TextStyle(bold: true, alignment: .center)))
+        doc.append(.text(t.printedAt, TextStyle(alignment: .center)))
+        if let url = t.statusURL { doc.append(.text(url, TextStyle(alignment: .center))) }
+        if let footer = t.footer, !footer.isEmpty { doc.append(.text(footer, TextStyle(alignment: .center))) }
+        doc.append(.cut(.partial))
+        return doc
+    }
+
+    static func aheadLine(_ ahead: Int, wait: Duration) -> String {
+        let people = ahead == 0 ? "Nobody ahead" : ahead == 1 ? "1 person ahead" : "\(ahead) people ahead"
+        let minutes = WaitEstimate.minutes(wait)
+        return minutes == 0 ? "\(people) · go to the door" : "\(people) · about \(minutes) min"
+    }
+}

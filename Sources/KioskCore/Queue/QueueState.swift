@@ -1,0 +1,104 @@
+/// The queue of one store: a pure fold of its event log.
+///
+/// Every station and the server run this same reducer over the same log, so they agree without extra messages.
+/// Order in the queue is by the time a ticket joined it (torn off for paper, issued for app tickets), ties
+/// broken by ticket id; the log's order only matters for events about the same ticket.
+public struct QueueState: Sendable, Equatable {
+    public enum Stage: Sendable, Equatable {
+        /// Printed and waiting in the printer: not in the queue yet.
+        case inPrinter
+        /// In the queue since `joined`.
+        case waiting(joined: Timestamp)
+        case admitted(at: Timestamp)
+        case expired
+        case cancelled
+    }
+
+    public struct Entry: Sendable, Equatable {
+        public var ticket: Ticket
+        public var stage: Stage
+    }
+
+    public private(set) var entries: [TicketID: Entry] = [:]
+    public private(set) var capacity: Int
+    /// People inside: admissions minus exits, never below zero.
+    public private(set) var inside = 0
+    /// Events that referred to a ticket the log does not know (reported, not fatal).
+    public private(set) var orphanEvents = 0
+
+    public init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    public init(capacity: Int, events: some Sequence<StoreEvent>) {
+        self.init(capacity: capacity)
+        for event in events { apply(event) }
+    }
+
+    public mutating func apply(_ event: StoreEvent) {
+        switch event.body {
+        case .ticketIssued(let ticket):
+            guard entries[ticket.id] == nil else { return }
+            let stage: Stage =
+                ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.slot?.start ?? ticket.issuedAt)
+            entries[ticket.id] = Entry(ticket: ticket, stage: stage)
+        case .ticketTaken(let id):
+            update(id) { entry in
+                if entry.stage == .inPrinter { entry.stage = .waiting(joined: event.time) }
+            }
+        case .ticketAdmitted(let id, _):
+            var admitted = false
+            update(id) { entry in
+                if case .admitted = entry.stage { return }
+                entry.stage = .admitted(at: event.time)
+                admitted = true
+            }
+            if admitted { inside += 1 }
+        case .customerExited:
+            inside = max(inside - 1, 0)
+        case .ticketExpired(let id):
+            update(id) { entry in
+                if case .waiting = entry.stage { entry.stage = .expired }
+            }
+        case .ticketCancelled(let id):
+            update(id) { entry in
+                switch entry.stage {
+                case .inPrinter, .waiting: entry.stage = .cancelled
+                default: break
+                }
+            }
+        case .capacityChanged(let newCapacity):
+            capacity = max(newCapacity, 0)
+        }
+    }
+
+    private mutating func update(_ id: TicketID, _ change: (inout Entry) -> Void) {
+        guard var entry = entries[id] else {
+            orphanEvents += 1
+            return
+        }
+        change(&entry)
+        entries[id] = entry
+    }
+
+    /// Tickets in the queue, first in line first.
+    public var waiting: [Ticket] {
+        entries.values.compactMap { entry -> (Timestamp, Ticket)? in
+            if case .waiting(let joined) = entry.stage { return (joined, entry.ticket) }
+            return nil
+        }
+        .sorted { $0.0 == $1.0 ? $0.1.id.uuidString < $1.1.id.uuidString : $0.0 < $1.0 }
+        .map(\.1)
+    }
+
+    /// How many wait ahead of a ticket (all who wait, for a ticket not in the queue yet).
+    public func peopleAhead(of id: TicketID) -> Int {
+        let line = waiting
+        return line.firstIndex { $0.id == id } ?? line.count
+    }
+
+    public func stage(of id: TicketID) -> Stage? { entries[id]?.stage }
+
+    /// Free places inside the store.
+    public var freePlaces: Int { max(capacity - inside, 0) }
+}

@@ -1,0 +1,59 @@
+/// One entry of a store's append-only event log. Queue state is a fold of these (``QueueState``).
+///
+/// The id is made by the device that created the event (UUIDv7), so the server can drop a second append of
+/// the same event; `sequence` is the position the server gave it (nil until the server has confirmed it).
+public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
+    public var id: EventID
+    public var store: StoreID
+    public var device: DeviceID
+    public var time: Timestamp
+    public var body: Body
+    public var sequence: Int64?
+
+    public init(id: EventID, store: StoreID, device: DeviceID, time: Timestamp, body: Body, sequence: Int64? = nil) {
+        self.id = id
+        self.store = store
+        self.device = device
+        self.time = time
+        self.body = body
+        self.sequence = sequence
+    }
+
+    public enum Body: Sendable, Hashable, Codable {
+        /// A ticket exists: printed and waiting in the printer, or made by the server for the app or a booking.
+        case ticketIssued(Ticket)
+        /// A paper ticket was torn off: it joins the queue at the event's time.
+        case ticketTaken(TicketID)
+        /// The door let the ticket's holder in.
+        case ticketAdmitted(TicketID, door: DeviceID)
+        /// Someone left the store.
+        case customerExited
+        /// Called but not shown up within the call window.
+        case ticketExpired(TicketID)
+        case ticketCancelled(TicketID)
+        case capacityChanged(Int)
+    }
+
+    /// The ticket this event is about, if any.
+    public var ticketID: TicketID? {
+        switch body {
+        case .ticketIssued(let ticket): return ticket.id
+        case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
+            return id
+        case .customerExited, .capacityChanged: return nil
+        }
+    }
+
+    /// The event's kind as a short name (for logs, metrics and the database).
+    public var kind: String {
+        switch body {
+        case .ticketIssued: return "ticketIssued"
+        case .ticketTaken: return "ticketTaken"
+        case .ticketAdmitted: return "ticketAdmitted"
+        case .customerExited: return "customerExited"
+        case .ticketExpired: return "ticketExpired"
+        case .ticketCancelled: return "ticketCancelled"
+        case .capacityChanged: return "capacityChanged"
+        }
+    }
+}

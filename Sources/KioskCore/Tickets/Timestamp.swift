@@ -1,0 +1,52 @@
+/// A point in time: milliseconds since the Unix epoch (UTC). Plain data, so the core never reads a clock:
+/// whoever calls in passes "now".
+public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public var milliseconds: Int64
+
+    public init(milliseconds: Int64) {
+        self.milliseconds = milliseconds
+    }
+
+    public init(seconds: Int64) {
+        self.milliseconds = seconds * 1000
+    }
+
+    public var seconds: Int64 { milliseconds.floorDivided(by: 1000) }
+
+    public static func < (a: Self, b: Self) -> Bool { a.milliseconds < b.milliseconds }
+
+    public static func + (t: Self, d: Duration) -> Self {
+        Timestamp(milliseconds: t.milliseconds + d.wholeMilliseconds)
+    }
+    public static func - (t: Self, d: Duration) -> Self {
+        Timestamp(milliseconds: t.milliseconds - d.wholeMilliseconds)
+    }
+    public static func - (a: Self, b: Self) -> Duration { .milliseconds(a.milliseconds - b.milliseconds) }
+
+    public init(from decoder: any Decoder) throws {
+        milliseconds = try decoder.singleValueContainer().decode(Int64.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(milliseconds)
+    }
+
+    public var description: String { "\(milliseconds)ms" }
+}
+
+extension Duration {
+    /// Whole milliseconds, truncated towards zero.
+    public var wholeMilliseconds: Int64 {
+        let (s, atto) = components
+        return s * 1000 + atto / 1_000_000_000_000_000
+    }
+}
+
+extension Int64 {
+    /// Division rounding towards negative infinity (times before 1970 stay on the right day).
+    func floorDivided(by d: Int64) -> Int64 {
+        let q = self / d
+        return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
+    }
+}

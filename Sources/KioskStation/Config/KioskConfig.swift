@@ -1,0 +1,178 @@
+import Drivers
+import Foundation
+import KioskCore
+
+/// kioskd's configuration: one struct per section, each key with its default, read in one place
+/// (``load(path:)``). The shipped `config/kioskd.toml` lists every key commented out with its default.
+public struct KioskConfig: Sendable, Equatable {
+    public struct Store: Sendable, Equatable {
+        /// The store's id on clup-server (required).
+        public var id: StoreID
+        public var name = "CLup store"
+        /// When the business day starts: ticket numbers restart then.
+        public var openingTime = TimeOfDay(hour: 7, minute: 0)
+        public var capacity = 50
+        public var averageVisit: Duration = .seconds(20 * 60)
+        /// Upper-case URL the QR starts with; the ticket's signed code follows it.
+        public var statusURL = "HTTPS://CLUP.EXAMPLE/T/"
+
+        public init(id: StoreID) {
+            self.id = id
+        }
+    }
+
+    public struct Device: Sendable, Equatable {
+        public var id: DeviceID = ProcessInfo.processInfo.hostName
+        public var stateDirectory = "/var/lib/kioskd"
+
+        public init() {}
+    }
+
+    public enum TakeSensor: String, Sendable, Equatable, CaseIterable {
+        /// ASB if the profile pushes the presenter bit, else status polling if it has one, else manual.
+        case auto
+        case statusPoll = "status-poll"
+        case asb
+        /// An IR sensor on the serial port's CTS or DSR line (asserted = ticket present).
+        case cts, dsr
+        /// Only the local control API (`POST /printer/take`) says a ticket was taken.
+        case manual
+    }
+
+    public struct Printer: Sendable, Equatable {
+        public var enabled = true
+        public var address = "usb://"
+        public var profile = "generic-80mm"
+        public var profileDirectories: [String] = []
+        /// One or two letters before the ticket number (A042); one per printer of a store.
+        public var codePrefix = "A"
+        public var takeSensor: TakeSensor = .auto
+        public var pollInterval: Duration = .milliseconds(100)
+        public var debounce: Duration = .milliseconds(30)
+        public var qr: EscPosEncoder.QRMode = .auto
+        public var footer = ""
+        /// A 1-bit PBM (P1 or P4) printed above the store name.
+        public var logo = ""
+
+        public init() {}
+    }
+
+    public struct HTTP: Sendable, Equatable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+
+        public init() {}
+    }
+
+    public var store: Store
+    public var device = Device()
+    public var printer = Printer()
+    public var http = HTTP()
+    public var logLevel = "info"
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    public static func load(path: String) throws(TOMLFileError) -> KioskConfig {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw TOMLFileError(
+                file: path,
+                key: "",
+                "cannot read the configuration (\(error)) — copy config/kioskd.toml there and edit it"
+            )
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(TOMLFileError) -> KioskConfig {
+        let root = try StrictTable.parse(text, file: file)
+        guard let storeTable = try root.table("store") else {
+            throw root.error("store", "missing: the [store] section with at least id = \"<store UUID>\"")
+        }
+        guard let idText = try storeTable.string("id") else {
+            throw storeTable.error("id", "missing: the store's id from clup-server (a UUID)")
+        }
+        guard let storeID = UUID(uuidString: idText) else {
+            throw storeTable.error("id", "'\(idText)' is not a UUID")
+        }
+        var config = KioskConfig(store: Store(id: storeID))
+        config.store.name = try storeTable.string("name") ?? config.store.name
+        if let opening = try storeTable.string("opening_time") {
+            guard let time = TimeOfDay(opening) else {
+                throw storeTable.error("opening_time", "'\(opening)' is not HH:MM")
+            }
+            config.store.openingTime = time
+        }
+        config.store.capacity = try storeTable.int("capacity", in: 1...100_000) ?? config.store.capacity
+        if let minutes = try storeTable.int("average_visit_minutes", in: 1...1440) {
+            config.store.averageVisit = .seconds(minutes * 60)
+        }
+        if let url = try storeTable.string("status_url") {
+            guard TicketCodec.isValidPrefix(url) else {
+                throw storeTable.error(
+                    "status_url",
+                    "must be upper case (QR alphanumeric: A-Z 0-9 $%*+-./: and space) and at most "
+                        + "\(TicketCodec.maxPrefixLength) characters, e.g. \"HTTPS://CLUP.EXAMPLE/T/\""
+                )
+            }
+            config.store.statusURL = url
+        }
+        try storeTable.rejectUnknownKeys()
+
+        if let device = try root.table("device") {
+            config.device.id = try device.string("id") ?? config.device.id
+            config.device.stateDirectory = try device.string("state_directory") ?? config.device.stateDirectory
+            try device.rejectUnknownKeys()
+        }
+        if let printer = try root.table("printer") {
+            try parsePrinter(printer, into: &config.printer)
+        }
+        if let http = try root.table("http") {
+            config.http.host = try http.string("host") ?? config.http.host
+            config.http.port = try http.int("port", in: 0...65535) ?? config.http.port
+            try http.rejectUnknownKeys()
+        }
+        if let log = try root.table("log") {
+            if let level = try log.string("level") {
+                guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(level) else {
+                    throw log.error("level", "'\(level)' — use trace, debug, info, notice, warning, error or critical")
+                }
+                config.logLevel = level
+            }
+            try log.rejectUnknownKeys()
+        }
+        try root.rejectUnknownKeys()
+        return config
+    }
+
+    private static func parsePrinter(_ table: StrictTable, into printer: inout Printer) throws(TOMLFileError) {
+        printer.enabled = try table.bool("enabled") ?? printer.enabled
+        if let address = try table.string("address") {
+            do {
+                _ = try PrinterAddress(parsing: address)
+            } catch {
+                throw table.error("address", error.message)
+            }
+            printer.address = address
+        }
+        printer.profile = try table.string("profile") ?? printer.profile
+        printer.profileDirectories = try table.strings("profile_directories") ?? printer.profileDirectories
+        if let prefix = try table.string("code_prefix") {
+            guard TicketCode.isValidPrefix(prefix) else {
+                throw table.error("code_prefix", "'\(prefix)' must be one or two upper-case letters, e.g. \"A\"")
+            }
+            printer.codePrefix = prefix
+        }
+        printer.takeSensor = try table.choice("take_sensor", TakeSensor.self) ?? printer.takeSensor
+        if let ms = try table.int("poll_interval_ms", in: 10...5000) { printer.pollInterval = .milliseconds(ms) }
+        if let ms = try table.int("debounce_ms", in: 0...2000) { printer.debounce = .milliseconds(ms) }
+        printer.qr = try table.choice("qr", EscPosEncoder.QRMode.self) ?? printer.qr
+        printer.footer = try table.string("footer") ?? printer.footer
+        printer.logo = try table.string("logo") ?? printer.logo
+        try table.rejectUnknownKeys()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The kiosk's services, built from its configuration: what `kioskd run` runs and what tests start.
+public struct Kiosk: Sendable {
+    public let config: KioskConfig
+    public let store: LocalStore
+    public let queue: QueueReplica
+    public let printer: PrinterStation?
+    public let services: [any Service]
+    /// The HTTP port once the server listens (useful with port 0).
+    public let httpPort: HTTPPort
+
+    public final class HTTPPort: @unchecked Sendable {
+        // @unchecked Sendable: `value` is only touched while `condition` is locked.
+        private let condition = NSCondition()
+        private var value: Int?
+
+        func set(_ port: Int) {
+            condition.withLock {
+                value = port
+                condition.broadcast()
+            }
+        }
+
+        /// Waits until the server listens; nil after `timeout`.
+        public func wait(timeout: Duration = .seconds(10)) -> Int? {
+            let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
+            return condition.withLock {
+                while value == nil {
+                    if !condition.wait(until: deadline) { break }
+                }
+                return value
+            }
+        }
+    }
+}
+
+extension Kiosk {
+    /// Opens the state directory and database and builds the services; nothing runs until they are.
+    public static func build(config: KioskConfig, logger: Logger) throws -> Kiosk {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: config.device.stateDirectory,
+                withIntermediateDirectories: true
+            )
+        } catch {
+            throw LocalStore.StoreError(
+                description: "\(config.device.stateDirectory): cannot create the state directory (\(error)) — "
+                    + "create it for the kiosk user or set [device] state_directory"
+            )
+        }
+        let store = try LocalStore(path: "\(config.device.stateDirectory)/kioskd.sqlite")
+        let queue = try QueueReplica(store: store, capacity: config.store.capacity)
+        let printer =
+            config.printer.enabled ? PrinterStation(config: config, store: store, queue: queue, logger: logger) : nil
+        let port = HTTPPort()
+        let app = Application(
+            router: StationHTTP.router(config: config, printer: printer, queue: queue),
+            configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),
+            onServerRunning: { channel in port.set(channel.localAddress?.port ?? config.http.port) },
+            logger: logger
+        )
+        var services: [any Service] = []
+        if let printer { services.append(printer) }
+        services.append(app)
+        return Kiosk(config: config, store: store, queue: queue, printer: printer, services: services, httpPort: port)
+    }
+
+    /// A service group running every service, stopping them all on SIGTERM or SIGINT.
+    public func serviceGroup(logger: Logger) -> ServiceGroup {
+        ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+    }
+}

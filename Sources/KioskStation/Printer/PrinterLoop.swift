@@ -1,0 +1,345 @@
+import Drivers
+import Foundation
+import KioskCore
+import Logging
+
+/// The printer station's blocking loop, on its own thread: connect, watch status, keep a ticket waiting,
+/// feed the sensor to the tear-off machine, record tear-offs, print the next ticket.
+///
+/// Order of durability: a ticket is issued (number, event, signed QR) in one FULL-synced transaction before
+/// its bytes go out; it is marked printed once the printer confirms; a tear-off is recorded before the next
+/// ticket is issued. A restart therefore finds at most one ticket not taken, and knows whether it printed.
+final class PrinterLoop: @unchecked Sendable {
+    // @unchecked Sendable: built on the service's task, then handed to one thread that alone uses it.
+    let station: PrinterStation
+    let profile: PrinterProfile
+    let address: PrinterAddress
+    let encoder: EscPosEncoder
+    let signer: TicketSigner
+    let sensor: KioskConfig.TakeSensor
+    let logo: Bitmap?
+    var logger: Logger { station.logger }
+    var config: KioskConfig { station.config }
+
+    private var machine: TearOffMachine
+    private let started = ContinuousClock.now
+    private var device: PrinterDevice?
+    private var backoff: Duration = .milliseconds(200)
+    /// A ticket whose print a fault interrupted: printed again, after the printer's buffer is cleared.
+    private var interrupted: TicketID?
+    private var current: PrintedTicket?
+    private var lastFaults: [StatusCondition] = []
+    private var lastFullQuery = ContinuousClock.now
+
+    init(station: PrinterStation) throws {
+        self.station = station
+        let printer = station.config.printer
+        profile = try PrinterProfile.load(named: printer.profile, extraDirectories: printer.profileDirectories)
+        address = try PrinterAddress(parsing: printer.address, defaults: profile.transport)
+        encoder = EscPosEncoder(profile: profile, qrMode: printer.qr)
+        signer = try station.store.signingKey()
+        logo = printer.logo.isEmpty ? nil : try PBMImage.load(path: printer.logo)
+        sensor = Self.resolve(printer.takeSensor, profile: profile, address: address)
+        machine = TearOffMachine(debounce: printer.debounce)
+    }
+
+    /// `auto`: ASB when the profile pushes the presenter bit, polling when it can be asked, else manual.
+    static func resolve(
+        _ wanted: KioskConfig.TakeSensor,
+        profile: PrinterProfile,
+        address: PrinterAddress
+    ) -> KioskConfig.TakeSensor {
+        guard wanted == .auto else { return wanted }
+        if case .cups = address { return .manual }
+        if profile.automaticStatusBack && profile.status.conditions(of: .asb).contains(.ticketPresent) { return .asb }
+        if profile.ticketPresentQuery != nil { return .statusPoll }
+        return .manual
+    }
+
+    var now: Duration { ContinuousClock.now - started }
+
+    func run() {
+        logger.info(
+            "printer station started",
+            metadata: ["printer": "\(address)", "profile": "\(profile.id)", "take_sensor": "\(sensor.rawValue)"]
+        )
+        while !station.signal.isStopped {
+            guard let device = connectedDevice() else { continue }
+            do {
+                try step(device)
+            } catch let error as PrinterError
+                where error.code == .disconnected || error.code == .timeout || error.code == .io
+            {
+                lost(error)
+            } catch {
+                logger.error("printer station error", metadata: ["error": "\(error)"])
+                station.publish {
+                    $0.state = .fault
+                    $0.action = "\(error)"
+                }
+                station.signal.sleep(.seconds(1))
+            }
+        }
+        device?.close()
+    }
+
+    // MARK: - Connection
+
+    private func connectedDevice() -> PrinterDevice? {
+        if let device { return device }
+        let candidate = PrinterDevice(transport: address.makeTransport(), profile: profile)
+        do {
+            try candidate.open()
+            if sensor == .asb { try candidate.enableAutomaticStatusBack() }
+            device = candidate
+            backoff = .milliseconds(200)
+            logger.notice("printer connected", metadata: ["printer": "\(address)"])
+            return candidate
+        } catch {
+            candidate.close()
+            station.publish {
+                $0.state = .disconnected
+                $0.action = error.message
+            }
+            logger.warning("printer not reachable", metadata: ["printer": "\(address)", "error": "\(error.message)"])
+            station.signal.sleep(backoff)
+            backoff = min(backoff * 2, .seconds(2))
+            return nil
+        }
+    }
+
+    private func lost(_ error: PrinterError) {
+        logger.warning("printer connection lost", metadata: ["printer": "\(address)", "error": "\(error.message)"])
+        device?.close()
+        device = nil
+        station.publish {
+            $0.state = .disconnected
+            $0.action = error.message
+        }
+        // Whether the ticket is still in the printer is unknown until the printer answers again.
+        machine = TearOffMachine(debounce: config.printer.debounce)
+        current = nil
+    }
+
+    // MARK: - One step
+
+    private func step(_ device: PrinterDevice) throws {
+        let status = try readStatus(device)
+        publishStatus(status)
+        guard status.canPrint else {
+            station.signal.sleep(min(config.printer.pollInterval, .milliseconds(200)))
+            return
+        }
+        if machine.waitingTicket == nil {
+            try ensureTicketWaiting(device, status: status)
+            return
+        }
+        var actions: [TearOffMachine.Action] = []
+        if station.signal.takeNudge() { actions += machine.handle(.takeRequested(at: now)) }
+        if let present = try presence(device, status: status) {
+            actions += machine.handle(.sensor(present: present, at: now))
+        }
+        actions += machine.handle(.tick(at: now))
+        var wake: Duration?
+        for action in actions {
+            switch action {
+            case .taken: try recordTaken()
+            case .wake(let at): wake = at
+            }
+        }
+        if machine.waitingTicket != nil && sensor != .asb {
+            let pause = wake.map { max($0 - now, .milliseconds(1)) } ?? config.printer.pollInterval
+            station.signal.sleep(min(pause, config.printer.pollInterval))
+        }
+    }
+
+    /// Status for this step. Polling modes ask every time; ASB mode reads pushes (waiting up to one poll
+    /// interval for one) and asks outright once a second, which also notices a dead connection.
+    private func readStatus(_ device: PrinterDevice) throws -> PrinterStatus {
+        if sensor == .asb && machine.waitingTicket != nil && ContinuousClock.now - lastFullQuery < .seconds(1) {
+            _ = try device.readPushedStatus(timeout: config.printer.pollInterval)
+            return device.status
+        }
+        lastFullQuery = .now
+        return try device.queryStatus()
+    }
+
+    private func presence(_ device: PrinterDevice, status: PrinterStatus) throws -> Bool? {
+        switch sensor {
+        case .statusPoll, .asb, .auto:
+            return profile.presenter ? status[.ticketPresent] : nil
+        case .cts, .dsr:
+            guard let serial = device.transport as? SerialTransport else { return nil }
+            let lines = try serial.modemLines()
+            return lines & (sensor == .cts ? TIOCM_CTS : TIOCM_DSR) != 0
+        case .manual:
+            return nil
+        }
+    }
+
+    /// Whether this station can see a ticket sitting in the printer.
+    private var canSeePresence: Bool {
+        switch sensor {
+        case .statusPoll, .asb, .auto: return profile.presenter
+        case .cts, .dsr: return true
+        case .manual: return false
+        }
+    }
+
+    // MARK: - Tickets
+
+    private func ensureTicketWaiting(_ device: PrinterDevice, status: PrinterStatus) throws {
+        let prefix = config.printer.codePrefix
+        var ticket = try current ?? station.store.waitingTicket(prefix: prefix) ?? issueNext()
+        current = ticket
+        if ticket.printed && interrupted != ticket.ticket.id {
+            // Printed before a restart or reconnect: is it still in the printer?
+            if canSeePresence, let present = try presence(device, status: status), !present {
+                logger.notice(
+                    "ticket was taken while kioskd was not watching",
+                    metadata: ["code": "\(ticket.ticket.code)"]
+                )
+                try recordTaken()
+                return
+            }
+            _ = machine.handle(.printed(ticket.ticket.id, at: now))
+            _ = machine.handle(.sensor(present: true, at: now))
+            station.publish {
+                $0.state = .ready
+                $0.waitingTicket = ticket.ticket.code.description
+            }
+            return
+        }
+        if interrupted == nil, canSeePresence, (try presence(device, status: status)) == true {
+            // Unconfirmed, yet the presenter holds a ticket: it printed and the confirmation was lost in a crash.
+            try station.store.markPrinted(ticket.ticket.id)
+            ticket.printed = true
+            current = ticket
+            return
+        }
+        try print(ticket, on: device)
+    }
+
+    private func issueNext() throws -> PrintedTicket {
+        let now = Timestamp.now
+        let day = BusinessDay(
+            at: now,
+            openingTime: config.store.openingTime.secondsAfterMidnight,
+            utcOffset: Timestamp.utcOffset(at: now)
+        )
+        let ticket = try station.store.issueTicket(
+            store: config.store.id,
+            device: config.device.id,
+            prefix: config.printer.codePrefix,
+            day: day,
+            at: now
+        ) { ticket in
+            TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
+        }
+        station.queue.apply(
+            StoreEvent(
+                id: .v7(at: now),
+                store: config.store.id,
+                device: config.device.id,
+                time: now,
+                body: .ticketIssued(ticket.ticket)
+            )
+        )
+        station.publish {
+            $0.ticketsToday =
+                (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: day)) ?? $0.ticketsToday
+        }
+        logger.info("ticket issued", metadata: ["code": "\(ticket.ticket.code)", "id": "\(ticket.ticket.id)"])
+        return ticket
+    }
+
+    private func print(_ ticket: PrintedTicket, on device: PrinterDevice) throws {
+        let queue = station.queue.snapshot
+        let ahead = queue.peopleAhead(of: ticket.ticket.id)
+        let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: queue.capacity)
+        let printout = TicketPrintout(
+            storeName: config.store.name,
+            code: ticket.ticket.code,
+            qrPayload: ticket.qr,
+            peopleAhead: ahead,
+            estimatedWait: estimate.wait(peopleAhead: ahead, freePlaces: queue.freePlaces),
+            printedAt: Timestamp.localText(ticket.ticket.issuedAt),
+            footer: config.printer.footer,
+            logo: logo
+        )
+        var bytes = try encoder.encode(TicketLayout.document(printout))
+        if interrupted == ticket.ticket.id {
+            // DLE ENQ 2: drop what is left of the interrupted print in the printer's buffer, then print it whole.
+            bytes = [0x10, 0x05, 0x02] + bytes
+            logger.notice("reprinting the interrupted ticket", metadata: ["code": "\(ticket.ticket.code)"])
+        }
+        station.publish {
+            $0.state = .printing
+            $0.waitingTicket = ticket.ticket.code.description
+        }
+        try device.send(bytes)
+        let after = try device.queryStatus()
+        publishStatus(after)
+        guard after.canPrint else {
+            interrupted = ticket.ticket.id
+            // Clear the printer's buffer now, so it does not finish the ticket by itself when the fault clears.
+            try device.send([0x10, 0x05, 0x02], timeout: .seconds(2))
+            logger.warning(
+                "ticket print interrupted",
+                metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
+            )
+            return
+        }
+        interrupted = nil
+        try station.store.markPrinted(ticket.ticket.id)
+        current?.printed = true
+        _ = machine.handle(.printed(ticket.ticket.id, at: now))
+        if canSeePresence, after[.ticketPresent] { _ = machine.handle(.sensor(present: true, at: now)) }
+        station.publish {
+            $0.state = .ready
+            $0.waitingTicket = ticket.ticket.code.description
+        }
+        logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)", "bytes": "\(bytes.count)"])
+    }
+
+    private func recordTaken() throws {
+        guard let ticket = current else { return }
+        let event = try station.store.recordTaken(ticket.ticket, device: config.device.id, at: .now)
+        station.queue.apply(event)
+        current = nil
+        station.publish {
+            $0.lastTaken = ticket.ticket.code.description
+            $0.waitingTicket = nil
+            $0.state = .printing
+        }
+        logger.info("ticket taken", metadata: ["code": "\(ticket.ticket.code)"])
+    }
+
+    // MARK: - Status
+
+    private func publishStatus(_ status: PrinterStatus) {
+        let faults = status.faults
+        if faults != lastFaults {
+            if let first = faults.first {
+                logger.warning(
+                    "printer fault",
+                    metadata: ["faults": "\(faults.map(\.rawValue))", "action": "\(first.operatorAction)"]
+                )
+            } else if !lastFaults.isEmpty {
+                logger.notice("printer fault cleared")
+            }
+            lastFaults = faults
+        }
+        station.publish { s in
+            s.conditions = status.active.map(\.rawValue)
+            s.paper = status[.paperEnd] ? "out" : status[.paperNearEnd] ? "near_end" : "ok"
+            let important = status.active.filter { $0 != .ticketPresent }
+            s.action = important.first?.operatorAction
+            if !faults.isEmpty {
+                s.state = .fault
+            } else if s.state == .fault || s.state == .disconnected || s.state == .starting {
+                s.state = machine.waitingTicket == nil ? .printing : .ready
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Drivers
+import Foundation
+import KioskCore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// The ticket printer role: keeps one ticket waiting in the printer and prints the next as soon as it is taken.
+///
+/// The device loop blocks on the printer, so it runs on a dedicated thread (``PrinterLoop``); this type is the
+/// `Service` around it, the status it publishes, and the control API (`requestTake`). It never waits for the
+/// network: the queue is the local log.
+public final class PrinterStation: Service, Sendable {
+    let config: KioskConfig
+    let store: LocalStore
+    let queue: QueueReplica
+    let logger: Logger
+    let signal = StopSignal()
+    private let published: Mutex<PrinterStationStatus>
+
+    public init(config: KioskConfig, store: LocalStore, queue: QueueReplica, logger: Logger) {
+        self.config = config
+        self.store = store
+        self.queue = queue
+        self.logger = logger
+        self.published = Mutex(PrinterStationStatus(address: config.printer.address, profile: config.printer.profile))
+    }
+
+    /// The current status (for the HTTP endpoint and tests).
+    public var status: PrinterStationStatus { published.withLock { $0 } }
+
+    func publish(_ change: (inout PrinterStationStatus) -> Void) {
+        published.withLock {
+            change(&$0)
+            $0.updatedAt = Int64(Date().timeIntervalSince1970 * 1000)
+        }
+    }
+
+    /// The control API says the waiting ticket was taken (demo, tests, a hardware button).
+    public func requestTake() {
+        signal.nudge()
+    }
+
+    public func run() async throws {
+        let loop = try PrinterLoop(station: self)
+        let (finished, continuation) = AsyncStream<Void>.makeStream()
+        let thread = Thread {
+            loop.run()
+            continuation.finish()
+        }
+        thread.name = "printer-station"
+        thread.start()
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                for await _ in finished {}
+            } onCancel: {
+                self.signal.stop()
+            }
+        } onGracefulShutdown: {
+            self.signal.stop()
+        }
+        publish { $0.state = .stopped }
+        logger.info("printer station stopped")
+    }
+
+    /// Asks the loop to end after its current step (also what SIGTERM does through the service group).
+    public func stop() {
+        signal.stop()
+    }
+}

@@ -1,0 +1,35 @@
+/// What the status endpoint reports about the ticket printer.
+public struct PrinterStationStatus: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable {
+        case starting
+        /// Connecting, or reconnecting after the printer went away.
+        case disconnected
+        /// A fault stops printing (see `conditions` and `action`).
+        case fault
+        case printing
+        /// A ticket waits in the printer for the next customer.
+        case ready
+        case stopped
+    }
+
+    public var state: State = .starting
+    public var address: String
+    public var profile: String
+    /// Active printer conditions (`paper_near_end`, `cover_open`, ...).
+    public var conditions: [String] = []
+    /// What the operator should do, when something needs doing.
+    public var action: String?
+    /// `ok`, `near_end` or `out`.
+    public var paper = "ok"
+    /// Code of the ticket waiting in the printer.
+    public var waitingTicket: String?
+    public var lastTaken: String?
+    public var ticketsToday = 0
+    /// Milliseconds since 1970 of the last change.
+    public var updatedAt: Int64 = 0
+
+    public init(address: String, profile: String) {
+        self.address = address
+        self.profile = profile
+    }
+}

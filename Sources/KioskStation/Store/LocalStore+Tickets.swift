@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+import KioskCore
+
+/// A paper ticket this station issued, as the database keeps it.
+public struct PrintedTicket: Sendable, Equatable {
+    public var ticket: Ticket
+    /// The QR text, signed once at issue so a reprint is identical.
+    public var qr: String
+    /// True once the printer confirmed the whole ticket (cut, no fault).
+    public var printed: Bool
+    public var takenAt: Timestamp?
+}
+
+extension LocalStore {
+    /// The ticket issued here and not taken yet: the one that waits in the printer (or must be printed).
+    public func waitingTicket(prefix: String) throws -> PrintedTicket? {
+        try db.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT t.*, e.body FROM printed_tickets t
+                    JOIN events e ON e.ticket = t.id AND e.kind = 'ticketIssued'
+                    WHERE t.prefix = ? AND t.taken_at IS NULL ORDER BY t.issued_at DESC LIMIT 1
+                    """,
+                arguments: [prefix]
+            ).map(Self.printedTicket)
+        }
+    }
+
+    /// Issues the next paper ticket: the next number of the business day for `prefix`, its `ticketIssued`
+    /// event and its signed QR, in one durable transaction.
+    public func issueTicket(
+        store: StoreID,
+        device: DeviceID,
+        prefix: String,
+        day: BusinessDay,
+        at now: Timestamp,
+        qr: (Ticket) -> String
+    ) throws -> PrintedTicket {
+        try db.write { db in
+            let last =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT MAX(number) FROM printed_tickets WHERE prefix = ? AND business_day = ?",
+                    arguments: [prefix, day.number]
+                ) ?? 0
+            let ticket = Ticket(
+                id: .v7(at: now),
+                store: store,
+                kind: .paper,
+                code: TicketCode(prefix: prefix, number: last + 1),
+                issuedAt: now,
+                issuer: device
+            )
+            let text = qr(ticket)
+            try db.execute(
+                sql: """
+                    INSERT INTO printed_tickets (id, prefix, business_day, number, issued_at, qr)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [ticket.id.uuidString, prefix, day.number, last + 1, now.milliseconds, text]
+            )
+            try insert(
+                StoreEvent(id: .v7(at: now), store: store, device: device, time: now, body: .ticketIssued(ticket)),
+                db
+            )
+            return PrintedTicket(ticket: ticket, qr: text, printed: false, takenAt: nil)
+        }
+    }
+
+    /// The printer confirmed the ticket.
+    public func markPrinted(_ id: TicketID) throws {
+        try db.write { db in
+            try db.execute(sql: "UPDATE printed_tickets SET printed = 1 WHERE id = ?", arguments: [id.uuidString])
+        }
+    }
+
+    /// The ticket was torn off: it joins the queue now. Durable before the next ticket is printed.
+    @discardableResult
+    public func recordTaken(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent {
+        let event = StoreEvent(
+            id: .v7(at: now),
+            store: ticket.store,
+            device: device,
+            time: now,
+            body: .ticketTaken(ticket.id)
+        )
+        try db.write { db in
+            try db.execute(
+                sql: "UPDATE printed_tickets SET taken_at = ?, printed = 1 WHERE id = ? AND taken_at IS NULL",
+                arguments: [now.milliseconds, ticket.id.uuidString]
+            )
+            guard db.changesCount == 1 else { return }
+            try insert(event, db)
+        }
+        return event
+    }
+
+    /// How many tickets this station issued on a business day.
+    public func issuedCount(prefix: String, day: BusinessDay) throws -> Int {
+        try db.read { db in
+            try Int.fetchOne(
+                db,
+                sql: "SELECT COUNT(*) FROM printed_tickets WHERE prefix = ? AND business_day = ?",
+                arguments: [prefix, day.number]
+            ) ?? 0
+        }
+    }
+
+    static func printedTicket(_ row: Row) throws -> PrintedTicket {
+        guard case .ticketIssued(let ticket) = try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data)
+        else {
+            throw StoreError(description: "ticket \(row["id"] as String? ?? "?") has no issue event")
+        }
+        let taken: Int64? = row["taken_at"]
+        return PrintedTicket(
+            ticket: ticket,
+            qr: row["qr"],
+            printed: row["printed"],
+            takenAt: taken.map { Timestamp(milliseconds: $0) }
+        )
+    }
+}

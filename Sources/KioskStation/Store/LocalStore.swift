@@ -1,0 +1,141 @@
+import Crypto
+import Foundation
+import GRDB
+import KioskCore
+
+/// The station's SQLite database in its state directory: its signing key, the tickets it printed, and its
+/// replica of the store's event log (events with no server sequence yet are the outbox).
+///
+/// WAL journal and `synchronous=FULL`: a transaction that hands out a ticket is on disk before it returns,
+/// so after a crash or power cut no code is handed out twice and none is skipped. Schema changes are
+/// versioned migrations.
+public final class LocalStore: Sendable {
+    let db: DatabaseQueue
+    public let path: String
+
+    public struct StoreError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        configuration.busyMode = .timeout(5)
+        do {
+            db = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw StoreError(
+                description:
+                    "\(path): cannot open the kiosk database (\(error)) — check that the state directory exists "
+                    + "and belongs to the kiosk user"
+            )
+        }
+        self.path = path
+        try Self.migrator.migrate(db)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: device key, printed tickets, event log") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        signing_key BLOB NOT NULL
+                    );
+                    CREATE TABLE events (
+                        local_order INTEGER PRIMARY KEY AUTOINCREMENT,
+                        id TEXT NOT NULL UNIQUE,
+                        store TEXT NOT NULL,
+                        device TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        ticket TEXT,
+                        body BLOB NOT NULL,
+                        sequence INTEGER UNIQUE
+                    );
+                    CREATE INDEX events_ticket ON events(ticket);
+                    CREATE TABLE printed_tickets (
+                        id TEXT PRIMARY KEY,
+                        prefix TEXT NOT NULL,
+                        business_day INTEGER NOT NULL,
+                        number INTEGER NOT NULL,
+                        issued_at INTEGER NOT NULL,
+                        qr TEXT NOT NULL,
+                        printed INTEGER NOT NULL DEFAULT 0,
+                        taken_at INTEGER,
+                        UNIQUE (prefix, business_day, number)
+                    );
+                    """
+            )
+        }
+        return migrator
+    }
+
+    // MARK: - Device key
+
+    /// This device's ticket-signing key, made on first use and kept in the database.
+    public func signingKey() throws -> TicketSigner {
+        try db.write { db in
+            if let raw = try Data.fetchOne(db, sql: "SELECT signing_key FROM device WHERE id = 1") {
+                return try TicketSigner(rawRepresentation: Array(raw))
+            }
+            let signer = TicketSigner()
+            try db.execute(
+                sql: "INSERT INTO device (id, signing_key) VALUES (1, ?)",
+                arguments: [Data(signer.privateKey.rawRepresentation)]
+            )
+            return signer
+        }
+    }
+
+    // MARK: - Events
+
+    static let encoder = JSONEncoder()
+    static let decoder = JSONDecoder()
+
+    func insert(_ event: StoreEvent, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO events (id, store, device, time, kind, ticket, body, sequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                """,
+            arguments: [
+                event.id.uuidString, event.store.uuidString, event.device, event.time.milliseconds, event.kind,
+                event.ticketID?.uuidString, try Self.encoder.encode(event.body), event.sequence,
+            ]
+        )
+    }
+
+    /// Appends events made by this station (in one transaction).
+    public func append(_ events: [StoreEvent]) throws {
+        try db.write { db in
+            for event in events { try insert(event, db) }
+        }
+    }
+
+    /// The whole local log, in the order it was written here.
+    public func events() throws -> [StoreEvent] {
+        try db.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM events ORDER BY local_order").map(Self.event)
+        }
+    }
+
+    static func event(_ row: Row) throws -> StoreEvent {
+        guard let id = UUID(uuidString: row["id"]), let store = UUID(uuidString: row["store"]) else {
+            throw StoreError(description: "corrupt event row \(row["local_order"] as Int64? ?? -1)")
+        }
+        return StoreEvent(
+            id: id,
+            store: store,
+            device: row["device"],
+            time: Timestamp(milliseconds: row["time"]),
+            body: try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data),
+            sequence: row["sequence"]
+        )
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Drivers
+import Foundation
+import KioskStation
+import Logging
+
+/// `kioskd run --config /etc/kioskd/kioskd.toml`: the daemon. SIGTERM or SIGINT stop it cleanly.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the kiosk: the printer role (and, later, the door role) and the local HTTP endpoint."
+    )
+
+    @Option(help: "Configuration file.")
+    var config = "/etc/kioskd/kioskd.toml"
+
+    func run() async throws {
+        let settings: KioskConfig
+        do {
+            settings = try KioskConfig.load(path: config)
+        } catch {
+            FileHandle.standardError.write(Data("kioskd: \(error)\n".utf8))
+            throw ExitCode(78)  // EX_CONFIG: systemd does not restart on a broken configuration loop.
+        }
+        let logger = Logging.bootstrap(level: settings.logLevel)
+        let kiosk = try Kiosk.build(config: settings, logger: logger)
+        logger.notice(
+            "kioskd starting",
+            metadata: ["store": "\(settings.store.name)", "device": "\(settings.device.id)"]
+        )
+        try await kiosk.serviceGroup(logger: logger).run()
+    }
+}
+
+enum Logging {
+    /// One logger for the process, to stderr (journald adds time and unit).
+    static func bootstrap(level: String) -> Logger {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "kioskd")
+        logger.logLevel = Logger.Level(rawValue: level) ?? .info
+        return logger
+    }
+}
