@@ -9,6 +9,8 @@ public final class PrinterDevice {
     private var decoder: StatusDecoder
     /// Bytes the decoder could not place, for diagnostics.
     public private(set) var discardedBytes = 0
+    /// Reports decoded since the last ``drainReports()``, oldest first (at most 256).
+    private var recent: [StatusReport] = []
 
     public init(transport: any PrinterTransport, profile: PrinterProfile) {
         self.transport = transport
@@ -84,6 +86,13 @@ public final class PrinterDevice {
         absorb(try transport.read(timeout: timeout))
     }
 
+    /// Every report decoded since the last call, in arrival order: a presenter that went "present" then
+    /// "absent" between two looks shows both here, while ``status`` only keeps the last.
+    public func drainReports() -> [StatusReport] {
+        defer { recent.removeAll(keepingCapacity: true) }
+        return recent
+    }
+
     @discardableResult
     private func absorb(_ bytes: [UInt8]) -> [StatusReport] {
         var reports: [StatusReport] = []
@@ -92,6 +101,8 @@ public final class PrinterDevice {
             case .report(let report):
                 status.apply(report)
                 reports.append(report)
+                if recent.count >= 256 { recent.removeFirst() }
+                recent.append(report)
             case .discarded(let bytes):
                 discardedBytes += bytes.count
             case .xon, .xoff:

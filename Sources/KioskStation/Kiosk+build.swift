@@ -70,12 +70,12 @@ extension Kiosk {
         return Kiosk(config: config, store: store, queue: queue, printer: printer, services: services, httpPort: port)
     }
 
-    /// A service group running every service, stopping them all on SIGTERM or SIGINT.
-    public func serviceGroup(logger: Logger) -> ServiceGroup {
+    /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).
+    public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {
         ServiceGroup(
             configuration: .init(
                 services: services.map { .init(service: $0) },
-                gracefulShutdownSignals: [.sigterm, .sigint],
+                gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
                 logger: logger
             )
         )

@@ -26,6 +26,7 @@ public final class TCPEndpoint: Sendable {
                 logger.info("client connected", metadata: ["port": "\(port)"])
                 let why = StreamPump(fd: client, name: "tcp client").run(emulator: emulator, worker: worker)
                 try? client.close()
+                emulator.connectionClosed()
                 logger.info("client disconnected", metadata: ["port": "\(port)", "why": "\(why)"])
             }
         }

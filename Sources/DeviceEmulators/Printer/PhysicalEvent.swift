@@ -8,6 +8,9 @@ public enum PhysicalEvent: Sendable, Equatable, CustomStringConvertible {
     /// The printer is switched offline (or its power/offline button is used).
     case offline(Bool)
     case cutterError(Bool)
+    /// A fault that strikes once `afterBytes` more bytes of print data were processed: paper running out, or
+    /// the cover opened, in the middle of a ticket.
+    indirect case during(PhysicalEvent, afterBytes: Int)
 
     /// Parses the control-channel form: `take`, `paper-near-end on`, `paper-end off`, `cover on`,
     /// `offline on`, `cutter-error off` (`on`/`off`, `1`/`0` or `true`/`false`).
@@ -33,6 +36,7 @@ public enum PhysicalEvent: Sendable, Equatable, CustomStringConvertible {
         case "cutter-error": self = .cutterError(on)
         default: return nil
         }
+
     }
 
     public var description: String {
@@ -44,6 +48,7 @@ public enum PhysicalEvent: Sendable, Equatable, CustomStringConvertible {
         case .coverOpen(let b): return "cover \(onOff(b))"
         case .offline(let b): return "offline \(onOff(b))"
         case .cutterError(let b): return "cutter-error \(onOff(b))"
+        case .during(let event, let bytes): return "\(event) after \(bytes) bytes"
         }
     }
 }

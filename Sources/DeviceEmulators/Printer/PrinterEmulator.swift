@@ -33,6 +33,11 @@ public final class PrinterEmulator: @unchecked Sendable {
     private var sinks: [Int: @Sendable ([UInt8]) -> Void] = [:]
     private var nextSinkID = 0
     private var takes = 0
+    /// The ticket in the presenter (presenter profiles), and those the customer took from it.
+    private var presented: PrintedTicket?
+    private var taken: [PrintedTicket] = []
+    /// A fault armed to strike after so many more bytes of print data.
+    private var armed: (event: PhysicalEvent, remaining: Int)?
     private var onTicketHandler: (@Sendable (PrintedTicket) -> Void)?
 
     private struct PhysicalState {
@@ -82,6 +87,14 @@ public final class PrinterEmulator: @unchecked Sendable {
     /// How many times the ticket was taken.
     public var takeCount: Int { lock.withLock { takes } }
 
+    /// The tickets customers took from the presenter, in order (presenter profiles only).
+    public var takenTickets: [PrintedTicket] { lock.withLock { taken } }
+
+    /// A client went away: a command it left half-sent is dropped, as a printer drops an aborted job.
+    public func connectionClosed() {
+        lock.withLock { parser.reset() }
+    }
+
     /// Waits until at least `count` tickets were cut in all; returns the kept ones, or nil on timeout.
     public func waitForTickets(count: Int, timeout: Duration) -> [PrintedTicket]? {
         let deadline = Date().addingTimeInterval(timeout.seconds)
@@ -127,6 +140,7 @@ public final class PrinterEmulator: @unchecked Sendable {
                     held.append(item)
                 } else {
                     execute(item, pushes: &pushes, finished: &finished)
+                    strikeArmedFault(after: item.length, pushes: &pushes)
                 }
             }
         }
@@ -153,7 +167,11 @@ public final class PrinterEmulator: @unchecked Sendable {
         switch event {
         case .take:
             takes += 1
+            if physical.ticketPresent, let ticket = presented { taken.append(ticket) }
             physical.ticketPresent = false
+            presented = nil
+        case .during(let fault, let bytes):
+            armed = (fault, bytes)
         case .paperNearEnd(let on): physical.paperNearEnd = on
         case .paperEnd(let on): physical.paperEnd = on
         case .coverOpen(let on): physical.coverOpen = on
@@ -169,6 +187,28 @@ public final class PrinterEmulator: @unchecked Sendable {
         lock.unlock()
         deliver(pushes, to: currentSinks)
         for ticket in finished { handler?(ticket) }
+    }
+
+    /// Counts print data towards an armed fault and lets it strike when due.
+    private func strikeArmedFault(after bytes: Int, pushes: inout [UInt8]) {
+        guard var pending = armed else { return }
+        pending.remaining -= bytes
+        guard pending.remaining <= 0 else {
+            armed = pending
+            return
+        }
+        armed = nil
+        let before = conditions()
+        switch pending.event {
+        case .paperEnd(let on): physical.paperEnd = on
+        case .coverOpen(let on): physical.coverOpen = on
+        case .offline(let on): physical.offlineSwitch = on
+        case .cutterError(let on): physical.cutterError = on
+        case .paperNearEnd(let on): physical.paperNearEnd = on
+        case .take, .during: break
+        }
+        logger.info("armed fault struck", metadata: ["event": "\(pending.event)"])
+        if conditions() != before { pushASB(into: &pushes) }
     }
 
     private func deliver(_ bytes: [UInt8], to sinks: [@Sendable ([UInt8]) -> Void]) {
@@ -244,10 +284,14 @@ public final class PrinterEmulator: @unchecked Sendable {
             asbEnabled = n != 0 && profile.automaticStatusBack
             pushASB(into: &pushes)
         case .cut(let partial):
-            finished.append(cut(partial: partial))
-            if profile.presenter && !physical.ticketPresent {
-                physical.ticketPresent = true
-                pushASB(into: &pushes)
+            let ticket = cut(partial: partial)
+            finished.append(ticket)
+            if profile.presenter {
+                presented = ticket
+                if !physical.ticketPresent {
+                    physical.ticketPresent = true
+                    pushASB(into: &pushes)
+                }
             }
         case .unknown(let byte):
             logger.debug("unknown control byte", metadata: ["byte": "\(byte)"])

@@ -136,7 +136,7 @@ final class PrinterLoop: @unchecked Sendable {
         }
         var actions: [TearOffMachine.Action] = []
         if station.signal.takeNudge() { actions += machine.handle(.takeRequested(at: now)) }
-        if let present = try presence(device, status: status) {
+        for present in try presenceSamples(device, status: status) {
             actions += machine.handle(.sensor(present: present, at: now))
         }
         actions += machine.handle(.tick(at: now))
@@ -162,6 +162,19 @@ final class PrinterLoop: @unchecked Sendable {
         }
         lastFullQuery = .now
         return try device.queryStatus()
+    }
+
+    /// What the sensor said since the last look, oldest first. Status reports (polls and ASB pushes) are all
+    /// replayed, so a ticket presented and taken between two looks still counts as seen.
+    private func presenceSamples(_ device: PrinterDevice, status: PrinterStatus) throws -> [Bool] {
+        switch sensor {
+        case .statusPoll, .asb, .auto:
+            guard profile.presenter else { return [] }
+            let samples = device.drainReports().compactMap { $0.conditions[.ticketPresent] }
+            return samples.isEmpty ? [status[.ticketPresent]] : samples
+        case .cts, .dsr, .manual:
+            return try presence(device, status: status).map { [$0] } ?? []
+        }
     }
 
     private func presence(_ device: PrinterDevice, status: PrinterStatus) throws -> Bool? {
@@ -190,7 +203,9 @@ final class PrinterLoop: @unchecked Sendable {
 
     private func ensureTicketWaiting(_ device: PrinterDevice, status: PrinterStatus) throws {
         let prefix = config.printer.codePrefix
-        var ticket = try current ?? station.store.waitingTicket(prefix: prefix) ?? issueNext()
+        // A ticket found in the database (not issued by this run) may have printed before a crash.
+        let stored = current == nil ? try station.store.waitingTicket(prefix: prefix) : nil
+        var ticket = try current ?? stored ?? issueNext()
         current = ticket
         if ticket.printed && interrupted != ticket.ticket.id {
             // Printed before a restart or reconnect: is it still in the printer?
@@ -210,7 +225,7 @@ final class PrinterLoop: @unchecked Sendable {
             }
             return
         }
-        if interrupted == nil, canSeePresence, (try presence(device, status: status)) == true {
+        if stored != nil, interrupted == nil, canSeePresence, (try presence(device, status: status)) == true {
             // Unconfirmed, yet the presenter holds a ticket: it printed and the confirmation was lost in a crash.
             try station.store.markPrinted(ticket.ticket.id)
             ticket.printed = true
@@ -277,6 +292,7 @@ final class PrinterLoop: @unchecked Sendable {
             $0.state = .printing
             $0.waitingTicket = ticket.ticket.code.description
         }
+        _ = device.drainReports()  // what the sensor said before this ticket is not about it
         try device.send(bytes)
         let after = try device.queryStatus()
         publishStatus(after)
@@ -294,7 +310,11 @@ final class PrinterLoop: @unchecked Sendable {
         try station.store.markPrinted(ticket.ticket.id)
         current?.printed = true
         _ = machine.handle(.printed(ticket.ticket.id, at: now))
-        if canSeePresence, after[.ticketPresent] { _ = machine.handle(.sensor(present: true, at: now)) }
+        if canSeePresence {
+            for present in try presenceSamples(device, status: after) {
+                _ = machine.handle(.sensor(present: present, at: now))
+            }
+        }
         station.publish {
             $0.state = .ready
             $0.waitingTicket = ticket.ticket.code.description

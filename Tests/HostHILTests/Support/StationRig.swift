@@ -1,0 +1,81 @@
+import DeviceEmulators
+import Drivers
+import Foundation
+import KioskCore
+import Logging
+import ServiceLifecycle
+import Testing
+
+@testable import KioskStation
+
+/// The printer station running in-process against the emulator on a real interface (TCP or a pty).
+final class StationRig {
+    let printerRig: EmulatorRig
+    let kiosk: Kiosk
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+    let state: String
+
+    static let store = UUID(uuidString: "6F1D5C2E-3B8A-4E61-9C7D-2A5B8E4F1C90")!
+
+    /// Runs `body` with a fresh station and stops it afterwards, whatever happened.
+    static func with(
+        profile: String, transport: String = "tcp", _ body: (StationRig) async throws -> Void
+    ) async throws {
+        let rig = try StationRig(profile: profile, transport: transport)
+        do {
+            try await body(rig)
+        } catch {
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
+    }
+
+    init(profile: String, transport: String = "tcp", configure: (inout KioskConfig) -> Void = { _ in }) throws {
+        printerRig = try EmulatorRig(profile: profile)
+        state = HIL.temporaryDirectory("station")
+        var config = KioskConfig(store: .init(id: Self.store))
+        config.store.name = "Test Market"
+        config.device.id = "test-entrance"
+        config.device.stateDirectory = state
+        config.printer.address = transport == "tcp" ? printerRig.tcpAddress : "serial://\(printerRig.pty.path)?baud=115200"
+        config.printer.profile = profile
+        config.printer.pollInterval = .milliseconds(20)
+        config.printer.debounce = .milliseconds(10)
+        config.http.port = 0
+        configure(&config)
+        var logger = Logger(label: "station")
+        logger.logLevel = ProcessInfo.processInfo.environment["CLUP_STATION_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        kiosk = try Kiosk.build(config: config, logger: logger)
+        let group = kiosk.serviceGroup(logger: logger, handleSignals: false)
+        self.group = group
+        task = Task { try await group.run() }
+    }
+
+    var emulator: PrinterEmulator { printerRig.emulator }
+    var station: PrinterStation { kiosk.printer! }
+
+    /// Polls `condition` every 5 ms until it holds; returns how long that took, or nil after `timeout`.
+    @discardableResult
+    func wait(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Duration? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < timeout {
+            if condition() { return ContinuousClock.now - start }
+            usleep(5_000)
+        }
+        return nil
+    }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+        printerRig.stop()
+        try? FileManager.default.removeItem(atPath: state)
+    }
+
+    /// The public key this station signs with (from its database).
+    func keyRing() throws -> KeyRing {
+        KeyRing([try kiosk.store.signingKey().publicKey])
+    }
+}
