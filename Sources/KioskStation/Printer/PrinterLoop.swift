@@ -30,6 +30,8 @@ final class PrinterLoop: @unchecked Sendable {
     private var current: PrintedTicket?
     private var lastFaults: [StatusCondition] = []
     private var lastFullQuery = ContinuousClock.now
+    /// When the tear-off machine wants to look again (a debounce is running).
+    private var nextWake: Duration?
 
     init(station: PrinterStation) throws {
         self.station = station
@@ -140,16 +142,15 @@ final class PrinterLoop: @unchecked Sendable {
             actions += machine.handle(.sensor(present: present, at: now))
         }
         actions += machine.handle(.tick(at: now))
-        var wake: Duration?
+        nextWake = nil
         for action in actions {
             switch action {
             case .taken: try recordTaken()
-            case .wake(let at): wake = at
+            case .wake(let at): nextWake = at
             }
         }
         if machine.waitingTicket != nil && sensor != .asb {
-            let pause = wake.map { max($0 - now, .milliseconds(1)) } ?? config.printer.pollInterval
-            station.signal.sleep(min(pause, config.printer.pollInterval))
+            station.signal.sleep(untilNextLook)
         }
     }
 
@@ -157,7 +158,7 @@ final class PrinterLoop: @unchecked Sendable {
     /// interval for one) and asks outright once a second, which also notices a dead connection.
     private func readStatus(_ device: PrinterDevice) throws -> PrinterStatus {
         if sensor == .asb && machine.waitingTicket != nil && ContinuousClock.now - lastFullQuery < .seconds(1) {
-            _ = try device.readPushedStatus(timeout: config.printer.pollInterval)
+            _ = try device.readPushedStatus(timeout: untilNextLook)
             return device.status
         }
         lastFullQuery = .now
@@ -175,6 +176,13 @@ final class PrinterLoop: @unchecked Sendable {
         case .cts, .dsr, .manual:
             return try presence(device, status: status).map { [$0] } ?? []
         }
+    }
+
+    /// One poll interval, or less when the tear-off machine is due sooner.
+    private var untilNextLook: Duration {
+        let poll = config.printer.pollInterval
+        guard let wake = nextWake else { return poll }
+        return min(max(wake - now, .milliseconds(1)), poll)
     }
 
     private func presence(_ device: PrinterDevice, status: PrinterStatus) throws -> Bool? {
