@@ -1,7 +1,8 @@
 /// KioskStation: the station runtime as a library, what `kioskd` and the tests both build.
 ///
-/// Owns the printer station and door station loops, the local store, the sync client and the local HTTP
-/// endpoints. So far it holds the test ticket that `kioskd print-test`, `make demo` and the benchmarks print.
+/// Owns the printer station loop, the local store (SQLite), the configuration and the local HTTP endpoint (the door
+/// station and the sync client join them),
+/// and the test ticket that `kioskd print-test` and the benchmarks print.
 ///
 /// Must not touch: C modules or device nodes directly — hardware goes through `Drivers`.
 public enum KioskStation {}

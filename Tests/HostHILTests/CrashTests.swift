@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: kioskd), "kioskd is not built next to the tests"))
-    func killNineFiftyTimes() throws {
+    func killNineFiftyTimes() async throws {
         let rig = try EmulatorRig(profile: "custom-vkp80iii")
         defer { rig.stop() }
         let state = HIL.temporaryDirectory("crash")
@@ -44,7 +44,7 @@ import Testing
             let process = try start(config: config)
             let lifetime = Date().addingTimeInterval(Double.random(in: 0.15...0.9, using: &rng))
             while Date() < lifetime {
-                usleep(UInt32.random(in: 20_000...120_000, using: &rng))
+                try await Task.sleep(for: .milliseconds(Int.random(in: 20...120, using: &rng)))
                 rig.emulator.simulate(.take)
             }
             kill(process.processIdentifier, SIGKILL)
@@ -53,11 +53,14 @@ import Testing
         }
         // A last, clean run: it settles what happened while it was down, then SIGTERM stops it.
         let last = try start(config: config)
-        #expect(waitUntil(.seconds(10)) { rig.emulator.activeConditions.contains(.ticketPresent) })
-        usleep(300_000)
+        #expect(await waitUntil(.seconds(10)) { rig.emulator.activeConditions.contains(.ticketPresent) })
+        try await Task.sleep(for: .milliseconds(300))
         kill(last.processIdentifier, SIGTERM)
         last.waitUntilExit()
-        #expect(last.terminationReason == .exit && last.terminationStatus == 0, "kioskd did not stop cleanly on SIGTERM")
+        #expect(
+            last.terminationReason == .exit && last.terminationStatus == 0,
+            "kioskd did not stop cleanly on SIGTERM"
+        )
 
         let store = try LocalStore(path: "\(state)/kioskd.sqlite")
         let events = try store.events()
@@ -75,7 +78,8 @@ import Testing
         }
         #expect(Set(takenInLog).count == takenInLog.count, "a ticket was taken twice in the log")
         let takenPhysically = Set(
-            rig.emulator.takenTickets.map { $0.text.first { TicketCode($0) != nil } ?? "?" })
+            rig.emulator.takenTickets.map { $0.text.first { TicketCode($0) != nil } ?? "?" }
+        )
         #expect(takenPhysically.count > 20, "too few tear-offs to mean anything: \(takenPhysically.count)")
         let missing = takenPhysically.subtracting(takenInLog)
         let extra = Set(takenInLog).subtracting(takenPhysically)
@@ -95,11 +99,11 @@ import Testing
         return process
     }
 
-    func waitUntil(_ timeout: Duration, _ condition: () -> Bool) -> Bool {
+    func waitUntil(_ timeout: Duration, _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition() { return true }
-            usleep(10_000)
+            try? await Task.sleep(for: .milliseconds(10))
         }
         return false
     }

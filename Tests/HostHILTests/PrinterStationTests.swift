@@ -21,15 +21,16 @@ import FoundationNetworking
         let rig = try StationRig(profile: profile, transport: transport)
         let count = Int(ProcessInfo.processInfo.environment["CLUP_TEAROFFS"] ?? "") ?? 500
         for n in 1...count {
-            try #require(rig.emulator.waitForTickets(count: n, timeout: .seconds(10)) != nil, "ticket \(n) never came")
-            usleep(UInt32.random(in: 0...40_000))  // customers are not all equally quick
-            rig.emulator.simulate(.take)
+            _ = try await rig.requireTickets(n, timeout: .seconds(10))
+            await rig.customerTakes()
         }
-        try #require(rig.emulator.waitForTickets(count: count + 1, timeout: .seconds(10)) != nil)
+        _ = try await rig.requireTickets(count + 1, timeout: .seconds(10))
         let tickets = rig.emulator.tickets
         let ring = try rig.keyRing()
         let decoded = try HIL.run(
-            "zbarimg", ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable"] + tickets.compactMap(\.pngPath))
+            "zbarimg",
+            ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable"] + tickets.compactMap(\.pngPath)
+        )
         await rig.stop()
 
         #expect(tickets.count == count + 1)
@@ -56,9 +57,9 @@ import FoundationNetworking
 
     @Test func statusEndpointShowsThePrinterAndTheQueue() async throws {
         try await StationRig.with(profile: "custom-vkp80iii") { rig in
-            try #require(rig.emulator.waitForTickets(count: 1, timeout: .seconds(10)) != nil)
-            rig.emulator.simulate(.take)
-            try #require(rig.emulator.waitForTickets(count: 2, timeout: .seconds(10)) != nil)
+            _ = try await rig.requireTickets(1, timeout: .seconds(10))
+            await rig.customerTakes()
+            _ = try await rig.requireTickets(2, timeout: .seconds(10))
             let port = try #require(rig.kiosk.httpPort.wait())
             let status = try await fetchStatus(port: port)
             #expect(status.printer?.state == .ready)
@@ -71,7 +72,7 @@ import FoundationNetworking
             request.httpMethod = "POST"
             let (_, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 202)
-            try #require(rig.emulator.waitForTickets(count: 3, timeout: .seconds(10)) != nil)
+            _ = try await rig.requireTickets(3, timeout: .seconds(10))
         }
     }
 
@@ -87,10 +88,10 @@ import FoundationNetworking
     func faultDuringAPrint(_ index: Int) async throws {
         let fault = Self.faults[index]
         try await StationRig.with(profile: "custom-vkp80iii") { rig in
-            try #require(rig.emulator.waitForTickets(count: 1, timeout: .seconds(10)) != nil)
+            _ = try await rig.requireTickets(1, timeout: .seconds(10))
             rig.emulator.simulate(.during(fault.on, afterBytes: 60))
-            rig.emulator.simulate(.take)
-            let reported = rig.wait(.seconds(3)) { rig.station.status.conditions.contains(fault.condition) }
+            await rig.customerTakes()
+            let reported = await rig.wait(.seconds(3)) { rig.station.status.conditions.contains(fault.condition) }
             let delay = try #require(reported, "\(fault.name) not reported on the status")
             #expect(delay <= .seconds(1), "\(fault.name) reported after \(delay)")
             #expect(rig.station.status.state == .fault)
@@ -99,15 +100,15 @@ import FoundationNetworking
 
             rig.emulator.simulate(fault.off)
             let cleared = ContinuousClock.now
-            try #require(rig.emulator.waitForTickets(count: 2, timeout: .seconds(5)) != nil)
+            _ = try await rig.requireTickets(2, timeout: .seconds(5))
             let resumed = ContinuousClock.now - cleared
             #expect(resumed <= .seconds(2), "printing resumed \(resumed) after the fault cleared")
             let second = rig.emulator.tickets[1]
             #expect(second.text.contains("A002"), "the interrupted ticket was not reprinted with its code")
-            #expect(rig.wait(.seconds(2)) { rig.station.status.state == .ready } != nil)
+            #expect(await rig.wait(.seconds(2)) { rig.station.status.state == .ready } != nil)
             // Exactly one complete A002; the next ticket after a take is A003.
-            rig.emulator.simulate(.take)
-            try #require(rig.emulator.waitForTickets(count: 3, timeout: .seconds(5)) != nil)
+            await rig.customerTakes()
+            _ = try await rig.requireTickets(3, timeout: .seconds(5))
             #expect(rig.emulator.tickets[2].text.contains("A003"))
             #expect(rig.emulator.tickets.filter { $0.text.contains("A002") }.count == 1)
         }
@@ -116,10 +117,10 @@ import FoundationNetworking
     /// The printer goes away (power, cable) in the middle of a ticket and comes back.
     @Test func disconnectDuringAPrint() async throws {
         try await StationRig.with(profile: "custom-vkp80iii") { rig in
-            try #require(rig.emulator.waitForTickets(count: 1, timeout: .seconds(10)) != nil)
+            _ = try await rig.requireTickets(1, timeout: .seconds(10))
             rig.printerRig.tcp.stop()
-            rig.emulator.simulate(.take)
-            let reported = rig.wait(.seconds(3)) { rig.station.status.state == .disconnected }
+            await rig.customerTakes()
+            let reported = await rig.wait(.seconds(3)) { rig.station.status.state == .disconnected }
             #expect(try #require(reported) <= .seconds(1))
             let endpoint = try TCPEndpoint(
                 emulator: rig.emulator,
@@ -128,7 +129,7 @@ import FoundationNetworking
             )
             defer { endpoint.stop() }
             let back = ContinuousClock.now
-            try #require(rig.emulator.waitForTickets(count: 2, timeout: .seconds(5)) != nil)
+            _ = try await rig.requireTickets(2, timeout: .seconds(5))
             #expect(ContinuousClock.now - back <= .seconds(2))
             #expect(rig.emulator.tickets[1].text.contains("A002"))
         }

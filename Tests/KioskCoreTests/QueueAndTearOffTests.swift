@@ -7,12 +7,24 @@ import Testing
     let store = UUID()
 
     func event(_ body: StoreEvent.Body, at ms: Int64) -> StoreEvent {
-        StoreEvent(id: .v7(at: Timestamp(milliseconds: ms)), store: store, device: "d", time: Timestamp(milliseconds: ms), body: body)
+        StoreEvent(
+            id: .v7(at: Timestamp(milliseconds: ms)),
+            store: store,
+            device: "d",
+            time: Timestamp(milliseconds: ms),
+            body: body
+        )
     }
 
     func paper(_ n: Int, at ms: Int64) -> Ticket {
-        Ticket(id: .v7(at: Timestamp(milliseconds: ms)), store: store, kind: .paper, code: TicketCode(prefix: "A", number: n),
-            issuedAt: Timestamp(milliseconds: ms), issuer: "d")
+        Ticket(
+            id: .v7(at: Timestamp(milliseconds: ms)),
+            store: store,
+            kind: .paper,
+            code: TicketCode(prefix: "A", number: n),
+            issuedAt: Timestamp(milliseconds: ms),
+            issuer: "d"
+        )
     }
 
     @Test func paperTicketsJoinWhenTakenNotWhenPrinted() {
@@ -54,15 +66,20 @@ import Testing
                     tickets.append(t)
                     log.append(event(.ticketIssued(t), at: ms))
                 case 2: if let t = tickets.randomElement(using: &rng) { log.append(event(.ticketTaken(t.id), at: ms)) }
-                case 3: if let t = tickets.randomElement(using: &rng) { log.append(event(.ticketAdmitted(t.id, door: "x"), at: ms)) }
+                case 3:
+                    if let t = tickets.randomElement(using: &rng) {
+                        log.append(event(.ticketAdmitted(t.id, door: "x"), at: ms))
+                    }
                 case 4: log.append(event(.customerExited, at: ms))
-                default: if let t = tickets.randomElement(using: &rng) { log.append(event(.ticketCancelled(t.id), at: ms)) }
+                default:
+                    if let t = tickets.randomElement(using: &rng) { log.append(event(.ticketCancelled(t.id), at: ms)) }
                 }
             }
             let a = QueueState(capacity: 5, events: log)
             let b = QueueState(capacity: 5, events: log)
             #expect(a == b)
-            let admissions = Set(log.compactMap { if case .ticketAdmitted(let id, _) = $0.body { id } else { nil } }).count
+            let admissions = Set(log.compactMap { if case .ticketAdmitted(let id, _) = $0.body { id } else { nil } })
+                .count
             #expect(a.inside >= 0 && a.inside <= admissions)
             #expect(Set(a.waiting.map(\.id)).count == a.waiting.count)
         }

@@ -34,15 +34,24 @@ import Testing
 
     func ticket(_ kind: TicketKind = .paper, number: Int = 42) -> Ticket {
         Ticket(
-            id: .v7(at: Timestamp(seconds: 1_795_000_000)), store: store, kind: kind,
-            code: TicketCode(prefix: "A", number: number), issuedAt: Timestamp(seconds: 1_795_000_000), issuer: "entrance-1")
+            id: .v7(at: Timestamp(seconds: 1_795_000_000)),
+            store: store,
+            kind: kind,
+            code: TicketCode(prefix: "A", number: number),
+            issuedAt: Timestamp(seconds: 1_795_000_000),
+            issuer: "entrance-1"
+        )
     }
 
     @Test func roundTrip() throws {
         let t = ticket(.booking)
         let text = TicketCodec.encode(
-            t, validFrom: Timestamp(seconds: 1_795_003_600), validUntil: Timestamp(seconds: 1_795_003_900), signer: signer,
-            prefix: prefix)
+            t,
+            validFrom: Timestamp(seconds: 1_795_003_600),
+            validUntil: Timestamp(seconds: 1_795_003_900),
+            signer: signer,
+            prefix: prefix
+        )
         #expect(text.count == prefix.count + 177)
         let claims = try TicketCodec.decode(text, prefix: prefix, keyRing: KeyRing([signer.publicKey]), store: store)
         #expect(claims.ticket == t.id && claims.store == store && claims.kind == .booking)
@@ -55,7 +64,12 @@ import Testing
 
     func decodeError(_ text: String, ring: KeyRing? = nil, store other: StoreID? = nil) -> TicketCodec.DecodeError? {
         do {
-            _ = try TicketCodec.decode(text, prefix: prefix, keyRing: ring ?? KeyRing([signer.publicKey]), store: other ?? store)
+            _ = try TicketCodec.decode(
+                text,
+                prefix: prefix,
+                keyRing: ring ?? KeyRing([signer.publicKey]),
+                store: other ?? store
+            )
             return nil
         } catch {
             return error
@@ -76,7 +90,10 @@ import Testing
         let altered = String(chars)
         #expect([.badSignature, .malformed].contains(decodeError(altered)))
         #expect(decodeError(good, ring: KeyRing([TicketSigner().publicKey])) == .unknownKey(signer.keyID))
-        if case .wrongStore = decodeError(good, store: UUID()) {} else { Issue.record("another store's ticket accepted") }
+        if case .wrongStore = decodeError(good, store: UUID()) {
+        } else {
+            Issue.record("another store's ticket accepted")
+        }
         // A forger with their own key, claiming our key id, cannot produce our signature.
         let forger = TicketSigner()
         let forged = TicketCodec.encode(ticket(), signer: forger, prefix: prefix)

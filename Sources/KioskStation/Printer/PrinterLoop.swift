@@ -27,7 +27,7 @@ final class PrinterLoop: @unchecked Sendable {
     private var backoff: Duration = .milliseconds(200)
     /// A ticket whose print a fault interrupted: printed again, after the printer's buffer is cleared.
     private var interrupted: TicketID?
-    private var current: PrintedTicket?
+    private var current: IssuedTicket?
     private var lastFaults: [StatusCondition] = []
     private var lastFullQuery = ContinuousClock.now
     /// When the tear-off machine wants to look again (a debounce is running).
@@ -118,7 +118,16 @@ final class PrinterLoop: @unchecked Sendable {
             $0.state = .disconnected
             $0.action = error.message
         }
-        // Whether the ticket is still in the printer is unknown until the printer answers again.
+        // A ticket not confirmed yet may not have reached the printer: print it again (after clearing the
+        // printer's buffer of any half-received command). A confirmed one is looked for when the printer is back.
+        if let ticket = current, ticket.state == .sending {
+            interrupted = ticket.ticket.id
+            do {
+                try station.store.mark(ticket.ticket.id, .notSent)
+            } catch {
+                logger.error("cannot record the interrupted ticket", metadata: ["error": "\(error)"])
+            }
+        }
         machine = TearOffMachine(debounce: config.printer.debounce)
         current = nil
     }
@@ -210,40 +219,29 @@ final class PrinterLoop: @unchecked Sendable {
     // MARK: - Tickets
 
     private func ensureTicketWaiting(_ device: PrinterDevice, status: PrinterStatus) throws {
-        let prefix = config.printer.codePrefix
-        // A ticket found in the database (not issued by this run) may have printed before a crash.
-        let stored = current == nil ? try station.store.waitingTicket(prefix: prefix) : nil
-        var ticket = try current ?? stored ?? issueNext()
+        let ticket = try current ?? station.store.waitingTicket(prefix: config.printer.codePrefix) ?? issueNext()
         current = ticket
-        if ticket.printed && interrupted != ticket.ticket.id {
-            // Printed before a restart or reconnect: is it still in the printer?
-            if canSeePresence, let present = try presence(device, status: status), !present {
-                logger.notice(
-                    "ticket was taken while kioskd was not watching",
-                    metadata: ["code": "\(ticket.ticket.code)"]
-                )
-                try recordTaken()
-                return
-            }
-            _ = machine.handle(.printed(ticket.ticket.id, at: now))
-            _ = machine.handle(.sensor(present: true, at: now))
-            station.publish {
-                $0.state = .ready
-                $0.waitingTicket = ticket.ticket.code.description
-            }
+        guard ticket.state != .notSent, interrupted != ticket.ticket.id else {
+            try print(ticket, on: device)
             return
         }
-        if stored != nil, interrupted == nil, canSeePresence, (try presence(device, status: status)) == true {
-            // Unconfirmed, yet the presenter holds a ticket: it printed and the confirmation was lost in a crash.
-            try station.store.markPrinted(ticket.ticket.id)
-            ticket.printed = true
-            current = ticket
+        // Sent before a restart or reconnect: is it still in the printer?
+        if canSeePresence, let present = try presence(device, status: status), !present {
+            logger.notice("ticket was taken while kioskd was not watching", metadata: ["code": "\(ticket.ticket.code)"])
+            try recordTaken()
             return
         }
-        try print(ticket, on: device)
+        if ticket.state == .sending { try station.store.mark(ticket.ticket.id, .printed) }
+        current?.state = .printed
+        _ = machine.handle(.printed(ticket.ticket.id, at: now))
+        _ = machine.handle(.sensor(present: true, at: now))
+        station.publish {
+            $0.state = .ready
+            $0.waitingTicket = ticket.ticket.code.description
+        }
     }
 
-    private func issueNext() throws -> PrintedTicket {
+    private func issueNext() throws -> IssuedTicket {
         let now = Timestamp.now
         let day = BusinessDay(
             at: now,
@@ -276,7 +274,7 @@ final class PrinterLoop: @unchecked Sendable {
         return ticket
     }
 
-    private func print(_ ticket: PrintedTicket, on device: PrinterDevice) throws {
+    private func print(_ ticket: IssuedTicket, on device: PrinterDevice) throws {
         let queue = station.queue.snapshot
         let ahead = queue.peopleAhead(of: ticket.ticket.id)
         let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: queue.capacity)
@@ -301,22 +299,27 @@ final class PrinterLoop: @unchecked Sendable {
             $0.waitingTicket = ticket.ticket.code.description
         }
         _ = device.drainReports()  // what the sensor said before this ticket is not about it
+        // Durable before the bytes go: after a crash from here on, the ticket may be in the printer.
+        try station.store.mark(ticket.ticket.id, .sending)
         try device.send(bytes)
         let after = try device.queryStatus()
-        publishStatus(after)
         guard after.canPrint else {
-            interrupted = ticket.ticket.id
-            // Clear the printer's buffer now, so it does not finish the ticket by itself when the fault clears.
+            // First clear the printer's buffer, so it does not finish the ticket by itself when the fault
+            // clears; then record that it must go again (also after a restart); then tell the operator.
             try device.send([0x10, 0x05, 0x02], timeout: .seconds(2))
+            interrupted = ticket.ticket.id
+            try station.store.mark(ticket.ticket.id, .notSent)
+            publishStatus(after)
             logger.warning(
                 "ticket print interrupted",
                 metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
             )
             return
         }
+        publishStatus(after)
         interrupted = nil
-        try station.store.markPrinted(ticket.ticket.id)
-        current?.printed = true
+        try station.store.mark(ticket.ticket.id, .printed)
+        current?.state = .printed
         _ = machine.handle(.printed(ticket.ticket.id, at: now))
         if canSeePresence {
             for present in try presenceSamples(device, status: after) {

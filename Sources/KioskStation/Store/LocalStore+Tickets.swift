@@ -3,18 +3,27 @@ import GRDB
 import KioskCore
 
 /// A paper ticket this station issued, as the database keeps it.
-public struct PrintedTicket: Sendable, Equatable {
+public struct IssuedTicket: Sendable, Equatable {
     public var ticket: Ticket
     /// The QR text, signed once at issue so a reprint is identical.
     public var qr: String
-    /// True once the printer confirmed the whole ticket (cut, no fault).
-    public var printed: Bool
+    public var state: PrintState
     public var takenAt: Timestamp?
+
+    /// How far the ticket got towards the printer; kept in the `printed` column.
+    public enum PrintState: Int, Sendable, Equatable {
+        /// Issued, bytes not sent (or a fault interrupted the print and it must go again).
+        case notSent = 0
+        /// Recorded just before its bytes went out: after a crash it may be in the printer, or taken.
+        case sending = 1
+        /// The printer confirmed it (cut, no fault).
+        case printed = 2
+    }
 }
 
 extension LocalStore {
     /// The ticket issued here and not taken yet: the one that waits in the printer (or must be printed).
-    public func waitingTicket(prefix: String) throws -> PrintedTicket? {
+    public func waitingTicket(prefix: String) throws -> IssuedTicket? {
         try db.read { db in
             try Row.fetchOne(
                 db,
@@ -24,7 +33,7 @@ extension LocalStore {
                     WHERE t.prefix = ? AND t.taken_at IS NULL ORDER BY t.issued_at DESC LIMIT 1
                     """,
                 arguments: [prefix]
-            ).map(Self.printedTicket)
+            ).map(Self.issuedTicket)
         }
     }
 
@@ -37,7 +46,7 @@ extension LocalStore {
         day: BusinessDay,
         at now: Timestamp,
         qr: (Ticket) -> String
-    ) throws -> PrintedTicket {
+    ) throws -> IssuedTicket {
         try db.write { db in
             let last =
                 try Int.fetchOne(
@@ -65,14 +74,18 @@ extension LocalStore {
                 StoreEvent(id: .v7(at: now), store: store, device: device, time: now, body: .ticketIssued(ticket)),
                 db
             )
-            return PrintedTicket(ticket: ticket, qr: text, printed: false, takenAt: nil)
+            return IssuedTicket(ticket: ticket, qr: text, state: .notSent, takenAt: nil)
         }
     }
 
-    /// The printer confirmed the ticket.
-    public func markPrinted(_ id: TicketID) throws {
+    /// Records how far a ticket got: `.sending` durably before its bytes go out, `.printed` once confirmed,
+    /// `.notSent` again when a fault interrupted it.
+    public func mark(_ id: TicketID, _ state: IssuedTicket.PrintState) throws {
         try db.write { db in
-            try db.execute(sql: "UPDATE printed_tickets SET printed = 1 WHERE id = ?", arguments: [id.uuidString])
+            try db.execute(
+                sql: "UPDATE printed_tickets SET printed = ? WHERE id = ?",
+                arguments: [state.rawValue, id.uuidString]
+            )
         }
     }
 
@@ -88,7 +101,7 @@ extension LocalStore {
         )
         try db.write { db in
             try db.execute(
-                sql: "UPDATE printed_tickets SET taken_at = ?, printed = 1 WHERE id = ? AND taken_at IS NULL",
+                sql: "UPDATE printed_tickets SET taken_at = ?, printed = 2 WHERE id = ? AND taken_at IS NULL",
                 arguments: [now.milliseconds, ticket.id.uuidString]
             )
             guard db.changesCount == 1 else { return }
@@ -108,16 +121,16 @@ extension LocalStore {
         }
     }
 
-    static func printedTicket(_ row: Row) throws -> PrintedTicket {
+    static func issuedTicket(_ row: Row) throws -> IssuedTicket {
         guard case .ticketIssued(let ticket) = try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data)
         else {
             throw StoreError(description: "ticket \(row["id"] as String? ?? "?") has no issue event")
         }
         let taken: Int64? = row["taken_at"]
-        return PrintedTicket(
+        return IssuedTicket(
             ticket: ticket,
             qr: row["qr"],
-            printed: row["printed"],
+            state: IssuedTicket.PrintState(rawValue: row["printed"]) ?? .notSent,
             takenAt: taken.map { Timestamp(milliseconds: $0) }
         )
     }

@@ -20,7 +20,9 @@ final class StationRig {
 
     /// Runs `body` with a fresh station and stops it afterwards, whatever happened.
     static func with(
-        profile: String, transport: String = "tcp", _ body: (StationRig) async throws -> Void
+        profile: String,
+        transport: String = "tcp",
+        _ body: (StationRig) async throws -> Void
     ) async throws {
         let rig = try StationRig(profile: profile, transport: transport)
         do {
@@ -39,14 +41,16 @@ final class StationRig {
         config.store.name = "Test Market"
         config.device.id = "test-entrance"
         config.device.stateDirectory = state
-        config.printer.address = transport == "tcp" ? printerRig.tcpAddress : "serial://\(printerRig.pty.path)?baud=115200"
+        config.printer.address =
+            transport == "tcp" ? printerRig.tcpAddress : "serial://\(printerRig.pty.path)?baud=115200"
         config.printer.profile = profile
         config.printer.pollInterval = .milliseconds(20)
         config.printer.debounce = .milliseconds(10)
         config.http.port = 0
         configure(&config)
         var logger = Logger(label: "station")
-        logger.logLevel = ProcessInfo.processInfo.environment["CLUP_STATION_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["CLUP_STATION_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
         kiosk = try Kiosk.build(config: config, logger: logger)
         let group = kiosk.serviceGroup(logger: logger, handleSignals: false)
         self.group = group
@@ -57,14 +61,40 @@ final class StationRig {
     var station: PrinterStation { kiosk.printer! }
 
     /// Polls `condition` every 5 ms until it holds; returns how long that took, or nil after `timeout`.
+    /// Sleeps with `Task.sleep`, so waiting never blocks a thread of the cooperative pool.
     @discardableResult
-    func wait(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Duration? {
+    func wait(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Duration? {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < timeout {
             if condition() { return ContinuousClock.now - start }
-            usleep(5_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return nil
+    }
+
+    /// Waits until the emulator cut `count` tickets in all.
+    func tickets(_ count: Int, timeout: Duration = .seconds(10)) async -> [PrintedTicket]? {
+        await wait(timeout) { emulator.ticketCount >= count } != nil ? emulator.tickets : nil
+    }
+
+    /// A customer takes the ticket from the presenter: not within a millisecond of the cut, as a test
+    /// thread could, but after it came out (50-120 ms later; people take seconds).
+    func customerTakes() async {
+        try? await Task.sleep(for: .milliseconds(Int.random(in: 50...120)))
+        emulator.simulate(.take)
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The tickets once `count` were cut, or an error saying how far printing got and what the station says.
+    @discardableResult
+    func requireTickets(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [PrintedTicket] {
+        if let tickets = await tickets(count, timeout: timeout) { return tickets }
+        throw Missing(
+            description: "only \(emulator.ticketCount) of \(count) tickets after \(timeout); station: \(station.status)"
+        )
     }
 
     func stop() async {

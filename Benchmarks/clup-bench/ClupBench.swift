@@ -1,0 +1,36 @@
+import ArgumentParser
+
+@main
+
+/// `clup-bench`: latency and throughput benchmarks (not timed tests). `make bench` runs them in release mode.
+struct ClupBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clup-bench",
+        abstract: "CLup kiosk benchmarks: prints p50/p99 and the ratios the issues ask for."
+    )
+
+    @Option(help: "Printer profile for the printer benchmarks.")
+    var profile = "epson-tm-t88"
+
+    @Option(help: "Tickets per run.")
+    var count = 1000
+
+    @Option(help: "A Python with python-escpos, for the side-by-side comparison.")
+    var python: String?
+
+    @Option(help: "Tear-offs per station benchmark run.")
+    var tearOffs = 300
+
+    @Option(help: "Which benchmarks: all, printer, station.")
+    var only = "all"
+
+    func run() async throws {
+        if only == "all" || only == "printer" {
+            try PrinterBenchmarks.encode(profileID: profile, iterations: max(count, 1000))
+            try PrinterBenchmarks.compareWithPython(profileID: profile, count: count, python: python)
+        }
+        if only == "all" || only == "station" {
+            try await StationBenchmarks.tearOff(count: tearOffs)
+        }
+    }
+}

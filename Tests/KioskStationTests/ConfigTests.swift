@@ -1,0 +1,95 @@
+import Foundation
+import KioskCore
+import Testing
+
+@testable import Drivers
+@testable import KioskStation
+
+@Suite struct ConfigTests {
+    static var shipped: String { "\(packageRoot)/config/kioskd.toml" }
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url.path
+    }()
+
+    @Test func theShippedFileParsesToTheDefaults() throws {
+        let config = try KioskConfig.load(path: Self.shipped)
+        var expected = KioskConfig(store: .init(id: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!))
+        expected.device.id = config.device.id
+        #expect(config == expected)
+    }
+
+    /// Every key in the shipped file, uncommented, is known and holds the documented default.
+    @Test func everyCommentedKeyIsKnownAndItsDefault() throws {
+        let text = try String(contentsOfFile: Self.shipped, encoding: .utf8)
+        let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("#"), trimmed.dropFirst().first?.isLetter == true, trimmed.contains(" = ") {
+                return String(trimmed.dropFirst())
+            }
+            return String(line)
+        }.joined(separator: "\n").replacingOccurrences(
+            of: "\"<hostname>\"",
+            with: "\"\(ProcessInfo.processInfo.hostName)\""
+        )
+        let config = try KioskConfig.parse(uncommented, file: "uncommented")
+        var expected = KioskConfig(store: .init(id: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!))
+        expected.device.id = ProcessInfo.processInfo.hostName
+        #expect(config == expected)
+        #expect(uncommented.components(separatedBy: " = ").count > 20)
+    }
+
+    func error(_ text: String) -> TOMLFileError? {
+        do {
+            _ = try KioskConfig.parse(text, file: "k.toml")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    let minimal = "[store]\nid = \"6F1D5C2E-3B8A-4E61-9C7D-2A5B8E4F1C90\"\n"
+
+    @Test func brokenConfigurationsNameTheKey() {
+        #expect(error("")?.key == "store")
+        #expect(error("[store]\nname = \"x\"\n")?.key == "store.id")
+        #expect(error("[store]\nid = \"nope\"\n")?.key == "store.id")
+        #expect(error(minimal + "[printer]\nadress = \"usb://\"\n")?.key == "printer.adress")
+        #expect(error(minimal + "[printer]\naddress = \"lpt://1\"\n")?.key == "printer.address")
+        #expect(error(minimal + "[printer]\ncode_prefix = \"a1\"\n")?.key == "printer.code_prefix")
+        #expect(error(minimal + "[printer]\npoll_interval_ms = 1\n")?.message.contains("out of range") == true)
+        #expect(error(minimal + "[printer]\ntake_sensor = \"laser\"\n")?.key == "printer.take_sensor")
+        #expect(error(minimal + "[store]\n")?.message.contains("syntax error") == true)
+        #expect(
+            error(minimal.replacingOccurrences(of: "]\n", with: "]\nstatus_url = \"https://x/\"\n"))?.key
+                == "store.status_url"
+        )
+        #expect(error(minimal + "[log]\nlevel = \"loud\"\n")?.key == "log.level")
+    }
+
+    @Test func pbmLogosParse() throws {
+        let p1 = try PBMImage.parse(Array("P1\n# logo\n3 2\n1 0 1\n0 1 0\n".utf8), name: "p1")
+        #expect(p1.width == 3 && p1.height == 2 && p1[0, 0] && !p1[1, 0] && p1[1, 1])
+        let p4 = try PBMImage.parse(Array("P4\n9 1\n".utf8) + [0xFF, 0x80], name: "p4")
+        #expect(p4.blackPixelCount == 9)
+        #expect(throws: (any Error).self) { try PBMImage.parse(Array("P4\n9 1\n".utf8) + [0xFF], name: "short") }
+        #expect(throws: (any Error).self) { try PBMImage.parse(Array("P6\n1 1\n".utf8), name: "color") }
+    }
+
+    @Test func autoTakeSensorFollowsTheProfile() throws {
+        let tcp = try PrinterAddress(parsing: "tcp://h")
+        #expect(PrinterLoop.resolve(.auto, profile: try .load(named: "citizen-ppu-700"), address: tcp) == .asb)
+        #expect(PrinterLoop.resolve(.auto, profile: try .load(named: "custom-vkp80iii"), address: tcp) == .statusPoll)
+        #expect(PrinterLoop.resolve(.auto, profile: try .load(named: "epson-tm-t88"), address: tcp) == .manual)
+        #expect(
+            PrinterLoop.resolve(
+                .auto,
+                profile: try .load(named: "citizen-ppu-700"),
+                address: .cups(queue: "q", server: nil)
+            ) == .manual
+        )
+    }
+}

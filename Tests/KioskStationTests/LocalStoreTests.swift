@@ -1,0 +1,74 @@
+import Foundation
+import KioskCore
+import Testing
+
+@testable import KioskStation
+
+@Suite struct LocalStoreTests {
+    let storeID = UUID()
+    let day = BusinessDay(number: 20_000)
+
+    func temporaryStore() throws -> (LocalStore, String) {
+        let dir = NSTemporaryDirectory() + "clup-store-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return (try LocalStore(path: "\(dir)/kioskd.sqlite"), dir)
+    }
+
+    func issue(_ store: LocalStore, prefix: String = "A", day: BusinessDay? = nil) throws -> IssuedTicket {
+        try store.issueTicket(
+            store: storeID,
+            device: "d",
+            prefix: prefix,
+            day: day ?? self.day,
+            at: Timestamp(milliseconds: 1_000)
+        ) { "QR-\($0.code)" }
+    }
+
+    @Test func numbersAreConsecutivePerPrefixAndDay() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try issue(store).ticket.code.description == "A001")
+        #expect(try issue(store).ticket.code.description == "A002")
+        #expect(try issue(store, prefix: "B").ticket.code.description == "B001")
+        #expect(try issue(store, day: BusinessDay(number: 20_001)).ticket.code.description == "A001")
+        #expect(try store.issuedCount(prefix: "A", day: day) == 2)
+    }
+
+    @Test func theWaitingTicketSurvivesAReopen() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = try issue(store)
+        try store.mark(first.ticket.id, .printed)
+        let key = try store.signingKey()
+
+        let reopened = try LocalStore(path: "\(dir)/kioskd.sqlite")
+        let waiting = try #require(try reopened.waitingTicket(prefix: "A"))
+        #expect(waiting.ticket == first.ticket && waiting.state == .printed && waiting.qr == "QR-A001")
+        #expect(try reopened.signingKey().keyID == key.keyID)
+
+        try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 2_000))
+        try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 3_000))  // once only
+        #expect(try reopened.waitingTicket(prefix: "A") == nil)
+        let kinds = try reopened.events().map(\.kind)
+        #expect(kinds == ["ticketIssued", "ticketTaken"])
+        #expect(try issue(reopened).ticket.code.description == "A002")
+    }
+
+    @Test func databaseIsWALWithFullSync() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (journal, sync) = try store.db.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(journal == "wal")
+        #expect(sync == 2)  // FULL
+    }
+
+    @Test func aBrokenDatabaseFileGivesAClearError() throws {
+        let dir = NSTemporaryDirectory() + "clup-store-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: "\(dir)/kioskd.sqlite"))
+        #expect(throws: (any Error).self) { try LocalStore(path: "\(dir)/kioskd.sqlite") }
+    }
+}
