@@ -1,7 +1,8 @@
 import KioskCore
 
-/// The standard test ticket: store name, big code, a QR with a ~100-character payload, three text lines.
-/// Its size is what the printer benchmarks measure, so its content stays fixed.
+/// The standard test ticket: store name, big code, a QR with a ~100-character payload, three text lines, laid
+/// out like every kiosk ticket (``TicketLayout``). Its size is what the printer benchmarks measure, so its
+/// content stays fixed.
 public enum TestTicket {
     /// A payload shaped like a ticket's status URL (QR alphanumeric characters only), 100 characters.
     public static let payload =
@@ -11,17 +12,18 @@ public enum TestTicket {
         store: String = "CLup Market — Via Roma 12",
         code: String = "A042",
         payload: String = payload,
-        time: String = "2026-11-22 09:41",
-        qrSize: Int? = nil
+        time: String = "2026-11-22 09:41"
     ) -> PrintDocument {
-        PrintDocument([
-            .text(store, TextStyle(bold: true, alignment: .center)),
-            .text(code, TextStyle(bold: true, widthScale: 4, heightScale: 4, alignment: .center)),
-            .qr(payload, QRSpec(errorCorrection: .medium, moduleSize: qrSize, alignment: .center)),
-            .text("3 people ahead · about 6 min", TextStyle(alignment: .center)),
-            .text("Printed \(time)", TextStyle(alignment: .center)),
-            .text("Scan the code for your live position", TextStyle(alignment: .center)),
-            .cut(.partial),
-        ])
+        TicketLayout.document(
+            TicketPrintout(
+                storeName: store,
+                code: TicketCode(code) ?? TicketCode(prefix: "T", number: 0),
+                qrPayload: payload,
+                peopleAhead: 3,
+                estimatedWait: .seconds(6 * 60),
+                printedAt: time,
+                footer: "Scan the code for your live position"
+            )
+        )
     }
 }
