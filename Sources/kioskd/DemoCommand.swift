@@ -62,7 +62,9 @@ struct DemoCommand: AsyncParsableCommand {
             var cover = false
             while let line = readLine() {
                 switch line.trimmingCharacters(in: .whitespaces) {
-                case "q": kill(getpid(), SIGINT)
+                case "q":
+                    Task { await group.triggerGracefulShutdown() }
+                    return
                 case "p":
                     paper.toggle()
                     emulator.simulate(.paperEnd(paper))
@@ -72,6 +74,10 @@ struct DemoCommand: AsyncParsableCommand {
                     emulator.simulate(.coverOpen(cover))
                     say(cover ? "cover opened" : "cover closed")
                 default:
+                    guard emulator.activeConditions.contains(.ticketPresent) else {
+                        say("no ticket waits in the printer right now")
+                        continue
+                    }
                     emulator.simulate(.take)
                     say("ticket torn off")
                 }
