@@ -119,6 +119,7 @@ let package = Package(
         .testTarget(
             name: "DriversTests",
             dependencies: ["Drivers", "KioskCore"],
+            exclude: ["Recordings"],
             swiftSettings: strict
         ),
         .testTarget(
