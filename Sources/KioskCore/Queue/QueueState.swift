@@ -36,6 +36,11 @@ public struct QueueState: Sendable, Equatable {
     }
 
     public mutating func apply(_ event: StoreEvent) {
+        applyBody(event)
+        stampCalls(at: event.time)
+    }
+
+    private mutating func applyBody(_ event: StoreEvent) {
         switch event.body {
         case .ticketIssued(let ticket):
             guard entries[ticket.id] == nil else { return }
@@ -101,4 +106,38 @@ public struct QueueState: Sendable, Equatable {
 
     /// Free places inside the store.
     public var freePlaces: Int { max(capacity - inside, 0) }
+
+    /// When each ticket was first called (came within the free places), stamped as events are applied.
+    public private(set) var calledAt: [TicketID: Timestamp] = [:]
+
+    /// The line at `now`: waiting tickets that have joined by then (a booking joins at its slot's start),
+    /// first in line first.
+    public func line(at now: Timestamp) -> [Ticket] {
+        entries.values.compactMap { entry -> (Timestamp, Ticket)? in
+            if case .waiting(let joined) = entry.stage, joined <= now { return (joined, entry.ticket) }
+            return nil
+        }
+        .sorted { $0.0 == $1.0 ? $0.1.id.uuidString < $1.1.id.uuidString : $0.0 < $1.0 }
+        .map(\.1)
+    }
+
+    /// The tickets called at `now`: the first of the line, as many as there are free places.
+    public func called(at now: Timestamp) -> [Ticket] {
+        Array(line(at: now).prefix(freePlaces))
+    }
+
+    /// When `id` was called: stamped by the log, or (called only by time passing) since it joined.
+    public func callTime(of id: TicketID, at now: Timestamp) -> Timestamp? {
+        if let stamped = calledAt[id] { return stamped }
+        guard called(at: now).contains(where: { $0.id == id }), case .waiting(let joined)? = entries[id]?.stage else {
+            return nil
+        }
+        return joined
+    }
+
+    mutating func stampCalls(at time: Timestamp) {
+        for ticket in called(at: time) where calledAt[ticket.id] == nil {
+            calledAt[ticket.id] = time
+        }
+    }
 }

@@ -1,0 +1,142 @@
+/// The door's rules (R7, R8, R19), as values.
+public struct AdmissionPolicy: Sendable, Equatable {
+    /// How long a called ticket may take to show up before it counts as a no-show.
+    public var callWindow: Duration
+    /// A booking may enter this long before its slot starts.
+    public var bookingEarly: Duration
+    /// ... and this long after (R19: 5 minutes of lateness).
+    public var bookingLate: Duration
+
+    public init(
+        callWindow: Duration = .seconds(10 * 60),
+        bookingEarly: Duration = .zero,
+        bookingLate: Duration = .seconds(5 * 60)
+    ) {
+        self.callWindow = callWindow
+        self.bookingEarly = bookingEarly
+        self.bookingLate = bookingLate
+    }
+}
+
+/// What the door says to a scanned ticket. Every case but `admit` refuses, with its reason.
+public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
+    case admit(TicketCode)
+    /// Others are called first (R7).
+    case notYourTurn(ahead: Int)
+    /// No free place inside (R8).
+    case storeFull(inside: Int, capacity: Int)
+    case alreadyUsed(at: Timestamp)
+    /// Called, but did not show up within the call window.
+    case expired
+    case cancelled
+    /// A booking before its slot (R19).
+    case tooEarly(slotStart: Timestamp)
+    /// A booking more than the allowed lateness after its slot started (R19).
+    case tooLate(slotStart: Timestamp)
+    /// A valid ticket of another store.
+    case wrongStore
+    /// Signed by a key the store does not know, or altered.
+    case forged
+    /// Not a readable ticket code.
+    case unreadable
+    /// Validly signed, but the log has not heard of it yet (an app ticket before sync caught up).
+    case unknownTicket
+
+    public var isAdmitted: Bool {
+        if case .admit = self { return true }
+        return false
+    }
+
+    /// A short reason key for logs, metrics and the decision event.
+    public var reason: String {
+        switch self {
+        case .admit: return "admit"
+        case .notYourTurn: return "not_your_turn"
+        case .storeFull: return "store_full"
+        case .alreadyUsed: return "already_used"
+        case .expired: return "expired"
+        case .cancelled: return "cancelled"
+        case .tooEarly: return "too_early"
+        case .tooLate: return "too_late"
+        case .wrongStore: return "wrong_store"
+        case .forged: return "forged"
+        case .unreadable: return "unreadable"
+        case .unknownTicket: return "unknown_ticket"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .admit(let code): return "\(code): welcome in"
+        case .notYourTurn(let ahead): return "not your turn yet — \(ahead) ahead of you"
+        case .storeFull(let inside, let capacity):
+            return "store full (\(inside)/\(capacity)) — please wait to be called"
+        case .alreadyUsed: return "this ticket was already used"
+        case .expired: return "ticket expired: it was called and not used in time — take a new one"
+        case .cancelled: return "ticket cancelled"
+        case .tooEarly: return "booking not started yet — come back at your slot"
+        case .tooLate: return "booking more than 5 minutes late — take a ticket"
+        case .wrongStore: return "ticket of another store"
+        case .forged: return "not a valid ticket"
+        case .unreadable: return "could not read the code — scan again"
+        case .unknownTicket: return "ticket not known here yet — wait a moment and scan again"
+        }
+    }
+}
+
+/// Decides at the door: a pure function of the scanned code, the queue, the time and the policy.
+public enum Admission {
+    public static func decide(
+        _ scan: Result<TicketCodec.Claims, TicketCodec.DecodeError>,
+        queue: QueueState,
+        now: Timestamp,
+        policy: AdmissionPolicy = AdmissionPolicy()
+    ) -> AdmissionDecision {
+        let claims: TicketCodec.Claims
+        switch scan {
+        case .success(let c): claims = c
+        case .failure(.wrongStore): return .wrongStore
+        case .failure(.unknownKey), .failure(.badSignature): return .forged
+        case .failure: return .unreadable
+        }
+        guard let entry = queue.entries[claims.ticket] else { return .unknownTicket }
+        let ticket = entry.ticket
+        switch entry.stage {
+        case .admitted(let at): return .alreadyUsed(at: at)
+        case .expired: return .expired
+        case .cancelled: return .cancelled
+        case .inPrinter, .waiting: break
+        }
+        if let slot = ticket.slot {
+            if now < slot.start - policy.bookingEarly { return .tooEarly(slotStart: slot.start) }
+            if now > slot.start + policy.bookingLate { return .tooLate(slotStart: slot.start) }
+            // The place is reserved at the slot's time: a booking in its window goes before walk-ins.
+            return queue.freePlaces > 0
+                ? .admit(ticket.code) : .storeFull(inside: queue.inside, capacity: queue.capacity)
+        }
+        // A paper ticket scanned at the door was torn off, whether or not the printer saw it go: it joins at issue.
+        var line = queue.line(at: now)
+        if entry.stage == .inPrinter { line.append(ticket) }
+        guard let position = line.firstIndex(where: { $0.id == ticket.id }) else { return .unknownTicket }
+        if position < queue.freePlaces {
+            if let called = queue.callTime(of: ticket.id, at: now), now > called + policy.callWindow { return .expired }
+            return .admit(ticket.code)
+        }
+        if queue.freePlaces == 0 { return .storeFull(inside: queue.inside, capacity: queue.capacity) }
+        return .notYourTurn(ahead: position)
+    }
+
+    /// Tickets called longer ago than the call window and not admitted: what to log as `ticketExpired`.
+    public static func noShows(
+        queue: QueueState,
+        now: Timestamp,
+        policy: AdmissionPolicy = AdmissionPolicy()
+    ) -> [TicketID] {
+        queue.called(at: now).compactMap { ticket in
+            guard ticket.slot == nil, let called = queue.callTime(of: ticket.id, at: now),
+                now > called + policy.callWindow
+            else { return nil }
+            return ticket.id
+        }
+    }
+}

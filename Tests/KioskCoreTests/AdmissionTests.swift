@@ -1,0 +1,147 @@
+import FoundationEssentials
+import Testing
+
+@testable import KioskCore
+
+@Suite struct AdmissionTests {
+    let store = UUID()
+    let signer = TicketSigner()
+    let prefix = "HTTPS://CLUP.EXAMPLE/T/"
+
+    func ms(_ n: Int64) -> Timestamp { Timestamp(milliseconds: n) }
+
+    func event(_ body: StoreEvent.Body, at time: Timestamp) -> StoreEvent {
+        StoreEvent(id: .v7(at: time), store: store, device: "d", time: time, body: body)
+    }
+
+    func ticket(_ n: Int, kind: TicketKind = .paper, at time: Timestamp, slot: BookingSlot? = nil) -> Ticket {
+        Ticket(
+            id: .v7(at: time),
+            store: store,
+            kind: kind,
+            code: TicketCode(prefix: "A", number: n),
+            issuedAt: time,
+            slot: slot,
+            issuer: "d"
+        )
+    }
+
+    func scan(_ t: Ticket, signer other: TicketSigner? = nil) -> Result<TicketCodec.Claims, TicketCodec.DecodeError> {
+        let text = TicketCodec.encode(t, signer: other ?? signer, prefix: prefix)
+        return Result { () throws(TicketCodec.DecodeError) in
+            try TicketCodec.decode(text, prefix: prefix, keyRing: KeyRing([signer.publicKey]), store: store)
+        }
+    }
+
+    /// Three paper tickets taken in order into a store with two places.
+    func queueOfThree() -> (QueueState, [Ticket]) {
+        let tickets = (1...3).map { ticket($0, at: ms(Int64($0) * 1000)) }
+        var queue = QueueState(capacity: 2)
+        for t in tickets {
+            queue.apply(event(.ticketIssued(t), at: t.issuedAt))
+            queue.apply(event(.ticketTaken(t.id), at: t.issuedAt + .milliseconds(10)))
+        }
+        return (queue, tickets)
+    }
+
+    @Test func theFirstInLineAreAdmittedTheRestWait() {
+        var (queue, t) = queueOfThree()
+        let now = ms(10_000)
+        #expect(Admission.decide(scan(t[0]), queue: queue, now: now) == .admit(t[0].code))
+        #expect(Admission.decide(scan(t[2]), queue: queue, now: now) == .notYourTurn(ahead: 2))
+        queue.apply(event(.ticketAdmitted(t[0].id, door: "door"), at: now))
+        queue.apply(event(.ticketAdmitted(t[1].id, door: "door"), at: now))
+        #expect(Admission.decide(scan(t[0]), queue: queue, now: now) == .alreadyUsed(at: now))
+        #expect(Admission.decide(scan(t[2]), queue: queue, now: now) == .storeFull(inside: 2, capacity: 2))
+        queue.apply(event(.customerExited, at: now + .seconds(60)))
+        #expect(Admission.decide(scan(t[2]), queue: queue, now: now + .seconds(61)) == .admit(t[2].code))
+    }
+
+    @Test func aCalledTicketExpiresAfterTheCallWindow() {
+        let (queue, t) = queueOfThree()
+        let policy = AdmissionPolicy(callWindow: .seconds(600))
+        let calledAt = try! #require(queue.callTime(of: t[0].id, at: ms(5000)))
+        #expect(Admission.decide(scan(t[0]), queue: queue, now: calledAt + .seconds(599), policy: policy).isAdmitted)
+        #expect(Admission.decide(scan(t[0]), queue: queue, now: calledAt + .seconds(601), policy: policy) == .expired)
+        #expect(Admission.noShows(queue: queue, now: calledAt + .seconds(601), policy: policy).contains(t[0].id))
+    }
+
+    @Test func bookingsHaveTheirWindow() {
+        let start = ms(3_600_000)
+        let booking = ticket(9, kind: .booking, at: ms(0), slot: BookingSlot(start: start, end: start + .seconds(900)))
+        var queue = QueueState(capacity: 1)
+        queue.apply(event(.ticketIssued(booking), at: ms(0)))
+        #expect(Admission.decide(scan(booking), queue: queue, now: start - .seconds(60)) == .tooEarly(slotStart: start))
+        #expect(Admission.decide(scan(booking), queue: queue, now: start + .seconds(299)) == .admit(booking.code))
+        #expect(Admission.decide(scan(booking), queue: queue, now: start + .seconds(301)) == .tooLate(slotStart: start))
+    }
+
+    @Test func badCodesAreRefusedWithTheirReason() {
+        let (queue, t) = queueOfThree()
+        #expect(Admission.decide(scan(t[0], signer: TicketSigner()), queue: queue, now: ms(0)) == .forged)
+        #expect(Admission.decide(.failure(.wrongStore(UUID())), queue: queue, now: ms(0)) == .wrongStore)
+        #expect(Admission.decide(.failure(.truncated), queue: queue, now: ms(0)) == .unreadable)
+        #expect(Admission.decide(scan(ticket(99, at: ms(1))), queue: queue, now: ms(0)) == .unknownTicket)
+    }
+
+    @Test func aPaperTicketTheLogThinksIsStillInThePrinterWasTornOff() {
+        let t = ticket(1, at: ms(0))
+        var queue = QueueState(capacity: 5)
+        queue.apply(event(.ticketIssued(t), at: ms(0)))
+        #expect(Admission.decide(scan(t), queue: queue, now: ms(100)) == .admit(t.code))
+    }
+
+    /// Properties over random histories: following only `admit` decisions never puts more people inside than
+    /// capacity, nobody is admitted while someone earlier in line is still waiting to be called without the
+    /// decision saying so, and the same log always gives the same decisions.
+    @Test func admissionPropertiesOverRandomHistories() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let capacity = Int.random(in: 1...4, using: &rng)
+            var queue = QueueState(capacity: capacity)
+            var log: [StoreEvent] = []
+            var tickets: [Ticket] = []
+            var now = ms(1_000)
+            func append(_ body: StoreEvent.Body) {
+                let e = event(body, at: now)
+                log.append(e)
+                queue.apply(e)
+            }
+            for _ in 0..<Int.random(in: 5...60, using: &rng) {
+                now = now + .milliseconds(Int64.random(in: 1...5_000, using: &rng))
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    let t = ticket(tickets.count + 1, at: now)
+                    tickets.append(t)
+                    append(.ticketIssued(t))
+                    append(.ticketTaken(t.id))
+                case 1:
+                    guard let t = tickets.randomElement(using: &rng) else { continue }
+                    let decision = Admission.decide(scan(t), queue: queue, now: now)
+                    if decision.isAdmitted {
+                        let earlier = queue.line(at: now).prefix { $0.id != t.id }
+                        #expect(
+                            earlier.count < queue.freePlaces,
+                            "admitted with \(earlier.count) ahead and \(queue.freePlaces) free"
+                        )
+                        append(.ticketAdmitted(t.id, door: "door"))
+                    }
+                case 2:
+                    if queue.inside > 0 { append(.customerExited) }
+                default:
+                    for id in Admission.noShows(queue: queue, now: now) { append(.ticketExpired(id)) }
+                }
+                #expect(queue.inside <= capacity)
+                #expect(queue.inside >= 0)
+            }
+            let replayed = QueueState(capacity: capacity, events: log)
+            #expect(replayed == queue)
+            for t in tickets {
+                #expect(
+                    Admission.decide(scan(t), queue: replayed, now: now)
+                        == Admission.decide(scan(t), queue: queue, now: now)
+                )
+            }
+        }
+    }
+}
