@@ -61,6 +61,8 @@ final class PrinterLoop: @unchecked Sendable {
     var now: Duration { ContinuousClock.now - started }
 
     func run() {
+        let today = (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: businessDay)) ?? 0
+        station.publish { $0.ticketsToday = today }
         logger.info(
             "printer station started",
             metadata: ["printer": "\(address)", "profile": "\(profile.id)", "take_sensor": "\(sensor.rawValue)"]
@@ -241,13 +243,19 @@ final class PrinterLoop: @unchecked Sendable {
         }
     }
 
-    private func issueNext() throws -> IssuedTicket {
+    /// Today, as the store counts days (they start at the opening time).
+    private var businessDay: BusinessDay {
         let now = Timestamp.now
-        let day = BusinessDay(
+        return BusinessDay(
             at: now,
             openingTime: config.store.openingTime.secondsAfterMidnight,
             utcOffset: Timestamp.utcOffset(at: now)
         )
+    }
+
+    private func issueNext() throws -> IssuedTicket {
+        let now = Timestamp.now
+        let day = businessDay
         let ticket = try station.store.issueTicket(
             store: config.store.id,
             device: config.device.id,
