@@ -10,6 +10,7 @@ public struct Kiosk: Sendable {
     public let store: LocalStore
     public let queue: QueueReplica
     public let printer: PrinterStation?
+    public let door: DoorStation?
     public let services: [any Service]
     /// The HTTP port once the server listens (useful with port 0).
     public let httpPort: HTTPPort
@@ -57,17 +58,28 @@ extension Kiosk {
         let queue = try QueueReplica(store: store, capacity: config.store.capacity)
         let printer =
             config.printer.enabled ? PrinterStation(config: config, store: store, queue: queue, logger: logger) : nil
+        let door =
+            config.door.enabled ? try DoorStation(config: config, store: store, queue: queue, logger: logger) : nil
         let port = HTTPPort()
         let app = Application(
-            router: StationHTTP.router(config: config, printer: printer, queue: queue),
+            router: StationHTTP.router(config: config, printer: printer, door: door, queue: queue),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? config.http.port) },
             logger: logger
         )
         var services: [any Service] = []
         if let printer { services.append(printer) }
+        if let door { services.append(door) }
         services.append(app)
-        return Kiosk(config: config, store: store, queue: queue, printer: printer, services: services, httpPort: port)
+        return Kiosk(
+            config: config,
+            store: store,
+            queue: queue,
+            printer: printer,
+            door: door,
+            services: services,
+            httpPort: port
+        )
     }
 
     /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).

@@ -74,6 +74,8 @@ public struct QueueState: Sendable, Equatable {
             }
         case .capacityChanged(let newCapacity):
             capacity = max(newCapacity, 0)
+        case .scanRefused:
+            break
         }
     }
 

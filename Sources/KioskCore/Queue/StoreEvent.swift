@@ -32,6 +32,9 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case ticketExpired(TicketID)
         case ticketCancelled(TicketID)
         case capacityChanged(Int)
+        /// The door refused a scan (`reason` is ``AdmissionDecision/reason``); the ticket if it could be read.
+        /// Changes nothing in the queue: it keeps every decision in the log.
+        case scanRefused(reason: String, ticket: TicketID?, door: DeviceID)
     }
 
     /// The ticket this event is about, if any.
@@ -40,6 +43,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .ticketIssued(let ticket): return ticket.id
         case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
             return id
+        case .scanRefused(_, let id, _): return id
         case .customerExited, .capacityChanged: return nil
         }
     }
@@ -54,6 +58,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .ticketExpired: return "ticketExpired"
         case .ticketCancelled: return "ticketCancelled"
         case .capacityChanged: return "capacityChanged"
+        case .scanRefused: return "scanRefused"
         }
     }
 }

@@ -57,6 +57,17 @@ public struct KioskConfig: Sendable, Equatable {
         public init() {}
     }
 
+    public struct Door: Sendable, Equatable {
+        public var enabled = false
+        /// `serial:///dev/ttyACM0?baud=9600` or `evdev:///dev/input/by-id/...-event-kbd`.
+        public var scanner = "serial:///dev/ttyACM0"
+        /// What ends a scan on a serial scanner: cr, lf, crlf or tab.
+        public var suffix: ScanFramer.Suffix = .cr
+        public var callWindowMinutes = 10
+
+        public init() {}
+    }
+
     public struct HTTP: Sendable, Equatable {
         public var host = "127.0.0.1"
         public var port = 8080
@@ -67,6 +78,7 @@ public struct KioskConfig: Sendable, Equatable {
     public var store: Store
     public var device = Device()
     public var printer = Printer()
+    public var door = Door()
     public var http = HTTP()
     public var logLevel = "info"
 
@@ -130,6 +142,22 @@ public struct KioskConfig: Sendable, Equatable {
         }
         if let printer = try root.table("printer") {
             try parsePrinter(printer, into: &config.printer)
+        }
+        if let door = try root.table("door") {
+            config.door.enabled = try door.bool("enabled") ?? config.door.enabled
+            if let scanner = try door.string("scanner") {
+                guard scanner.hasPrefix("serial:///") || scanner.hasPrefix("evdev:///") else {
+                    throw door.error(
+                        "scanner",
+                        "'\(scanner)' — use serial:///dev/ttyACM0?baud=9600 or evdev:///dev/input/eventN"
+                    )
+                }
+                config.door.scanner = scanner
+            }
+            config.door.suffix = try door.choice("suffix", ScanFramer.Suffix.self) ?? config.door.suffix
+            config.door.callWindowMinutes =
+                try door.int("call_window_minutes", in: 1...240) ?? config.door.callWindowMinutes
+            try door.rejectUnknownKeys()
         }
         if let http = try root.table("http") {
             config.http.host = try http.string("host") ?? config.http.host

@@ -18,6 +18,7 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public var store: String
     public var device: String
     public var printer: PrinterStationStatus?
+    public var door: DoorStationStatus?
     public var queue: Queue
 }
 
@@ -25,11 +26,13 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
 ///
 ///     GET  /status         printer state, paper, last ticket, queue length
 ///     POST /printer/take   the waiting ticket was taken (demo, tests, a button wired to a GPIO)
+///     POST /door/exit      someone left the store (the manager's exit button)
 ///     GET  /healthz        200 while the service runs
 public enum StationHTTP {
     public static func router(
         config: KioskConfig,
         printer: PrinterStation?,
+        door: DoorStation?,
         queue: QueueReplica
     ) -> Router<BasicRequestContext> {
         let router = Router()
@@ -40,6 +43,7 @@ public enum StationHTTP {
                 store: config.store.name,
                 device: config.device.id,
                 printer: printer?.status,
+                door: door?.status,
                 queue: .init(
                     waiting: line.count,
                     inside: state.inside,
@@ -49,21 +53,28 @@ public enum StationHTTP {
             )
         }
         router.post("printer/take") { _, _ -> Response in
-            guard let printer else {
-                return Response(
-                    status: .notFound,
-                    headers: [.contentType: "application/json"],
-                    body: .init(byteBuffer: ByteBuffer(string: #"{"error":"the printer role is not enabled here"}"#))
-                )
-            }
+            guard let printer else { return json(.notFound, #"{"error":"the printer role is not enabled here"}"#) }
             printer.requestTake()
-            return Response(
-                status: .accepted,
-                headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: #"{"ok":true}"#))
-            )
+            return json(.accepted, #"{"ok":true}"#)
+        }
+        router.post("door/exit") { _, _ -> Response in
+            guard let door else { return json(.notFound, #"{"error":"the door role is not enabled here"}"#) }
+            do {
+                try door.customerExited()
+            } catch {
+                return json(.internalServerError, #"{"error":"could not record the exit"}"#)
+            }
+            return json(.accepted, #"{"ok":true}"#)
         }
         router.get("healthz") { _, _ in "ok" }
         return router
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: body))
+        )
     }
 }

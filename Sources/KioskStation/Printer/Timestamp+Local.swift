@@ -3,7 +3,7 @@ import KioskCore
 
 extension Timestamp {
     /// Now, from the system clock (the core never reads it).
-    static var now: Timestamp { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
+    public static var now: Timestamp { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
 
     /// Seconds local time is ahead of UTC at this moment (daylight saving included).
     static func utcOffset(at time: Timestamp) -> Int {
