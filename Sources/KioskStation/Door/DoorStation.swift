@@ -138,22 +138,7 @@ public final class DoorStation: Service, Sendable {
     public func run() async throws {
         let reader = try makeScannerReader(config.door.scanner, suffix: config.door.suffix)
         let loop = DoorLoop(station: self, reader: reader)
-        let (finished, continuation) = AsyncStream<Void>.makeStream()
-        let thread = Thread {
-            loop.run()
-            continuation.finish()
-        }
-        thread.name = "door-station"
-        thread.start()
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                for await _ in finished {}
-            } onCancel: {
-                self.signal.stop()
-            }
-        } onGracefulShutdown: {
-            self.signal.stop()
-        }
+        await signal.runOnDedicatedThread(named: "door-station") { loop.run() }
         publish(state: "stopped")
     }
 }

@@ -43,22 +43,7 @@ public final class PrinterStation: Service, Sendable {
 
     public func run() async throws {
         let loop = try PrinterLoop(station: self)
-        let (finished, continuation) = AsyncStream<Void>.makeStream()
-        let thread = Thread {
-            loop.run()
-            continuation.finish()
-        }
-        thread.name = "printer-station"
-        thread.start()
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                for await _ in finished {}
-            } onCancel: {
-                self.signal.stop()
-            }
-        } onGracefulShutdown: {
-            self.signal.stop()
-        }
+        await signal.runOnDedicatedThread(named: "printer-station") { loop.run() }
         publish { $0.state = .stopped }
         logger.info("printer station stopped")
     }
