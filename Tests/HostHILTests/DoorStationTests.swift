@@ -71,3 +71,33 @@ import FoundationNetworking
         await rig.stop()
     }
 }
+
+extension DoorStationTests {
+    /// The scanner is pulled out and plugged back in: the door says so at once and reads again after.
+    @Test func scannerUnplugAndReplug() async throws {
+        let link = HIL.temporaryDirectory("scanner") + "/scanner"
+        var scanner: SerialScannerEmulator? = try SerialScannerEmulator(suffix: .cr, linkPath: link)
+        let rig = try StationRig(profile: "custom-vkp80iii") {
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(link)"
+        }
+        do {
+            let door = try #require(rig.kiosk.door)
+            #expect(await rig.wait { door.status.state == "ready" } != nil)
+            scanner?.close()
+            scanner = nil
+            let noticed = await rig.wait(.seconds(3)) { door.status.state == "disconnected" }
+            #expect(try #require(noticed) <= .seconds(1))
+            scanner = try SerialScannerEmulator(suffix: .cr, linkPath: link)
+            #expect(await rig.wait(.seconds(5)) { door.status.state == "ready" } != nil)
+            try scanner?.scan("NOT A TICKET")
+            #expect(await rig.wait { door.status.last?.reason == "unreadable" } != nil)
+        } catch {
+            scanner?.close()
+            await rig.stop()
+            throw error
+        }
+        scanner?.close()
+        await rig.stop()
+    }
+}

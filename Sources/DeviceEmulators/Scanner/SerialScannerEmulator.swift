@@ -6,14 +6,20 @@ import SystemPackage
 /// A serial (or CDC-ACM) barcode scanner on a pty: "scanning" writes a payload with the configured AIM prefix
 /// and suffix to the line, as a real scanner in serial mode does. Clients open ``path`` like `/dev/ttyACM0`.
 public final class SerialScannerEmulator: Sendable {
+    /// The pty's slave, or the stable symlink to it when one was asked for (as udev's `/dev/clup/scanner`).
     public let path: String
+    private let linkPath: String?
     public let suffix: ScanFramer.Suffix
     /// Sent before each payload when set, e.g. `]Q1` (AIM id of a QR code).
     public let aimPrefix: String?
     private let io: DescriptorIO
     private let keepOpen: FileDescriptor
 
-    public init(suffix: ScanFramer.Suffix = .cr, aimPrefix: String? = nil) throws(SystemCallError) {
+    public init(
+        suffix: ScanFramer.Suffix = .cr,
+        aimPrefix: String? = nil,
+        linkPath: String? = nil
+    ) throws(SystemCallError) {
         let master = try syscall("posix_openpt") { CLinuxShims_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
         do throws(SystemCallError) {
             var name = [CChar](repeating: 0, count: 128)
@@ -25,7 +31,12 @@ public final class SerialScannerEmulator: Sendable {
             try syscall("tcgetattr") { tcgetattr(slave, &raw) }
             cfmakeraw(&raw)
             try syscall("tcsetattr") { tcsetattr(slave, TCSANOW, &raw) }
-            path = slavePath
+            if let linkPath {
+                unlink(linkPath)
+                try syscall("symlink \(linkPath)") { symlink(slavePath, linkPath) }
+            }
+            path = linkPath ?? slavePath
+            self.linkPath = linkPath
             keepOpen = FileDescriptor(rawValue: slave)
         } catch {
             Glibc.close(master)
@@ -55,8 +66,10 @@ public final class SerialScannerEmulator: Sendable {
         }
     }
 
+    /// Unplugs the scanner: the line hangs up and the symlink goes, as when a USB scanner is pulled out.
     public func close() {
-        try? io.fd.close()
         try? keepOpen.close()
+        try? io.fd.close()
+        if let linkPath { unlink(linkPath) }
     }
 }
