@@ -38,7 +38,7 @@ struct EscPosEmulatorCommand: ParsableCommand {
     var control: Int?
 
     @Option(help: "Write each cut ticket as PNG here.")
-    var out = "emulator-out"
+    var out = "out/emulator"
 
     @Flag(help: "Do not print a text preview of each ticket.")
     var quiet = false
