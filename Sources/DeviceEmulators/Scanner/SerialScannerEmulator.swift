@@ -1,51 +1,29 @@
-import CLinuxShims
 import Drivers
-import Glibc
-import SystemPackage
 
 /// A serial (or CDC-ACM) barcode scanner on a pty: "scanning" writes a payload with the configured AIM prefix
 /// and suffix to the line, as a real scanner in serial mode does. Clients open ``path`` like `/dev/ttyACM0`.
 public final class SerialScannerEmulator: Sendable {
-    /// The pty's slave, or the stable symlink to it when one was asked for (as udev's `/dev/clup/scanner`).
-    public let path: String
-    private let linkPath: String?
     public let suffix: ScanFramer.Suffix
     /// Sent before each payload when set, e.g. `]Q1` (AIM id of a QR code).
     public let aimPrefix: String?
+    private let pty: PtyPair
     private let io: DescriptorIO
-    private let keepOpen: FileDescriptor
 
+    /// `linkPath` gives the line a stable name (as udev's `/dev/clup/scanner`), so it can be unplugged and
+    /// plugged back in under the same path.
     public init(
         suffix: ScanFramer.Suffix = .cr,
         aimPrefix: String? = nil,
         linkPath: String? = nil
     ) throws(SystemCallError) {
-        let master = try syscall("posix_openpt") { CLinuxShims_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
-        do throws(SystemCallError) {
-            var name = [CChar](repeating: 0, count: 128)
-            try syscall("ptsname") { CLinuxShims_ptsname(master, &name, name.count) }
-            let slavePath = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            // Keep the slave open so the line survives clients coming and going; raw, so bytes pass unchanged.
-            let slave = try syscall("open \(slavePath)") { Glibc.open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC) }
-            var raw = termios()
-            try syscall("tcgetattr") { tcgetattr(slave, &raw) }
-            cfmakeraw(&raw)
-            try syscall("tcsetattr") { tcsetattr(slave, TCSANOW, &raw) }
-            if let linkPath {
-                unlink(linkPath)
-                try syscall("symlink \(linkPath)") { symlink(slavePath, linkPath) }
-            }
-            path = linkPath ?? slavePath
-            self.linkPath = linkPath
-            keepOpen = FileDescriptor(rawValue: slave)
-        } catch {
-            Glibc.close(master)
-            throw error
-        }
+        pty = try PtyPair(linkPath: linkPath)
         self.suffix = suffix
         self.aimPrefix = aimPrefix
-        io = DescriptorIO(fd: FileDescriptor(rawValue: master), device: "scanner emulator")
+        io = DescriptorIO(fd: pty.master, device: "scanner emulator")
     }
+
+    /// The pty's slave, or the stable symlink to it.
+    public var path: String { pty.path }
 
     /// Sends one scan: AIM prefix, payload, suffix.
     public func scan(_ payload: String) throws(PrinterError) {
@@ -68,8 +46,7 @@ public final class SerialScannerEmulator: Sendable {
 
     /// Unplugs the scanner: the line hangs up and the symlink goes, as when a USB scanner is pulled out.
     public func close() {
-        try? keepOpen.close()
+        pty.release()
         try? io.fd.close()
-        if let linkPath { unlink(linkPath) }
     }
 }
