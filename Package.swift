@@ -75,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "kioskd",
             dependencies: [
-                "KioskStation", "Drivers", "DeviceEmulators",
+                "KioskStation", "Drivers", "DeviceEmulators", "KioskCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -55,14 +55,17 @@ extension Kiosk {
             )
         }
         let store = try LocalStore(path: "\(config.device.stateDirectory)/kioskd.sqlite")
-        let queue = try QueueReplica(store: store, capacity: config.store.capacity)
+        let changes = ChangeFeed()
+        let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
         let printer =
-            config.printer.enabled ? PrinterStation(config: config, store: store, queue: queue, logger: logger) : nil
+            config.printer.enabled
+            ? PrinterStation(config: config, store: store, queue: queue, logger: logger, changes: changes) : nil
         let door =
-            config.door.enabled ? try DoorStation(config: config, store: store, queue: queue, logger: logger) : nil
+            config.door.enabled
+            ? try DoorStation(config: config, store: store, queue: queue, logger: logger, changes: changes) : nil
         let port = HTTPPort()
         let app = Application(
-            router: StationHTTP.router(config: config, printer: printer, door: door, queue: queue),
+            router: StationHTTP.router(config: config, printer: printer, door: door, queue: queue, changes: changes),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? config.http.port) },
             logger: logger

@@ -8,6 +8,8 @@ struct Kioskd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kioskd",
         abstract: "CLup kiosk daemon: ticket printer and door station at a store entrance.",
-        subcommands: [RunCommand.self, DemoCommand.self, DevicesCommand.self, PrintTestCommand.self]
+        subcommands: [
+            RunCommand.self, DemoCommand.self, DevicesCommand.self, PrintTestCommand.self, KeysCommand.self,
+        ]
     )
 }

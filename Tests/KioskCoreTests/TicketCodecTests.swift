@@ -99,6 +99,13 @@ import Testing
         let forged = TicketCodec.encode(ticket(), signer: forger, prefix: prefix)
         let ring = KeyRing([signer.publicKey])
         #expect(decodeError(forged, ring: ring) == .unknownKey(forger.keyID))
+        // Another store's ticket, signed by a kiosk we have never heard of, says so (refused either way).
+        let otherStore = UUID()
+        if case .wrongStore(let claimed) = decodeError(good, ring: KeyRing(), store: otherStore) {
+            #expect(claimed != otherStore)
+        } else {
+            Issue.record("another store's ticket with an unknown key not named as such")
+        }
     }
 
     @Test func flippingAnyBodyByteIsDetected() throws {

@@ -68,6 +68,29 @@ import Testing
                 == "store.status_url"
         )
         #expect(error(minimal + "[log]\nlevel = \"loud\"\n")?.key == "log.level")
+        #expect(error(minimal + "[door]\nexit_input = \"/dev/input/event3\"\n")?.key == "door.exit_input")
+        #expect(error(minimal + "[door]\nexit_key = \"KEY_HYPER\"\n")?.message.contains("evtest") == true)
+        #expect(
+            error(minimal + "[door]\nscanner = \"evdev:///dev/input/event2\"\nfeedback_admit = \"\\u0007\"\n")?.key
+                == "door.feedback_admit"
+        )
+    }
+
+    @Test func doorInputsAndFeedback() throws {
+        let config = try KioskConfig.parse(
+            minimal + """
+                [door]
+                exit_input = "evdev:///dev/input/by-id/usb-PCsensor_FootSwitch-event-kbd"
+                exit_key = "KEY_F13"
+                feedback_admit = "\\u0016M\\rBEPEXE1."
+                feedback_refuse = "\\u0007"
+                """,
+            file: "k.toml"
+        )
+        #expect(config.door.exitInput == "/dev/input/by-id/usb-PCsensor_FootSwitch-event-kbd")
+        #expect(config.door.exitKey == .code(183))
+        #expect(config.door.feedbackAdmit == [0x16, 0x4D, 0x0D] + Array("BEPEXE1.".utf8))
+        #expect(config.door.feedbackRefuse == [0x07])
     }
 
     @Test func pbmLogosParse() throws {

@@ -71,4 +71,27 @@ import Testing
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: "\(dir)/kioskd.sqlite"))
         #expect(throws: (any Error).self) { try LocalStore(path: "\(dir)/kioskd.sqlite") }
     }
+
+    /// The key ring is cached on disk: trusted keys survive a reopen, join the ring with the device's own key,
+    /// and a distrusted key leaves it.
+    @Test func trustedKeysAreKeptOnDisk() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let other = TicketSigner()
+        let third = TicketSigner()
+        try store.trust(other.publicKey, device: "exit-door", at: Timestamp(milliseconds: 1))
+        try store.trust(third.publicKey, device: "side-door", at: Timestamp(milliseconds: 2))
+        try store.trust(other.publicKey, device: "main-door", at: Timestamp(milliseconds: 3))  // renamed, not doubled
+
+        let reopened = try LocalStore(path: "\(dir)/kioskd.sqlite")
+        #expect(try reopened.trustedKeys().map(\.device) == ["main-door", "side-door"])
+        let ring = try reopened.keyRing()
+        #expect(ring.count == 3)
+        #expect(ring.key(for: other.keyID)?.rawRepresentation == other.publicKey.rawRepresentation)
+        #expect(ring.key(for: try reopened.signingKey().keyID) != nil)
+
+        #expect(try reopened.distrust(keyID: third.keyID.description.uppercased()))
+        #expect(try !reopened.distrust(keyID: third.keyID.description))
+        #expect(try reopened.keyRing().key(for: third.keyID) == nil)
+    }
 }

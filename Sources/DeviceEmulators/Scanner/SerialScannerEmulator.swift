@@ -35,6 +35,11 @@ public final class SerialScannerEmulator: Sendable {
         try io.writeAll(bytes, timeout: .seconds(5))
     }
 
+    /// What the host sent to the scanner (beep or LED commands) within `timeout`.
+    public func received(timeout: Duration) throws(PrinterError) -> [UInt8] {
+        try io.read(timeout: timeout)
+    }
+
     public static func bytes(of suffix: ScanFramer.Suffix) -> [UInt8] {
         switch suffix {
         case .cr: return [0x0D]

@@ -7,6 +7,8 @@ public protocol ScannerReader: AnyObject {
     func open() throws(PrinterError)
     /// Scans and refusals completed within `timeout`; `[]` if none.
     func read(timeout: Duration) throws(PrinterError) -> [ScanEvent]
+    /// Sends a command to the scanner (a beep or LED), for scanners that take one.
+    func send(_ bytes: [UInt8]) throws(PrinterError)
     func close()
 }
 
@@ -16,6 +18,11 @@ extension SerialScannerReader: ScannerReader {
 
 extension EvdevScannerReader: ScannerReader {
     public var address: String { "evdev://\(path)" }
+
+    /// A keyboard-wedge scanner has no way back for commands.
+    public func send(_ bytes: [UInt8]) throws(PrinterError) {
+        throw PrinterError(.unsupported, device: path, "a keyboard-wedge scanner takes no commands")
+    }
 }
 
 /// Builds a reader from `serial:///dev/ttyACM0?baud=9600` or `evdev:///dev/input/eventN`.

@@ -38,7 +38,7 @@ public struct DescriptorIO: Sendable {
                 throw PrinterError(
                     .disconnected,
                     device: device,
-                    "the printer closed the connection — check power and cable"
+                    "the device closed the connection — check its power and cable"
                 )
             }
             guard revents & Int16(POLLOUT) != 0 else { continue }
@@ -84,7 +84,7 @@ public struct DescriptorIO: Sendable {
             throw PrinterError(
                 .disconnected,
                 device: device,
-                "the printer closed the connection — check power and cable"
+                "the device closed the connection — check its power and cable"
             )
         }
         return Array(buffer[0..<n])

@@ -113,10 +113,14 @@ public enum TicketCodec {
         let body = Array(bytes[0..<bodyLength])
         let signature = Array(bytes[bodyLength...])
         let keyID = KeyID(bytes: Array(body[2..<6]))
-        guard let key = keyRing.key(for: keyID) else { throw .unknownKey(keyID) }
+        let claimedStore = UUID(bytes: Array(body[6..<22]))
+        guard let key = keyRing.key(for: keyID) else {
+            // Refused either way; naming the other store tells the customer more than "unknown device".
+            if claimedStore != store { throw .wrongStore(claimedStore) }
+            throw .unknownKey(keyID)
+        }
         guard key.isValidSignature(signature, for: body) else { throw .badSignature }
         guard let kind = TicketKind(rawValue: body[1]) else { throw .malformed }
-        let claimedStore = UUID(bytes: Array(body[6..<22]))
         guard claimedStore == store else { throw .wrongStore(claimedStore) }
         let prefixBytes = body[50..<52].filter { $0 != 0 }
         let code = TicketCode(

@@ -64,6 +64,12 @@ public struct KioskConfig: Sendable, Equatable {
         /// What ends a scan on a serial scanner: cr, lf, crlf or tab.
         public var suffix: ScanFramer.Suffix = .cr
         public var callWindowMinutes = 10
+        /// An input device whose key counts an exit (a USB foot switch): the path behind `evdev://`.
+        public var exitInput: String?
+        public var exitKey: ExitKey = .any
+        /// Bytes sent to a serial scanner after an admission / a refusal (its beep or LED command).
+        public var feedbackAdmit: [UInt8] = []
+        public var feedbackRefuse: [UInt8] = []
 
         public init() {}
     }
@@ -157,6 +163,7 @@ public struct KioskConfig: Sendable, Equatable {
             config.door.suffix = try door.choice("suffix", ScanFramer.Suffix.self) ?? config.door.suffix
             config.door.callWindowMinutes =
                 try door.int("call_window_minutes", in: 1...240) ?? config.door.callWindowMinutes
+            try parseDoorInputs(door, into: &config.door)
             try door.rejectUnknownKeys()
         }
         if let http = try root.table("http") {
@@ -175,6 +182,33 @@ public struct KioskConfig: Sendable, Equatable {
         }
         try root.rejectUnknownKeys()
         return config
+    }
+
+    private static func parseDoorInputs(_ table: StrictTable, into door: inout Door) throws(TOMLFileError) {
+        if let input = try table.string("exit_input"), !input.isEmpty {
+            guard input.hasPrefix("evdev:///") else {
+                throw table.error("exit_input", "'\(input)' — use evdev:///dev/input/by-id/<foot switch>-event-kbd")
+            }
+            door.exitInput = String(input.dropFirst("evdev://".count))
+        }
+        if let key = try table.string("exit_key") {
+            guard let exitKey = ExitKey(key) else {
+                throw table.error(
+                    "exit_key",
+                    "'\(key)' — use \"any\", a key name such as \"KEY_F13\" or \"KEY_B\", or its number "
+                        + "(`evtest` shows what the device sends)"
+                )
+            }
+            door.exitKey = exitKey
+        }
+        for (key, path) in [("feedback_admit", \Door.feedbackAdmit), ("feedback_refuse", \Door.feedbackRefuse)] {
+            guard let text = try table.string(key), !text.isEmpty else { continue }
+            guard door.scanner.hasPrefix("serial://") else {
+                throw table.error(key, "only a serial scanner takes commands; remove it for an evdev scanner")
+            }
+            guard text.utf8.count <= 64 else { throw table.error(key, "longer than 64 bytes") }
+            door[keyPath: path] = Array(text.utf8)
+        }
     }
 
     private static func parsePrinter(_ table: StrictTable, into printer: inout Printer) throws(TOMLFileError) {

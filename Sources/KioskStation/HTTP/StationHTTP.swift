@@ -3,9 +3,9 @@ import Hummingbird
 import KioskCore
 import Logging
 import NIOCore
-import Synchronization
+import ServiceLifecycle
 
-/// What `GET /status` answers.
+/// What `GET /status` answers and what `GET /events` streams.
 public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public struct Queue: Codable, Sendable {
         public var waiting: Int
@@ -22,9 +22,11 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public var queue: Queue
 }
 
-/// The station's local HTTP endpoint: status as JSON and the control API.
+/// The station's local HTTP endpoint: status as JSON, live updates, the manager page and the control API.
 ///
-///     GET  /status         printer state, paper, last ticket, queue length
+///     GET  /               the manager page: last door decision, occupancy, exit button (live)
+///     GET  /status         printer state, paper, last ticket, door decision, queue
+///     GET  /events         the same status as server-sent events, on every change
 ///     POST /printer/take   the waiting ticket was taken (demo, tests, a button wired to a GPIO)
 ///     POST /door/exit      someone left the store (the manager's exit button)
 ///     GET  /healthz        200 while the service runs
@@ -33,10 +35,11 @@ public enum StationHTTP {
         config: KioskConfig,
         printer: PrinterStation?,
         door: DoorStation?,
-        queue: QueueReplica
+        queue: QueueReplica,
+        changes: ChangeFeed
     ) -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("status") { _, _ -> StationStatus in
+        @Sendable func status() -> StationStatus {
             let state = queue.snapshot
             let line = state.waiting
             return StationStatus(
@@ -52,29 +55,66 @@ public enum StationHTTP {
                 )
             )
         }
+        router.get("/") { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(string: ManagerPage.html))
+            )
+        }
+        router.get("status") { _, _ in status() }
+        router.get("events") { _, _ in events(changes: changes, status: status) }
         router.post("printer/take") { _, _ -> Response in
-            guard let printer else { return json(.notFound, #"{"error":"the printer role is not enabled here"}"#) }
+            guard let printer else { return json(.notFound, error: "the printer role is not enabled here") }
             printer.requestTake()
-            return json(.accepted, #"{"ok":true}"#)
+            return json(.accepted, ["ok": true])
         }
         router.post("door/exit") { _, _ -> Response in
-            guard let door else { return json(.notFound, #"{"error":"the door role is not enabled here"}"#) }
+            guard let door else { return json(.notFound, error: "the door role is not enabled here") }
             do {
-                try door.customerExited()
+                guard try door.customerExited() else {
+                    return json(.conflict, error: "nobody is inside: occupancy is already zero")
+                }
             } catch {
-                return json(.internalServerError, #"{"error":"could not record the exit"}"#)
+                return json(.internalServerError, error: "could not record the exit (\(error)) — see the kioskd log")
             }
-            return json(.accepted, #"{"ok":true}"#)
+            return json(.accepted, ["ok": true])
         }
         router.get("healthz") { _, _ in "ok" }
         return router
     }
 
-    static func json(_ status: HTTPResponse.Status, _ body: String) -> Response {
-        Response(
+    /// Server-sent events: the whole status as one `status` event now and after every change (and as a
+    /// heartbeat). Ends when the client goes or the service shuts down.
+    static func events(changes: ChangeFeed, status: @escaping @Sendable () -> StationStatus) -> Response {
+        let updates = changes.subscribe()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                let encoder = JSONEncoder()
+                for await _ in updates.cancelOnGracefulShutdown() {
+                    let data = try encoder.encode(status())
+                    var buffer = ByteBuffer(string: "event: status\ndata: ")
+                    buffer.writeBytes(data)
+                    buffer.writeString("\n\n")
+                    try await writer.write(buffer)
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    static func json(_ status: HTTPResponse.Status, error message: String) -> Response {
+        json(status, ["error": message])
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ object: [String: any Sendable]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(
             status: status,
             headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(string: body))
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
         )
     }
 }

@@ -16,10 +16,18 @@ public final class PrinterStation: Service, Sendable {
     let queue: QueueReplica
     let logger: Logger
     let signal = StopSignal()
+    let changes: ChangeFeed
     private let published: Mutex<PrinterStationStatus>
 
-    public init(config: KioskConfig, store: LocalStore, queue: QueueReplica, logger: Logger) {
+    public init(
+        config: KioskConfig,
+        store: LocalStore,
+        queue: QueueReplica,
+        logger: Logger,
+        changes: ChangeFeed = ChangeFeed()
+    ) {
         self.config = config
+        self.changes = changes
         self.store = store
         self.queue = queue
         self.logger = logger
@@ -29,11 +37,17 @@ public final class PrinterStation: Service, Sendable {
     /// The current status (for the HTTP endpoint and tests).
     public var status: PrinterStationStatus { published.withLock { $0 } }
 
+    /// Applies `change`; when it changed anything, stamps the time and tells the live pages.
     func publish(_ change: (inout PrinterStationStatus) -> Void) {
-        published.withLock {
-            change(&$0)
-            $0.updatedAt = Int64(Date().timeIntervalSince1970 * 1000)
+        let changed = published.withLock {
+            var status = $0
+            change(&status)
+            guard status != $0 else { return false }
+            status.updatedAt = Int64(Date().timeIntervalSince1970 * 1000)
+            $0 = status
+            return true
         }
+        if changed { changes.notify() }
     }
 
     /// The control API says the waiting ticket was taken (demo, tests, a hardware button).

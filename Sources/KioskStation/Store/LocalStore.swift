@@ -73,6 +73,18 @@ public final class LocalStore: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v2: the store's key ring") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE trusted_keys (
+                        key_id TEXT PRIMARY KEY,
+                        public_key BLOB NOT NULL,
+                        device TEXT NOT NULL,
+                        added_at INTEGER NOT NULL
+                    );
+                    """
+            )
+        }
         return migrator
     }
 

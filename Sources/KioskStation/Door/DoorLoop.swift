@@ -1,0 +1,69 @@
+import Drivers
+import KioskCore
+
+/// The door's blocking loop on its own thread: keep the scanner open, turn scans into decisions, answer
+/// serial scanners that take a beep/LED command, and expire no-shows.
+final class DoorLoop: @unchecked Sendable {
+    // @unchecked Sendable: built on the service's task, then used by one thread only.
+    let station: DoorStation
+    let reader: any ScannerReader
+    private var backoff: Duration = .milliseconds(200)
+
+    init(station: DoorStation, reader: any ScannerReader) {
+        self.station = station
+        self.reader = reader
+    }
+
+    func run() {
+        while !station.signal.isStopped {
+            if !reader.isOpen {
+                do {
+                    try reader.open()
+                    backoff = .milliseconds(200)
+                    station.publish(state: "ready")
+                    station.logger.notice("scanner connected", metadata: ["scanner": "\(reader.address)"])
+                } catch {
+                    station.publish(state: "disconnected")
+                    station.logger.warning("scanner not reachable", metadata: ["error": "\(error.message)"])
+                    station.signal.sleep(backoff)
+                    backoff = min(backoff * 2, .seconds(2))
+                    continue
+                }
+            }
+            do {
+                let decisions = try station.decide(try reader.read(timeout: .milliseconds(100)))
+                for decision in decisions { feedback(decision) }
+                try station.expireNoShows()
+            } catch let error as PrinterError {
+                station.logger.warning("scanner went away", metadata: ["error": "\(error.message)"])
+                reader.close()
+                station.publish(state: "disconnected")
+            } catch {
+                station.logger.error("door station error", metadata: ["error": "\(error)"])
+                station.signal.sleep(.seconds(1))
+            }
+        }
+        reader.close()
+    }
+
+    /// The configured good-read or refusal command (a beep, an LED), for scanners that take one. A scanner
+    /// that does not answer is not a reason to stop admitting: the failure is logged once per connection.
+    private var feedbackFailed = false
+
+    private func feedback(_ decision: AdmissionDecision) {
+        let bytes = decision.isAdmitted ? station.config.door.feedbackAdmit : station.config.door.feedbackRefuse
+        guard !bytes.isEmpty else { return }
+        do {
+            try reader.send(bytes)
+            feedbackFailed = false
+        } catch {
+            if !feedbackFailed {
+                station.logger.warning(
+                    "scanner did not take the feedback command",
+                    metadata: ["error": "\(error.message)"]
+                )
+            }
+            feedbackFailed = true
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Drivers
+import KioskCore
+
+extension DoorStation {
+    /// Decides on one scanned text and records the decision; what the door shows comes back.
+    @discardableResult
+    public func decide(_ text: String, at now: Timestamp = .now) throws -> AdmissionDecision {
+        try decide([.scan(Scan(text: text))], at: now)[0]
+    }
+
+    /// Decides on scans that arrived together, in order, and records all decisions in one transaction
+    /// before any is shown: a replay within the batch sees the admission before it. One fsync per batch is
+    /// what keeps a flood of garbage from a broken scanner from slowing the door down.
+    public func decide(_ scans: [ScanEvent], at now: Timestamp = .now) throws -> [AdmissionDecision] {
+        guard !scans.isEmpty else { return [] }
+        var ring = keyRing
+        var state = queue.snapshot
+        var events: [StoreEvent] = []
+        var shown: [(decision: AdmissionDecision, message: String, code: String?)] = []
+        func event(_ body: StoreEvent.Body) -> StoreEvent {
+            StoreEvent(id: .v7(at: now), store: config.store.id, device: config.device.id, time: now, body: body)
+        }
+        for scan in scans {
+            let claims: Result<TicketCodec.Claims, TicketCodec.DecodeError>
+            let readerRefusal: ScanRefusal?
+            switch scan {
+            case .scan(let scan):
+                var verified = verify(scan.text, ring)
+                if case .failure(.unknownKey) = verified, let fresh = reloadedKeyRing(now: now) {
+                    ring = fresh
+                    verified = verify(scan.text, ring)
+                }
+                claims = verified
+                readerRefusal = nil
+            case .refused(let refusal):
+                claims = .failure(.notATicket)
+                readerRefusal = refusal
+            }
+            let decision = Admission.decide(claims, queue: state, now: now, policy: policy)
+            let ticketID = try? claims.get().ticket
+            var made: [StoreEvent] = []
+            if case .admit = decision, let ticketID {
+                if state.stage(of: ticketID) == .inPrinter { made.append(event(.ticketTaken(ticketID))) }
+                made.append(event(.ticketAdmitted(ticketID, door: config.device.id)))
+            } else {
+                made.append(event(.scanRefused(reason: decision.reason, ticket: ticketID, door: config.device.id)))
+            }
+            for e in made { state.apply(e) }
+            events += made
+            let code = ticketID.flatMap { state.entries[$0]?.ticket.code.description }
+            shown.append((decision, readerRefusal?.description ?? decision.description, code))
+        }
+        try store.append(events)  // on disk before the customer sees the answer
+        queue.apply(events)
+        let admitted = shown.count { $0.decision.isAdmitted }
+        publish {
+            if let last = shown.last {
+                $0.last = .init(reason: last.decision.reason, message: last.message, code: last.code, at: now.milliseconds)
+            }
+            $0.admitted += admitted
+            $0.refused += shown.count - admitted
+        }
+        for (decision, message, code) in shown {
+            logger.info(
+                "door decision",
+                metadata: ["decision": "\(decision.reason)", "code": "\(code ?? "-")", "message": "\(message)"]
+            )
+        }
+        return shown.map(\.decision)
+    }
+
+    func verify(_ text: String, _ ring: KeyRing) -> Result<TicketCodec.Claims, TicketCodec.DecodeError> {
+        Result { () throws(TicketCodec.DecodeError) in
+            try TicketCodec.decode(text, prefix: config.store.statusURL, keyRing: ring, store: config.store.id)
+        }
+    }
+
+    /// A ticket signed by a key the ring lacks: the key may have been trusted since (sync, `kioskd keys
+    /// trust`). Re-reads the ring from disk, at most once a second so forged codes cannot load the disk.
+    func reloadedKeyRing(now: Timestamp) -> KeyRing? {
+        guard ringReloadDue(now: now) else { return nil }
+        do {
+            try reloadKeyRing()
+        } catch {
+            logger.error("cannot read the key ring", metadata: ["error": "\(error)"])
+            return nil
+        }
+        return keyRing
+    }
+
+    /// Someone left (exit button, exit key). Occupancy never goes below zero: an exit with nobody inside is
+    /// not recorded, and `false` says so.
+    @discardableResult
+    public func customerExited(at now: Timestamp = .now) throws -> Bool {
+        guard queue.snapshot.inside > 0 else {
+            logger.notice("exit ignored: nobody is inside")
+            return false
+        }
+        let event = StoreEvent(
+            id: .v7(at: now),
+            store: config.store.id,
+            device: config.device.id,
+            time: now,
+            body: .customerExited
+        )
+        try store.append([event])
+        queue.apply(event)
+        publish { $0.exits += 1 }
+        return true
+    }
+
+    /// Writes `ticketExpired` for called tickets past the call window.
+    func expireNoShows(at now: Timestamp = .now) throws {
+        let due = Admission.noShows(queue: queue.snapshot, now: now, policy: policy)
+        guard !due.isEmpty else { return }
+        let events = due.map {
+            StoreEvent(
+                id: .v7(at: now),
+                store: config.store.id,
+                device: config.device.id,
+                time: now,
+                body: .ticketExpired($0)
+            )
+        }
+        try store.append(events)
+        queue.apply(events)
+    }
+}

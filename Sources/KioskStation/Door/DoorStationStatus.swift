@@ -1,0 +1,26 @@
+/// What the status endpoint and the manager page report about the door.
+public struct DoorStationStatus: Sendable, Codable, Equatable {
+    public struct Decision: Sendable, Codable, Equatable {
+        /// `admit` or the refusal's reason key (`not_your_turn`, `store_full`, ...).
+        public var reason: String
+        /// What to tell the customer.
+        public var message: String
+        public var code: String?
+        /// Milliseconds since 1970.
+        public var at: Int64
+    }
+
+    /// `starting`, `ready`, `disconnected` (scanner unplugged or unreachable) or `stopped`.
+    public var state = "starting"
+    public var scanner: String
+    public var last: Decision?
+    public var admitted = 0
+    public var refused = 0
+    public var exits = 0
+    /// `ready` or `disconnected` when an exit key input is configured.
+    public var exitInput: String?
+
+    public init(scanner: String) {
+        self.scanner = scanner
+    }
+}

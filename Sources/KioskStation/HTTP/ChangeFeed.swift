@@ -1,0 +1,47 @@
+import Synchronization
+
+/// Tells live pages that the station's status changed. Stations call ``notify()`` from any thread; each
+/// subscriber (an SSE connection) gets at most one pending wake-up, so a slow client never builds a backlog:
+/// it reads the newest status when it wakes.
+public final class ChangeFeed: Sendable {
+    private struct Subscribers {
+        var next = 0
+        var continuations: [Int: AsyncStream<Void>.Continuation] = [:]
+    }
+
+    private let subscribers = Mutex(Subscribers())
+
+    public init() {}
+
+    public func notify() {
+        subscribers.withLock { s in
+            for continuation in s.continuations.values { continuation.yield() }
+        }
+    }
+
+    /// A stream that yields once now (so the subscriber sends the current status), after every change, and
+    /// every `heartbeat` without one (so a page notices a dead connection and proxies keep it open).
+    public func subscribe(heartbeat: Duration = .seconds(15)) -> AsyncStream<Void> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let id = subscribers.withLock { s in
+                let id = s.next
+                s.next += 1
+                s.continuations[id] = continuation
+                return id
+            }
+            continuation.yield()
+            let beat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: heartbeat)
+                    continuation.yield()
+                }
+            }
+            continuation.onTermination = { [weak self] _ in
+                beat.cancel()
+                _ = self?.subscribers.withLock { $0.continuations.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    public var subscriberCount: Int { subscribers.withLock { $0.continuations.count } }
+}

@@ -1,0 +1,65 @@
+import Crypto
+import Foundation
+import GRDB
+import KioskCore
+
+/// The store's key ring as the station caches it: the public keys its other devices sign tickets with, so a
+/// door verifies every ticket of the store offline. Filled by sync or by `kioskd keys trust`.
+extension LocalStore {
+    public struct TrustedKey: Sendable, Equatable {
+        public var keyID: KeyID
+        public var publicKey: Curve25519.Signing.PublicKey
+        /// The device that signs with it (for people; verification uses the key id).
+        public var device: DeviceID
+
+        public static func == (a: Self, b: Self) -> Bool {
+            a.keyID == b.keyID && a.publicKey.rawRepresentation == b.publicKey.rawRepresentation
+                && a.device == b.device
+        }
+    }
+
+    /// Adds (or renames) a key of the store's ring; durable when this returns.
+    public func trust(_ key: Curve25519.Signing.PublicKey, device: DeviceID, at now: Timestamp) throws {
+        try db.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO trusted_keys (key_id, public_key, device, added_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (key_id) DO UPDATE SET device = excluded.device
+                    """,
+                arguments: [KeyID(publicKey: key).description, key.rawRepresentation, device, now.milliseconds]
+            )
+        }
+    }
+
+    /// Removes a key from the ring; tickets it signed are refused as forged from then on.
+    @discardableResult
+    public func distrust(keyID: String) throws -> Bool {
+        try db.write { db in
+            try db.execute(sql: "DELETE FROM trusted_keys WHERE key_id = ?", arguments: [keyID.lowercased()])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The cached keys of the store's other devices, oldest first.
+    public func trustedKeys() throws -> [TrustedKey] {
+        try db.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM trusted_keys ORDER BY added_at, key_id").map { row in
+                let raw: Data = row["public_key"]
+                guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) else {
+                    throw StoreError(
+                        description: "\(path): the trusted key \(row["key_id"] as String) is damaged — remove it "
+                            + "with `kioskd keys distrust` and trust it again"
+                    )
+                }
+                return TrustedKey(keyID: KeyID(publicKey: key), publicKey: key, device: row["device"])
+            }
+        }
+    }
+
+    /// What a door verifies tickets with: this device's own key and the cached ring.
+    public func keyRing() throws -> KeyRing {
+        var ring = KeyRing([try signingKey().publicKey])
+        for trusted in try trustedKeys() { ring.add(trusted.publicKey) }
+        return ring
+    }
+}
