@@ -116,10 +116,12 @@ let package = Package(
         ),
 
         // MARK: Tests, one target per module plus host hardware-in-the-loop (pty, TCP, cupsd).
+        // Helpers shared by the test targets (not shipped).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"], swiftSettings: strict),
         .testTarget(
             name: "DriversTests",
-            dependencies: ["Drivers", "KioskCore"],
+            dependencies: ["Drivers", "KioskCore", "TestSupport"],
             exclude: ["Recordings"],
             swiftSettings: strict
         ),
@@ -135,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HostHILTests",
-            dependencies: ["DeviceEmulators", "Drivers", "KioskCore", "KioskStation"],
+            dependencies: ["DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "TestSupport"],
             swiftSettings: strict
         ),
     ]

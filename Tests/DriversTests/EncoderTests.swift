@@ -1,4 +1,5 @@
 import KioskCore
+import TestSupport
 import Testing
 
 @testable import Drivers

@@ -53,7 +53,10 @@ import Testing
         pending += stream.dropFirst(30)
         events = EvdevInput.parse(&pending)
         #expect(
-            events == [.init(type: 0, code: 0, value: 0), .init(type: 1, code: 0x100, value: 0), .init(type: 3, code: 1, value: -5)]
+            events == [
+                .init(type: 0, code: 0, value: 0), .init(type: 1, code: 0x100, value: 0),
+                .init(type: 3, code: 1, value: -5),
+            ]
         )
         #expect(pending.isEmpty)
     }

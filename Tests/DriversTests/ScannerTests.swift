@@ -1,5 +1,6 @@
 import CLinuxShims
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Drivers

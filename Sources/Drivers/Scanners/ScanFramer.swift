@@ -26,29 +26,35 @@ public struct ScanFramer: Sendable {
     public var hasPartialLine: Bool { !buffer.isEmpty || discarding > 0 }
 
     public mutating func feed(_ bytes: some Sequence<UInt8>, now: Duration) -> [ScanEvent] {
+        let bytes = Array(bytes)
         var events: [ScanEvent] = []
-        var sawBytes = false
-        for byte in bytes {
-            sawBytes = true
-            if isTerminator(byte) {
-                if let event = finishLine() { events.append(event) }
-                continue
-            }
-            if discarding > 0 {
-                discarding += 1
-            } else if buffer.count >= maxLength {
-                discarding = buffer.count + 1
-                buffer.removeAll(keepingCapacity: true)
-            } else {
-                buffer.append(byte)
-            }
+        var start = 0
+        // Whole runs between terminators at a time: a flood of input costs a scan for the line end per line.
+        while let end = bytes[start...].firstIndex(where: isTerminator) {
+            take(bytes[start..<end])
+            if let event = finishLine() { events.append(event) }
+            start = end + 1
         }
+        take(bytes[start...])
         if !hasPartialLine {
             lastByteAt = nil
-        } else if sawBytes {
+        } else if !bytes.isEmpty {
             lastByteAt = now  // silence is measured from the last byte, not the last read
         }
         return events
+    }
+
+    /// Adds bytes of the current line, switching to discarding once it is over the limit.
+    private mutating func take(_ run: ArraySlice<UInt8>) {
+        guard !run.isEmpty else { return }
+        if discarding > 0 {
+            discarding += run.count
+        } else if buffer.count + run.count > maxLength {
+            discarding = buffer.count + run.count
+            buffer.removeAll(keepingCapacity: true)
+        } else {
+            buffer += run
+        }
     }
 
     /// Refuses a partial line that has seen no byte for `partialTimeout`.

@@ -55,7 +55,12 @@ extension DoorStation {
         let admitted = shown.count { $0.decision.isAdmitted }
         publish {
             if let last = shown.last {
-                $0.last = .init(reason: last.decision.reason, message: last.message, code: last.code, at: now.milliseconds)
+                $0.last = .init(
+                    reason: last.decision.reason,
+                    message: last.message,
+                    code: last.code,
+                    at: now.milliseconds
+                )
             }
             $0.admitted += admitted
             $0.refused += shown.count - admitted
@@ -67,12 +72,6 @@ extension DoorStation {
             )
         }
         return shown.map(\.decision)
-    }
-
-    func verify(_ text: String, _ ring: KeyRing) -> Result<TicketCodec.Claims, TicketCodec.DecodeError> {
-        Result { () throws(TicketCodec.DecodeError) in
-            try TicketCodec.decode(text, prefix: config.store.statusURL, keyRing: ring, store: config.store.id)
-        }
     }
 
     /// A ticket signed by a key the ring lacks: the key may have been trusted since (sync, `kioskd keys

@@ -20,6 +20,7 @@ public final class DoorStation: Service, Sendable {
     let changes: ChangeFeed
     private let ring: Mutex<KeyRing>
     private let lastRingReload = Mutex(Timestamp(milliseconds: 0))
+    private let verified = Mutex(VerifiedCodes())
     private let published: Mutex<DoorStationStatus>
 
     public init(
@@ -47,6 +48,17 @@ public final class DoorStation: Service, Sendable {
     public func reloadKeyRing() throws {
         let fresh = try store.keyRing()
         ring.withLock { $0 = fresh }
+        verified.withLock { $0.removeAll() }
+    }
+
+    /// Checks a scanned text against the key ring, once per recent code (``VerifiedCodes``).
+    func verify(_ text: String, _ ring: KeyRing) -> VerifiedCodes.Outcome {
+        if let known = verified.withLock({ $0.outcome(of: text) }) { return known }
+        let outcome = Result { () throws(TicketCodec.DecodeError) in
+            try TicketCodec.decode(text, prefix: config.store.statusURL, keyRing: ring, store: config.store.id)
+        }
+        verified.withLock { $0.remember(text, outcome) }
+        return outcome
     }
 
     /// True at most once a second: whether an unknown key may trigger a reload of the ring.

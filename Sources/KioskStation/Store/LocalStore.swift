@@ -88,6 +88,11 @@ public final class LocalStore: Sendable {
         return migrator
     }
 
+    /// SQLite's own consistency check: `["ok"]`, or what is damaged.
+    public func integrityCheck() throws -> [String] {
+        try db.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+    }
+
     // MARK: - Device key
 
     /// This device's ticket-signing key, made on first use and kept in the database.
@@ -111,11 +116,13 @@ public final class LocalStore: Sendable {
     static let decoder = JSONDecoder()
 
     func insert(_ event: StoreEvent, _ db: Database) throws {
-        try db.execute(
+        let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO events (id, store, device, time, kind, ticket, body, sequence)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                """,
+                """
+        )
+        try statement.execute(
             arguments: [
                 event.id.uuidString, event.store.uuidString, event.device, event.time.milliseconds, event.kind,
                 event.ticketID?.uuidString, try Self.encoder.encode(event.body), event.sequence,
