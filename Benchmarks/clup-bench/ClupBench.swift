@@ -21,7 +21,10 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Tear-offs per station benchmark run.")
     var tearOffs = 300
 
-    @Option(help: "Which benchmarks: all, printer, station.")
+    @Option(help: "Scans per door benchmark run.")
+    var scans = 1000
+
+    @Option(help: "Which benchmarks: all, printer, station, door.")
     var only = "all"
 
     func run() async throws {
@@ -31,6 +34,9 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "station" {
             try await StationBenchmarks.tearOff(count: tearOffs)
+        }
+        if only == "all" || only == "door" {
+            try await DoorBenchmarks.scanToDecision(count: scans)
         }
     }
 }

@@ -144,4 +144,65 @@ import Testing
             }
         }
     }
+
+    /// The line is kept sorted incrementally; it must always equal sorting the day's tickets from scratch
+    /// (joined time, then id as its string), whatever mix of paper, app tickets, bookings in the future,
+    /// admissions, expiries and cancellations the log holds.
+    @Test func theKeptLineEqualsSortingFromScratch() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var queue = QueueState(capacity: Int.random(in: 1...6, using: &rng))
+            var tickets: [Ticket] = []
+            var now = ms(1_000_000)
+            for _ in 0..<Int.random(in: 10...80, using: &rng) {
+                // Same-millisecond events are common: ties must break by id.
+                now = now + .milliseconds(Int64.random(in: 0...3, using: &rng))
+                var body: StoreEvent.Body
+                switch Int.random(in: 0..<7, using: &rng) {
+                case 0:
+                    body = .ticketIssued(ticket(tickets.count + 1, at: now))
+                case 1:
+                    body = .ticketIssued(ticket(tickets.count + 1, kind: .app, at: now))
+                case 2:
+                    let start = now + .milliseconds(Int64.random(in: -5...20, using: &rng))
+                    body = .ticketIssued(
+                        ticket(
+                            tickets.count + 1,
+                            kind: .booking,
+                            at: now,
+                            slot: BookingSlot(start: start, end: start + .seconds(900))
+                        )
+                    )
+                case 3:
+                    guard let t = tickets.randomElement(using: &rng) else { continue }
+                    body = .ticketTaken(t.id)
+                case 4:
+                    guard let t = tickets.randomElement(using: &rng) else { continue }
+                    body = .ticketAdmitted(t.id, door: "door")
+                case 5:
+                    guard let t = tickets.randomElement(using: &rng) else { continue }
+                    body = Bool.random(using: &rng) ? .ticketExpired(t.id) : .ticketCancelled(t.id)
+                default:
+                    body = .customerExited
+                }
+                if case .ticketIssued(let t) = body { tickets.append(t) }
+                queue.apply(event(body, at: now))
+
+                let probe = now + .milliseconds(Int64.random(in: -2...10, using: &rng))
+                let naive = queue.entries.values.compactMap { entry -> (Timestamp, Ticket)? in
+                    if case .waiting(let joined) = entry.stage { return (joined, entry.ticket) }
+                    return nil
+                }
+                .sorted { $0.0 == $1.0 ? $0.1.id.uuidString < $1.1.id.uuidString : $0.0 < $1.0 }
+                #expect(queue.waiting.map(\.id) == naive.map(\.1.id))
+                let naiveLine = naive.filter { $0.0 <= probe }.map(\.1.id)
+                #expect(queue.line(at: probe).map(\.id) == naiveLine)
+                #expect(queue.called(at: probe).map(\.id) == Array(naiveLine.prefix(queue.freePlaces)))
+                for t in tickets {
+                    #expect(queue.position(of: t.id, at: probe) == naiveLine.firstIndex(of: t.id))
+                    #expect(queue.peopleAhead(of: t.id) == (naive.firstIndex { $0.1.id == t.id } ?? naive.count))
+                }
+            }
+        }
+    }
 }

@@ -115,9 +115,14 @@ public enum Admission {
                 ? .admit(ticket.code) : .storeFull(inside: queue.inside, capacity: queue.capacity)
         }
         // A paper ticket scanned at the door was torn off, whether or not the printer saw it go: it joins at issue.
-        var line = queue.line(at: now)
-        if entry.stage == .inPrinter { line.append(ticket) }
-        guard let position = line.firstIndex(where: { $0.id == ticket.id }) else { return .unknownTicket }
+        let position: Int
+        if entry.stage == .inPrinter {
+            position = queue.lineLength(at: now)
+        } else if let inLine = queue.position(of: ticket.id, at: now) {
+            position = inLine
+        } else {
+            return .unknownTicket
+        }
         if position < queue.freePlaces {
             if let called = queue.callTime(of: ticket.id, at: now), now > called + policy.callWindow { return .expired }
             return .admit(ticket.code)

@@ -20,6 +20,8 @@ public struct QueueState: Sendable, Equatable {
     }
 
     public private(set) var entries: [TicketID: Entry] = [:]
+    /// The waiting tickets in line order, kept sorted as stages change (so a decision never sorts the day).
+    private var order: [LineKey] = []
     public private(set) var capacity: Int
     /// People inside: admissions minus exits, never below zero.
     public private(set) var inside = 0
@@ -47,6 +49,7 @@ public struct QueueState: Sendable, Equatable {
             let stage: Stage =
                 ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.slot?.start ?? ticket.issuedAt)
             entries[ticket.id] = Entry(ticket: ticket, stage: stage)
+            if case .waiting(let joined) = stage { order.insert(LineKey(joined: joined, id: ticket.id)) }
         case .ticketTaken(let id):
             update(id) { entry in
                 if entry.stage == .inPrinter { entry.stage = .waiting(joined: event.time) }
@@ -84,24 +87,21 @@ public struct QueueState: Sendable, Equatable {
             orphanEvents += 1
             return
         }
+        let before = entry.stage
         change(&entry)
         entries[id] = entry
+        guard entry.stage != before else { return }
+        if case .waiting(let joined) = before { order.remove(LineKey(joined: joined, id: id)) }
+        if case .waiting(let joined) = entry.stage { order.insert(LineKey(joined: joined, id: id)) }
     }
 
     /// Tickets in the queue, first in line first.
-    public var waiting: [Ticket] {
-        entries.values.compactMap { entry -> (Timestamp, Ticket)? in
-            if case .waiting(let joined) = entry.stage { return (joined, entry.ticket) }
-            return nil
-        }
-        .sorted { $0.0 == $1.0 ? $0.1.id.uuidString < $1.1.id.uuidString : $0.0 < $1.0 }
-        .map(\.1)
-    }
+    public var waiting: [Ticket] { order.map { entries[$0.id]!.ticket } }
 
     /// How many wait ahead of a ticket (all who wait, for a ticket not in the queue yet).
     public func peopleAhead(of id: TicketID) -> Int {
-        let line = waiting
-        return line.firstIndex { $0.id == id } ?? line.count
+        guard case .waiting(let joined)? = entries[id]?.stage else { return order.count }
+        return order.index(of: LineKey(joined: joined, id: id)) ?? order.count
     }
 
     public func stage(of id: TicketID) -> Stage? { entries[id]?.stage }
@@ -112,34 +112,40 @@ public struct QueueState: Sendable, Equatable {
     /// When each ticket was first called (came within the free places), stamped as events are applied.
     public private(set) var calledAt: [TicketID: Timestamp] = [:]
 
+    /// How many waiting tickets have joined by `now` (the line is sorted by joining time: they come first).
+    func lineLength(at now: Timestamp) -> Int {
+        order.partitionPoint { $0.joined > now }
+    }
+
     /// The line at `now`: waiting tickets that have joined by then (a booking joins at its slot's start),
     /// first in line first.
     public func line(at now: Timestamp) -> [Ticket] {
-        entries.values.compactMap { entry -> (Timestamp, Ticket)? in
-            if case .waiting(let joined) = entry.stage, joined <= now { return (joined, entry.ticket) }
-            return nil
-        }
-        .sorted { $0.0 == $1.0 ? $0.1.id.uuidString < $1.1.id.uuidString : $0.0 < $1.0 }
-        .map(\.1)
+        order.prefix(lineLength(at: now)).map { entries[$0.id]!.ticket }
+    }
+
+    /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
+    public func position(of id: TicketID, at now: Timestamp) -> Int? {
+        guard case .waiting(let joined)? = entries[id]?.stage, joined <= now else { return nil }
+        return order.index(of: LineKey(joined: joined, id: id))
     }
 
     /// The tickets called at `now`: the first of the line, as many as there are free places.
     public func called(at now: Timestamp) -> [Ticket] {
-        Array(line(at: now).prefix(freePlaces))
+        order.prefix(min(lineLength(at: now), freePlaces)).map { entries[$0.id]!.ticket }
     }
 
     /// When `id` was called: stamped by the log, or (called only by time passing) since it joined.
     public func callTime(of id: TicketID, at now: Timestamp) -> Timestamp? {
         if let stamped = calledAt[id] { return stamped }
-        guard called(at: now).contains(where: { $0.id == id }), case .waiting(let joined)? = entries[id]?.stage else {
-            return nil
-        }
+        guard let position = position(of: id, at: now), position < freePlaces,
+            case .waiting(let joined)? = entries[id]?.stage
+        else { return nil }
         return joined
     }
 
     mutating func stampCalls(at time: Timestamp) {
-        for ticket in called(at: time) where calledAt[ticket.id] == nil {
-            calledAt[ticket.id] = time
+        for key in order.prefix(min(lineLength(at: time), freePlaces)) where calledAt[key.id] == nil {
+            calledAt[key.id] = time
         }
     }
 }

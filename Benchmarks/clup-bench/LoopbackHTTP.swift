@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+
+/// A blocking HTTP/1.1 client on one keep-alive loopback connection: cheap enough to poll `GET /status` in
+/// a tight loop, and able to follow `GET /events`. Used from a dedicated thread, never the cooperative pool.
+final class LoopbackHTTP {
+    private let fd: CInt
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard fd >= 0, connected == 0 else { throw BenchError("cannot connect to 127.0.0.1:\(port)") }
+        var one: CInt = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<CInt>.size))
+    }
+
+    deinit { close(fd) }
+
+    private func send(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { throw BenchError("the kiosk closed the connection") }
+        buffer += chunk.prefix(n)
+    }
+
+    private func take(until marker: [UInt8]) throws -> [UInt8] {
+        while true {
+            if buffer.count >= marker.count {
+                for i in 0...(buffer.count - marker.count) where buffer[i] == marker[0] {
+                    if Array(buffer[i..<(i + marker.count)]) == marker {
+                        let head = Array(buffer[..<i])
+                        buffer.removeFirst(i + marker.count)
+                        return head
+                    }
+                }
+            }
+            try fill()
+        }
+    }
+
+    /// One GET on the kept-alive connection; the body (the server sends Content-Length for JSON).
+    func get(_ path: String) throws -> [UInt8] {
+        send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let head = String(decoding: try take(until: [13, 10, 13, 10]), as: UTF8.self).lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { throw BenchError("no content-length in the answer to \(path)") }
+        while buffer.count < length { try fill() }
+        defer { buffer.removeFirst(length) }
+        return Array(buffer.prefix(length))
+    }
+
+    /// Starts following server-sent events on this connection.
+    func openEvents(_ path: String) throws {
+        send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        _ = try take(until: [13, 10, 13, 10])
+    }
+
+    /// The next event's data.
+    func nextEvent() throws -> [UInt8] {
+        let event = try take(until: [10, 10])
+        guard let start = String(decoding: event, as: UTF8.self).range(of: "data: ") else { return try nextEvent() }
+        let text = String(decoding: event, as: UTF8.self)
+        return Array(text[start.upperBound...].prefix { $0 != "\n" }.utf8)
+    }
+}
