@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "kioskd", targets: ["kioskd"]),
         .executable(name: "escpos-emulator", targets: ["escpos-emulator"]),
+        .executable(name: "clup-server", targets: ["clup-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -84,6 +85,30 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: The central server.
+        .target(
+            name: "CLupServer",
+            dependencies: [
+                "KioskCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "clup-server",
+            dependencies: [
+                "CLupServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: Device emulators: real programs on real kernel interfaces.
         .target(
             name: "DeviceEmulators",
@@ -137,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HostHILTests",
-            dependencies: ["DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "TestSupport"],
+            dependencies: ["DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "TestSupport"],
             swiftSettings: strict
         ),
     ]

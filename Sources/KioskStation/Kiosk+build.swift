@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -11,6 +12,7 @@ public struct Kiosk: Sendable {
     public let queue: QueueReplica
     public let printer: PrinterStation?
     public let door: DoorStation?
+    public let sync: SyncClient?
     public let services: [any Service]
     /// The HTTP port once the server listens (useful with port 0).
     public let httpPort: HTTPPort
@@ -63,9 +65,25 @@ extension Kiosk {
         let door =
             config.door.enabled
             ? try DoorStation(config: config, store: store, queue: queue, logger: logger, changes: changes) : nil
+        let sync =
+            config.sync.enabled
+            ? try SyncClient(config: config, store: store, queue: queue, logger: logger) {
+                do {
+                    try door?.reloadKeyRing()
+                } catch {
+                    logger.error("cannot reload the key ring", metadata: ["error": "\(error)"])
+                }
+            } : nil
         let port = HTTPPort()
         let app = Application(
-            router: StationHTTP.router(config: config, printer: printer, door: door, queue: queue, changes: changes),
+            router: StationHTTP.router(
+                config: config,
+                printer: printer,
+                door: door,
+                sync: sync,
+                queue: queue,
+                changes: changes
+            ),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? config.http.port) },
             logger: logger
@@ -73,6 +91,7 @@ extension Kiosk {
         var services: [any Service] = []
         if let printer { services.append(printer) }
         if let door { services.append(door) }
+        if let sync { services.append(sync) }
         services.append(app)
         return Kiosk(
             config: config,
@@ -80,6 +99,7 @@ extension Kiosk {
             queue: queue,
             printer: printer,
             door: door,
+            sync: sync,
             services: services,
             httpPort: port
         )

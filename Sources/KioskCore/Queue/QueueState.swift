@@ -27,6 +27,11 @@ public struct QueueState: Sendable, Equatable {
     public private(set) var inside = 0
     /// Events that referred to a ticket the log does not know (reported, not fatal).
     public private(set) var orphanEvents = 0
+    /// Tickets admitted more than once (e.g. at two doors while they were offline): the first admission
+    /// counts, the others are reported here, not hidden.
+    public private(set) var conflicts: [AdmissionConflict] = []
+    /// Which door admitted each ticket, to name both sides of a conflict.
+    private var admittedBy: [TicketID: DeviceID] = [:]
 
     public init(capacity: Int) {
         self.capacity = capacity
@@ -38,8 +43,16 @@ public struct QueueState: Sendable, Equatable {
     }
 
     public mutating func apply(_ event: StoreEvent) {
+        // A refused scan changes nothing: not even the clock the calls are stamped with.
+        if case .scanRefused = event.body { return }
         applyBody(event)
         stampCalls(at: event.time)
+    }
+
+    /// Whether applying the event can change the state (a refused scan cannot).
+    public static func changesState(_ event: StoreEvent) -> Bool {
+        if case .scanRefused = event.body { return false }
+        return true
     }
 
     private mutating func applyBody(_ event: StoreEvent) {
@@ -54,13 +67,26 @@ public struct QueueState: Sendable, Equatable {
             update(id) { entry in
                 if entry.stage == .inPrinter { entry.stage = .waiting(joined: event.time) }
             }
-        case .ticketAdmitted(let id, _):
+        case .ticketAdmitted(let id, let door):
+            if let entry = entries[id], case .admitted(let at) = entry.stage {
+                conflicts.append(
+                    AdmissionConflict(
+                        ticket: id,
+                        code: entry.ticket.code,
+                        firstDoor: admittedBy[id] ?? "?",
+                        firstAt: at,
+                        secondDoor: door,
+                        secondAt: event.time
+                    )
+                )
+                return
+            }
             var admitted = false
             update(id) { entry in
-                if case .admitted = entry.stage { return }
                 entry.stage = .admitted(at: event.time)
                 admitted = true
             }
+            if admitted { admittedBy[id] = door }
             if admitted { inside += 1 }
         case .customerExited:
             inside = max(inside - 1, 0)
@@ -148,4 +174,15 @@ public struct QueueState: Sendable, Equatable {
             calledAt[key.id] = time
         }
     }
+}
+
+/// One ticket admitted twice: both doors let its holder in (they could not know of each other, e.g.
+/// while offline). Occupancy counts it once; the manager sees it.
+public struct AdmissionConflict: Sendable, Hashable, Codable {
+    public var ticket: TicketID
+    public var code: TicketCode
+    public var firstDoor: DeviceID
+    public var firstAt: Timestamp
+    public var secondDoor: DeviceID
+    public var secondAt: Timestamp
 }

@@ -74,6 +74,20 @@ public struct KioskConfig: Sendable, Equatable {
         public init() {}
     }
 
+    public struct Sync: Sendable, Equatable {
+        /// clup-server's base URL, e.g. `https://clup.example`; empty: this kiosk runs alone.
+        public var server = ""
+        /// The credential the server gave when this kiosk was enrolled.
+        public var credential = ""
+        public var pullWaitSeconds = 25
+        /// Events per push.
+        public var batch = 500
+
+        public init() {}
+
+        public var enabled: Bool { !server.isEmpty }
+    }
+
     public struct HTTP: Sendable, Equatable {
         public var host = "127.0.0.1"
         public var port = 8080
@@ -85,6 +99,7 @@ public struct KioskConfig: Sendable, Equatable {
     public var device = Device()
     public var printer = Printer()
     public var door = Door()
+    public var sync = Sync()
     public var http = HTTP()
     public var logLevel = "info"
 
@@ -166,6 +181,9 @@ public struct KioskConfig: Sendable, Equatable {
             try parseDoorInputs(door, into: &config.door)
             try door.rejectUnknownKeys()
         }
+        if let sync = try root.table("sync") {
+            try parseSync(sync, into: &config.sync)
+        }
         if let http = try root.table("http") {
             config.http.host = try http.string("host") ?? config.http.host
             config.http.port = try http.int("port", in: 0...65535) ?? config.http.port
@@ -182,6 +200,32 @@ public struct KioskConfig: Sendable, Equatable {
         }
         try root.rejectUnknownKeys()
         return config
+    }
+
+    private static func parseSync(_ table: StrictTable, into sync: inout Sync) throws(TOMLFileError) {
+        if let server = try table.string("server"), !server.isEmpty {
+            guard server.hasPrefix("http://") || server.hasPrefix("https://"), URL(string: server)?.host != nil else {
+                throw table.error("server", "'\(server)' — use the server's base URL, e.g. \"https://clup.example\"")
+            }
+            sync.server = server
+        }
+        if let credential = try table.string("credential") {
+            sync.credential = credential
+        }
+        if let file = try table.string("credential_file"), !file.isEmpty {
+            do {
+                sync.credential = try String(contentsOfFile: file, encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            } catch {
+                throw table.error("credential_file", "cannot read \(file) (\(error))")
+            }
+        }
+        if sync.enabled && sync.credential.isEmpty {
+            throw table.error("credential", "missing: the credential clup-server gave when this kiosk was enrolled")
+        }
+        sync.pullWaitSeconds = try table.int("pull_wait_seconds", in: 0...60) ?? sync.pullWaitSeconds
+        sync.batch = try table.int("batch", in: 1...1000) ?? sync.batch
+        try table.rejectUnknownKeys()
     }
 
     private static func parseDoorInputs(_ table: StrictTable, into door: inout Door) throws(TOMLFileError) {

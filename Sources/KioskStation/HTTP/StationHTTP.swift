@@ -19,6 +19,7 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public var device: String
     public var printer: PrinterStationStatus?
     public var door: DoorStationStatus?
+    public var sync: SyncStatus?
     public var queue: Queue
 }
 
@@ -35,6 +36,7 @@ public enum StationHTTP {
         config: KioskConfig,
         printer: PrinterStation?,
         door: DoorStation?,
+        sync: SyncClient?,
         queue: QueueReplica,
         changes: ChangeFeed
     ) -> Router<BasicRequestContext> {
@@ -47,6 +49,7 @@ public enum StationHTTP {
                 device: config.device.id,
                 printer: printer?.status,
                 door: door?.status,
+                sync: sync?.status,
                 queue: .init(
                     waiting: line.count,
                     inside: state.inside,

@@ -85,6 +85,18 @@ public final class LocalStore: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v3: sync position") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE sync_state (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        last_pulled INTEGER NOT NULL DEFAULT 0,
+                        key_registered INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO sync_state (id) VALUES (1);
+                    """
+            )
+        }
         return migrator
     }
 

@@ -1,13 +1,29 @@
 import KioskCore
 import Synchronization
 
-/// The station's in-memory queue state: the fold of the local log, updated as events are appended.
+/// The station's in-memory queue: the same reducer as the server, folded over the server's log in the
+/// server's order (what sync pulled), with this station's events the server has not confirmed yet applied on
+/// top. When the server's order arrives it wins: the replica refolds its pending events over it. Without a
+/// server every event is pending and the replica is the fold of the local log.
 public final class QueueReplica: Sendable {
-    private let state: Mutex<QueueState>
+    private struct Folds {
+        /// The fold of the pulled log, in sequence order.
+        var confirmed: QueueState
+        /// Local events not yet seen in the pulled log (only those that change state), in local order.
+        var pending: [StoreEvent]
+        /// `confirmed` with `pending` on top: what the station decides with.
+        var current: QueueState
+    }
+
+    private let folds: Mutex<Folds>
     let changes: ChangeFeed
 
     public init(store: LocalStore, capacity: Int, changes: ChangeFeed = ChangeFeed()) throws {
-        state = Mutex(QueueState(capacity: capacity, events: try store.events()))
+        let (confirmed, pending) = try store.replicaEvents()
+        let base = QueueState(capacity: capacity, events: confirmed)
+        var current = base
+        for event in pending { current.apply(event) }
+        folds = Mutex(Folds(confirmed: base, pending: pending, current: current))
         self.changes = changes
     }
 
@@ -15,14 +31,38 @@ public final class QueueReplica: Sendable {
         apply(CollectionOfOne(event))
     }
 
-    /// Applies events already in the log, then tells the live pages once.
+    /// Applies events this station just wrote to its log, then tells the live pages once.
     public func apply(_ events: some Collection<StoreEvent>) {
-        guard !events.isEmpty else { return }
-        state.withLock { state in
-            for event in events { state.apply(event) }
+        let changing = events.filter(QueueState.changesState)
+        guard !changing.isEmpty else { return }
+        folds.withLock { folds in
+            for event in changing {
+                folds.pending.append(event)
+                folds.current.apply(event)
+            }
         }
         changes.notify()
     }
 
-    public var snapshot: QueueState { state.withLock { $0 } }
+    /// Applies a page of the server's log (in sequence order, own events included): the server's order
+    /// replaces the local one for every event it contains.
+    public func applyPulled(_ events: [StoreEvent]) {
+        guard !events.isEmpty else { return }
+        folds.withLock { folds in
+            for event in events { folds.confirmed.apply(event) }
+            let seen = Set(events.map(\.id))
+            folds.pending.removeAll { seen.contains($0.id) }
+            var current = folds.confirmed
+            for event in folds.pending { current.apply(event) }
+            folds.current = current
+        }
+        changes.notify()
+    }
+
+    public var snapshot: QueueState { folds.withLock { $0.current } }
+
+    /// The fold of the server's log alone (what the server's queue is, as far as this station has read).
+    public var confirmedSnapshot: QueueState { folds.withLock { $0.confirmed } }
+
+    public var pendingCount: Int { folds.withLock { $0.pending.count } }
 }

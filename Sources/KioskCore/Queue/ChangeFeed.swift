@@ -1,8 +1,8 @@
 import Synchronization
 
-/// Tells live pages that the station's status changed. Stations call ``notify()`` from any thread; each
-/// subscriber (an SSE connection) gets at most one pending wake-up, so a slow client never builds a backlog:
-/// it reads the newest status when it wakes.
+/// Tells live pages and long-polls that something changed (a station's status, a store's log). Writers call
+/// ``notify()`` from any thread; each subscriber (an SSE connection, a long-poll) gets at most one pending
+/// wake-up, so a slow client never builds a backlog: it reads the newest state when it wakes.
 public final class ChangeFeed: Sendable {
     private struct Subscribers {
         var next = 0
@@ -44,4 +44,16 @@ public final class ChangeFeed: Sendable {
     }
 
     public var subscriberCount: Int { subscribers.withLock { $0.continuations.count } }
+
+    /// Waits until `ready()` holds (checked now and after each change) or `timeout` passes; the final
+    /// answer of `ready()`. For long-polls: the caller rechecks what it waits for, so no change is missed.
+    public func wait(timeout: Duration, until ready: @escaping @Sendable () -> Bool) async -> Bool {
+        let changes = subscribe(heartbeat: timeout)
+        let deadline = ContinuousClock.now + timeout
+        for await _ in changes {
+            if ready() { return true }
+            if ContinuousClock.now >= deadline || Task.isCancelled { break }
+        }
+        return ready()
+    }
 }

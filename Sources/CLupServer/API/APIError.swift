@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// An error answer: a status and a JSON body `{"error": "...", "field": "..."}` that says what to fix.
+public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    public var message: String
+    /// The request field at fault (`capacity`, `location.latitude`), when there is one.
+    public var field: String?
+
+    public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil) {
+        self.status = status
+        self.message = message
+        self.field = field
+    }
+
+    public static func badRequest(_ message: String, field: String? = nil) -> APIError {
+        APIError(.badRequest, message, field: field)
+    }
+
+    public static let unauthorized = APIError(.unauthorized, "missing or invalid credentials")
+
+    public static func notFound(_ what: String) -> APIError { APIError(.notFound, "\(what) not found") }
+
+    public var description: String { field.map { "\($0): \(message)" } ?? message }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var object = ["error": message]
+        if let field { object["field"] = field }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension DecodingError {
+    /// The JSON path of the field a decoding error is about, e.g. `location.latitude` or `events[3].id`.
+    var field: String? {
+        let path: [any CodingKey]
+        switch self {
+        case .keyNotFound(let key, let context): path = context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            path = context.codingPath
+        @unknown default: return nil
+        }
+        guard !path.isEmpty else { return nil }
+        return path.reduce(into: "") { result, key in
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += (result.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+    }
+
+    var problem: String {
+        switch self {
+        case .keyNotFound: return "missing"
+        case .typeMismatch(let type, _): return "wrong type (expected \(type))"
+        case .valueNotFound(let type, _): return "null where \(type) is needed"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription
+        @unknown default: return "invalid"
+        }
+    }
+}

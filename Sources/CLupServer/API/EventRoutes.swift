@@ -1,0 +1,127 @@
+import Crypto
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// The store event log for kiosks: idempotent batch append, a long-polled read from a sequence number, the
+/// store's key ring, and a device registering its own signing key.
+struct EventRoutes {
+    let database: ServerDatabase
+    let logs: StoreLogs
+    let auth: Authenticator
+
+    static let maxBatch = 1000
+
+    struct Batch: Decodable {
+        var events: [StoreEvent]
+    }
+
+    struct Appended: ResponseEncodable {
+        var appended: [ServerDatabase.Appended]
+        var last: Int64
+    }
+
+    struct Page: ResponseEncodable {
+        var events: [StoreEvent]
+        /// The last sequence of the store's log when this page was read.
+        var last: Int64
+    }
+
+    struct DeviceKey: Codable, ResponseEncodable {
+        var device: DeviceID
+        var keyId: String?
+        /// Raw Ed25519 public key, base64.
+        var publicKey: String
+    }
+
+    struct KeyRingAnswer: ResponseEncodable {
+        var keys: [DeviceKey]
+    }
+
+    func register(on router: some RouterMethods<BasicRequestContext>) {
+        router.post("v1/stores/:store/events") { request, context -> Appended in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let (_, device) = try auth.requireDevice(request, store: store)
+            let batch = try await request.decode(Batch.self, limit: 4 << 20)
+            guard batch.events.count <= Self.maxBatch else {
+                throw APIError.badRequest("at most \(Self.maxBatch) events per request", field: "events")
+            }
+            for (i, event) in batch.events.enumerated() {
+                guard event.store == store else {
+                    throw APIError.badRequest("not this store", field: "events[\(i)].store")
+                }
+                guard event.device == device else {
+                    throw APIError(
+                        .forbidden,
+                        "a device appends only its own events (it is '\(device)')",
+                        field: "events[\(i)].device"
+                    )
+                }
+                if case .ticketIssued(let ticket) = event.body, ticket.store != store {
+                    throw APIError.badRequest("ticket of another store", field: "events[\(i)].body.ticket.store")
+                }
+            }
+            let appended = try logs.append(batch.events, store: store)
+            return Appended(appended: appended, last: logs.store(store)?.lastSequence ?? 0)
+        }
+        router.get("v1/stores/:store/events") { request, context -> Page in
+            let store = try context.parameters.require("store", as: UUID.self)
+            _ = try auth.requireDevice(request, store: store)
+            let after = try Self.query(request, "after", default: 0, in: 0...Int64.max)
+            let wait = try Self.query(request, "wait", default: 0, in: 0...60)
+            let limit = try Self.query(request, "limit", default: 1000, in: 1...5000)
+            let events = try await logs.events(store: store, after: after, wait: .seconds(wait), limit: Int(limit))
+            return Page(events: events, last: logs.store(store)?.lastSequence ?? 0)
+        }
+        router.get("v1/stores/:store/keys") { request, context -> KeyRingAnswer in
+            let store = try context.parameters.require("store", as: UUID.self)
+            _ = try auth.requireDevice(request, store: store)
+            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+            let server = live.record.signer
+            var keys = [
+                DeviceKey(
+                    device: StoreLogs.serverDevice,
+                    keyId: server.keyID.description,
+                    publicKey: server.publicKey.rawRepresentation.base64EncodedString()
+                )
+            ]
+            for (device, key) in try database.keyRing(store: store) {
+                keys.append(
+                    DeviceKey(
+                        device: device,
+                        keyId: KeyID(publicKey: key).description,
+                        publicKey: key.rawRepresentation.base64EncodedString()
+                    )
+                )
+            }
+            return KeyRingAnswer(keys: keys)
+        }
+        router.put("v1/devices/self/key") { request, _ -> Response in
+            let (store, device) = try auth.requireDevice(request)
+            let body = try await request.decode(DeviceKey.self)
+            guard let raw = Data(base64Encoded: body.publicKey), raw.count == 32,
+                let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
+            else { throw APIError.badRequest("a raw Ed25519 public key in base64 (44 characters)", field: "publicKey") }
+            guard body.device == device else {
+                throw APIError(.forbidden, "the credential is for device '\(device)'", field: "device")
+            }
+            try database.setKey(key, device: device, store: store)
+            return Response(status: .noContent)
+        }
+    }
+
+    static func query(
+        _ request: Request,
+        _ name: String,
+        default value: Int64,
+        in range: ClosedRange<Int64>
+    ) throws(APIError)
+        -> Int64
+    {
+        guard let text = request.uri.queryParameters[name[...]] else { return value }
+        guard let number = Int64(String(text)), range.contains(number) else {
+            throw APIError.badRequest("must be a whole number in \(range.lowerBound)…\(range.upperBound)", field: name)
+        }
+        return number
+    }
+}

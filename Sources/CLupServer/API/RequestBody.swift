@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+
+extension Request {
+    /// The JSON body as `T`, or an error naming what is wrong: too big (413), not JSON, or the field that is
+    /// missing or of the wrong type (400).
+    func decode<T: Decodable>(_ type: T.Type, limit: Int = 1 << 20) async throws(APIError) -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await body.collect(upTo: limit)
+        } catch {
+            throw APIError(.contentTooLarge, "request body over \(limit) bytes")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw APIError.badRequest(error.problem, field: error.field)
+        } catch {
+            throw APIError.badRequest("not valid JSON")
+        }
+    }
+
+    /// The bearer token of the `Authorization` header.
+    var bearerToken: String? {
+        guard let value = headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = value.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// `/v1/stores`: registration by the system manager and device enrollment.
+struct StoreRoutes {
+    let database: ServerDatabase
+    let logs: StoreLogs
+    let auth: Authenticator
+
+    struct Registration: Decodable {
+        struct Manager: Decodable {
+            var username: String
+            var password: String
+        }
+        var store: StoreProfile
+        var manager: Manager
+    }
+
+    struct Registered: ResponseEncodable {
+        var id: StoreID
+        var manager: String
+    }
+
+    struct Enrollment: Decodable {
+        var device: DeviceID
+    }
+
+    struct Enrolled: ResponseEncodable {
+        var store: StoreID
+        var device: DeviceID
+        /// Shown once: the kiosk's `[sync] credential`.
+        var credential: String
+    }
+
+    func register(on router: some RouterMethods<BasicRequestContext>) {
+        router.post("v1/stores") { request, _ -> EditedResponse<Registered> in
+            try auth.requireAdmin(request)
+            let registration = try await request.decode(Registration.self)
+            do throws(APIError) {
+                try registration.store.validate()
+            } catch {
+                throw APIError(error.status, error.message, field: error.field.map { "store." + $0 })
+            }
+            let username = registration.manager.username
+            guard (3...64).contains(username.count),
+                username.allSatisfy({ $0.isLetter || $0.isNumber || "._-@".contains($0) })
+            else { throw APIError.badRequest("3 to 64 letters, digits or . _ - @", field: "manager.username") }
+            guard registration.manager.password.count >= 10 else {
+                throw APIError.badRequest("at least 10 characters", field: "manager.password")
+            }
+            let record = try database.register(
+                registration.store,
+                manager: username,
+                passwordHash: try PasswordHash(password: registration.manager.password),
+                at: ServerClock.now()
+            )
+            logs.add(record)
+            return EditedResponse(status: .created, response: Registered(id: record.id, manager: username))
+        }
+        router.post("v1/stores/:store/devices") { request, context -> EditedResponse<Enrolled> in
+            try auth.requireAdmin(request)
+            let store = try context.parameters.require("store", as: UUID.self)
+            guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+            let enrollment = try await request.decode(Enrollment.self)
+            guard (1...64).contains(enrollment.device.count), enrollment.device != StoreLogs.serverDevice else {
+                throw APIError.badRequest("1 to 64 characters, not '\(StoreLogs.serverDevice)'", field: "device")
+            }
+            let credential = try database.enroll(device: enrollment.device, store: store, at: ServerClock.now())
+            return EditedResponse(
+                status: .created,
+                response: Enrolled(store: store, device: enrollment.device, credential: credential)
+            )
+        }
+    }
+}

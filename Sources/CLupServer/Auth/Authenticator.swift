@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// Who may call what: the system manager (the admin token from the configuration), and kiosks (their
+/// enrollment credential, which ties them to one store and one device id). Wrong or missing credentials are
+/// a 401 that does not say which part was wrong.
+public struct Authenticator: Sendable {
+    let adminTokenHash: Data
+    let database: ServerDatabase
+
+    public init(adminToken: String, database: ServerDatabase) {
+        self.adminTokenHash = Secrets.hash(adminToken)
+        self.database = database
+    }
+
+    public func requireAdmin(_ request: Request) throws(APIError) {
+        guard let token = request.bearerToken, Self.equal(Secrets.hash(token), adminTokenHash) else {
+            throw .unauthorized
+        }
+    }
+
+    /// The enrolled device making the request, which must belong to `store` when one is given.
+    public func requireDevice(
+        _ request: Request,
+        store: StoreID? = nil
+    ) throws(APIError) -> (store: StoreID, device: DeviceID) {
+        guard let token = request.bearerToken else { throw .unauthorized }
+        let found: (store: StoreID, device: DeviceID)?
+        do {
+            found = try database.device(credential: token)
+        } catch {
+            throw APIError(.internalServerError, "cannot read the device table")
+        }
+        guard let found else { throw .unauthorized }
+        if let store, store != found.store { throw APIError(.forbidden, "this device belongs to another store") }
+        return found
+    }
+
+    static func equal(_ a: Data, _ b: Data) -> Bool {
+        a.count == b.count && zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,47 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// A manager's password as stored: scrypt (N = 2^14, r = 8, p = 1: about 16 MB and tens of milliseconds per
+/// guess) with a random 16-byte salt. The password itself is never kept.
+public struct PasswordHash: Sendable {
+    public var hash: Data
+    public var salt: Data
+
+    static let rounds = 1 << 14
+
+    public init(password: String) throws {
+        var salt = Data(count: 16)
+        salt.withUnsafeMutableBytes { buffer in
+            var rng = SystemRandomNumberGenerator()
+            for i in buffer.indices { buffer[i] = UInt8.random(in: 0...255, using: &rng) }
+        }
+        self.salt = salt
+        self.hash = try Self.derive(password, salt: salt)
+    }
+
+    public init(hash: Data, salt: Data) {
+        self.hash = hash
+        self.salt = salt
+    }
+
+    static func derive(_ password: String, salt: Data) throws -> Data {
+        let key = try KDF.Scrypt.deriveKey(
+            from: Data(password.utf8),
+            salt: salt,
+            outputByteCount: 32,
+            rounds: rounds,
+            blockSize: 8,
+            parallelism: 1
+        )
+        return key.withUnsafeBytes { Data($0) }
+    }
+
+    /// Constant-time comparison of a candidate password's hash with the stored one.
+    public func matches(_ password: String) -> Bool {
+        guard let candidate = try? Self.derive(password, salt: salt), candidate.count == hash.count else {
+            return false
+        }
+        return zip(candidate, hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import Logging
+import ServiceLifecycle
+
+/// clup-server as a library: the central server every store's kiosks sync with, and the customer app's API.
+///
+/// ``ServerApp/build(_:logger:)`` opens the database, loads every store's queue and returns the services to
+/// run (the HTTP application); the `clup-server` executable and the tests both use it.
+public struct ServerApp: Sendable {
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8090
+        public var databasePath = "/var/lib/clup-server/clup.sqlite"
+        /// The system manager's bearer token (from a file or the environment, never the command line).
+        public var adminToken: String
+
+        public init(adminToken: String) {
+            self.adminToken = adminToken
+        }
+    }
+
+    public let database: ServerDatabase
+    public let logs: StoreLogs
+    public let services: [any Service]
+    /// The port once the server listens (useful with port 0).
+    public let port: ListeningPort
+
+    public static func build(_ options: Options, logger: Logger) throws -> ServerApp {
+        guard options.adminToken.count >= 16 else {
+            throw ServerDatabase.Failure(
+                description: "the admin token must be at least 16 characters — generate one with `openssl rand -hex 24`"
+            )
+        }
+        let database = try ServerDatabase(path: options.databasePath)
+        let logs = try StoreLogs(database: database)
+        let auth = Authenticator(adminToken: options.adminToken, database: database)
+        let router = Router()
+        router.get("healthz") { _, _ in "ok" }
+        StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
+        EventRoutes(database: database, logs: logs, auth: auth).register(on: router)
+        let port = ListeningPort()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "clup-server"),
+            onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
+            logger: logger
+        )
+        return ServerApp(database: database, logs: logs, services: [app], port: port)
+    }
+
+    public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {
+        ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0) },
+                gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+                logger: logger
+            )
+        )
+    }
+}
+
+/// A port known once a server listens.
+public final class ListeningPort: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only touched while `condition` is locked.
+    private let condition = NSCondition()
+    private var value: Int?
+
+    public init() {}
+
+    public func set(_ port: Int) {
+        condition.withLock {
+            value = port
+            condition.broadcast()
+        }
+    }
+
+    /// The port, if the server listens already.
+    public var current: Int? { condition.withLock { value } }
+
+    /// Waits until the server listens; nil after `timeout`. Blocks: not for the cooperative pool.
+    public func wait(timeout: Duration = .seconds(10)) -> Int? {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
+        return condition.withLock {
+            while value == nil {
+                if !condition.wait(until: deadline) { break }
+            }
+            return value
+        }
+    }
+}

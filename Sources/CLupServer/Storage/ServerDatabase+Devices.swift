@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import GRDB
+import KioskCore
+
+extension ServerDatabase {
+    /// Enrolls a kiosk of a store: returns its credential (shown once; only its SHA-256 is kept). Enrolling
+    /// the same device id again replaces its credential (a replaced box) and forgets its key.
+    public func enroll(device: DeviceID, store: StoreID, at now: Timestamp) throws -> String {
+        let credential = Secrets.token()
+        try pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO devices (store, id, credential_hash, created_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (store, id) DO UPDATE SET credential_hash = excluded.credential_hash, public_key = NULL
+                    """,
+                arguments: [store.uuidString, device, Secrets.hash(credential), now.milliseconds]
+            )
+        }
+        return credential
+    }
+
+    /// The device a credential belongs to.
+    public func device(credential: String) throws -> (store: StoreID, device: DeviceID)? {
+        try pool.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: "SELECT store, id FROM devices WHERE credential_hash = ?",
+                    arguments: [Secrets.hash(credential)]
+                ), let store = UUID(uuidString: row["store"])
+            else { return nil }
+            return (store, row["id"])
+        }
+    }
+
+    /// Registers the public key a device signs its tickets with.
+    public func setKey(_ key: Curve25519.Signing.PublicKey, device: DeviceID, store: StoreID) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: "UPDATE devices SET public_key = ? WHERE store = ? AND id = ?",
+                arguments: [key.rawRepresentation, store.uuidString, device]
+            )
+        }
+    }
+
+    /// The store's key ring: the server's own key for app tickets and every enrolled device's key.
+    public func keyRing(store: StoreID) throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT id, public_key FROM devices WHERE store = ? AND public_key IS NOT NULL ORDER BY id",
+                arguments: [store.uuidString]
+            ).compactMap { row in
+                guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: row["public_key"] as Data) else {
+                    return nil
+                }
+                return (row["id"], key)
+            }
+        }
+    }
+}
+
+/// Random tokens and their stored form.
+enum Secrets {
+    /// 32 random bytes, base64url without padding.
+    static func token() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// What the database keeps of a token: its SHA-256 (a leaked database holds no usable credential).
+    static func hash(_ token: String) -> Data {
+        Data(SHA256.hash(data: Data(token.utf8)))
+    }
+}

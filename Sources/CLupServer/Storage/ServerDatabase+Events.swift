@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import KioskCore
+
+extension ServerDatabase {
+    /// What happened to one appended event.
+    public struct Appended: Sendable, Codable, Equatable {
+        public var id: EventID
+        public var sequence: Int64
+        /// False when the event was already in the log (a retry): its first sequence is returned.
+        public var new: Bool
+    }
+
+    /// Appends events to a store's log in one transaction, giving each new one the store's next sequence
+    /// number; an event already there (same id) is not appended again. `onCommit` runs on the writer,
+    /// after the commit and before the next write, with the events that are new in sequence order — so
+    /// in-memory state follows the log in exactly its order.
+    public func append(
+        _ events: [StoreEvent],
+        store: StoreID,
+        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+    ) throws -> [Appended] {
+        try pool.write { db in
+            guard
+                var next = try Int64.fetchOne(
+                    db,
+                    sql: "SELECT next_sequence FROM stores WHERE id = ?",
+                    arguments: [store.uuidString]
+                )
+            else { throw Failure(description: "unknown store \(store)") }
+            var results: [Appended] = []
+            var added: [StoreEvent] = []
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO events (store, sequence, id, device, time, kind, ticket, body)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """
+            )
+            for var event in events {
+                try insert.execute(arguments: [
+                    store.uuidString, next, event.id.uuidString, event.device, event.time.milliseconds, event.kind,
+                    event.ticketID?.uuidString, try Self.encoder.encode(event.body),
+                ])
+                if db.changesCount == 1 {
+                    event.sequence = next
+                    added.append(event)
+                    results.append(Appended(id: event.id, sequence: next, new: true))
+                    next += 1
+                } else {
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: "SELECT store, sequence FROM events WHERE id = ?",
+                        arguments: [event.id.uuidString]
+                    )
+                    guard let row, (row["store"] as String) == store.uuidString else {
+                        throw Failure(description: "event \(event.id) already belongs to another store")
+                    }
+                    results.append(Appended(id: event.id, sequence: row["sequence"], new: false))
+                }
+            }
+            try db.execute(
+                sql: "UPDATE stores SET next_sequence = ? WHERE id = ?",
+                arguments: [next, store.uuidString]
+            )
+            if !added.isEmpty {
+                db.afterNextTransaction { [added] _ in onCommit(added) }
+            }
+            return results
+        }
+    }
+
+    /// The store's log after `sequence`, at most `limit` events, in order.
+    public func events(store: StoreID, after sequence: Int64, limit: Int = 1000) throws -> [StoreEvent] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM events WHERE store = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+                arguments: [store.uuidString, sequence, limit]
+            ).map { row in try Self.event(row, store: store) }
+        }
+    }
+
+    static func event(_ row: Row, store: StoreID) throws -> StoreEvent {
+        guard let id = UUID(uuidString: row["id"]) else {
+            throw Failure(description: "corrupt event row \(row["sequence"] as Int64? ?? -1) of store \(store)")
+        }
+        return StoreEvent(
+            id: id,
+            store: store,
+            device: row["device"],
+            time: Timestamp(milliseconds: row["time"]),
+            body: try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data),
+            sequence: row["sequence"]
+        )
+    }
+}

@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import GRDB
+import KioskCore
+
+extension ServerDatabase {
+    /// A registered store as the server keeps it.
+    public struct StoreRecord: Sendable {
+        public var id: StoreID
+        public var profile: StoreProfile
+        /// Signs the codes of the store's app tickets and bookings (the server is one of the store's devices).
+        public var signer: TicketSigner
+        public var nextSequence: Int64
+    }
+
+    /// Registers a store and its manager account in one transaction (R10). A store with the same name and
+    /// address is refused (409), as is a manager name already taken.
+    public func register(
+        _ profile: StoreProfile,
+        manager: String,
+        passwordHash: PasswordHash,
+        at now: Timestamp
+    )
+        throws -> StoreRecord
+    {
+        let record = StoreRecord(id: .v7(at: now), profile: profile, signer: TicketSigner(), nextSequence: 1)
+        try pool.write { db in
+            if try Bool.fetchOne(
+                db,
+                sql: "SELECT 1 FROM stores WHERE name = ? AND address = ?",
+                arguments: [profile.name, profile.address]
+            ) == true {
+                throw APIError(
+                    .conflict,
+                    "a store named '\(profile.name)' at this address is already registered",
+                    field: "store.name"
+                )
+            }
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM managers WHERE username = ?", arguments: [manager]) == true {
+                throw APIError(.conflict, "the manager name '\(manager)' is taken", field: "manager.username")
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO stores (id, name, address, latitude, longitude, profile, signing_key, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.id.uuidString, profile.name, profile.address, profile.location.latitude,
+                    profile.location.longitude, try Self.encoder.encode(profile),
+                    record.signer.privateKey.rawRepresentation, now.milliseconds,
+                ]
+            )
+            try db.execute(
+                sql: "INSERT INTO managers (username, store, password_hash, salt, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [manager, record.id.uuidString, passwordHash.hash, passwordHash.salt, now.milliseconds]
+            )
+        }
+        return record
+    }
+
+    /// Every store (loaded at start: the server keeps each store's queue in memory).
+    public func stores() throws -> [StoreRecord] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM stores ORDER BY created_at").map { row in
+                guard let id = UUID(uuidString: row["id"]) else {
+                    throw Failure(description: "corrupt store row \(row["id"] as String? ?? "?")")
+                }
+                return StoreRecord(
+                    id: id,
+                    profile: try Self.decoder.decode(StoreProfile.self, from: row["profile"] as Data),
+                    signer: try TicketSigner(rawRepresentation: Array(row["signing_key"] as Data)),
+                    nextSequence: row["next_sequence"]
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import KioskCore
+
+/// clup-server's SQLite database (one file, WAL, `synchronous=FULL`): stores, manager accounts and
+/// sessions, enrolled devices, each store's signing key for app tickets, and every store's event log with
+/// its per-store sequence numbers. Schema changes are versioned migrations.
+public final class ServerDatabase: Sendable {
+    let pool: DatabasePool
+    public let path: String
+
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        configuration.busyMode = .timeout(5)
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw Failure(
+                description: "\(path): cannot open the server database (\(error)) — check that its directory exists "
+                    + "and belongs to the clup-server user"
+            )
+        }
+        self.path = path
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: stores, accounts, devices, event log") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE stores (
+                        id TEXT PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        address TEXT NOT NULL,
+                        latitude REAL NOT NULL,
+                        longitude REAL NOT NULL,
+                        profile BLOB NOT NULL,
+                        signing_key BLOB NOT NULL,
+                        next_sequence INTEGER NOT NULL DEFAULT 1,
+                        created_at INTEGER NOT NULL,
+                        UNIQUE (name, address)
+                    );
+                    CREATE TABLE managers (
+                        username TEXT PRIMARY KEY,
+                        store TEXT NOT NULL REFERENCES stores(id),
+                        password_hash BLOB NOT NULL,
+                        salt BLOB NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE sessions (
+                        token_hash BLOB PRIMARY KEY,
+                        username TEXT NOT NULL REFERENCES managers(username),
+                        expires_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE devices (
+                        store TEXT NOT NULL REFERENCES stores(id),
+                        id TEXT NOT NULL,
+                        credential_hash BLOB NOT NULL UNIQUE,
+                        public_key BLOB,
+                        created_at INTEGER NOT NULL,
+                        PRIMARY KEY (store, id)
+                    );
+                    CREATE TABLE events (
+                        store TEXT NOT NULL REFERENCES stores(id),
+                        sequence INTEGER NOT NULL,
+                        id TEXT NOT NULL UNIQUE,
+                        device TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        ticket TEXT,
+                        body BLOB NOT NULL,
+                        PRIMARY KEY (store, sequence)
+                    );
+                    CREATE INDEX events_ticket ON events(ticket);
+                    """
+            )
+        }
+        return migrator
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+    static let decoder = JSONDecoder()
+}

@@ -1,0 +1,70 @@
+/// The wire and disk form of an event body: a flat object with a `type` and its fields, e.g.
+/// `{"type":"ticketAdmitted","ticketId":"…","door":"entrance"}` — what kiosks, the server and the OpenAPI
+/// document share. An unknown type is an error naming it (a newer device's event reaches an older one).
+extension StoreEvent.Body {
+    enum CodingKeys: String, CodingKey {
+        case type, ticket, ticketId, door, reason, capacity
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        switch type {
+        case "ticketIssued": self = .ticketIssued(try c.decode(Ticket.self, forKey: .ticket))
+        case "ticketTaken": self = .ticketTaken(try c.decode(TicketID.self, forKey: .ticketId))
+        case "ticketAdmitted":
+            self = .ticketAdmitted(
+                try c.decode(TicketID.self, forKey: .ticketId),
+                door: try c.decode(DeviceID.self, forKey: .door)
+            )
+        case "customerExited": self = .customerExited
+        case "ticketExpired": self = .ticketExpired(try c.decode(TicketID.self, forKey: .ticketId))
+        case "ticketCancelled": self = .ticketCancelled(try c.decode(TicketID.self, forKey: .ticketId))
+        case "capacityChanged": self = .capacityChanged(try c.decode(Int.self, forKey: .capacity))
+        case "scanRefused":
+            self = .scanRefused(
+                reason: try c.decode(String.self, forKey: .reason),
+                ticket: try c.decodeIfPresent(TicketID.self, forKey: .ticketId),
+                door: try c.decode(DeviceID.self, forKey: .door)
+            )
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type,
+                in: c,
+                debugDescription: "unknown event type '\(type)'"
+            )
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .ticketIssued(let ticket):
+            try c.encode("ticketIssued", forKey: .type)
+            try c.encode(ticket, forKey: .ticket)
+        case .ticketTaken(let id):
+            try c.encode("ticketTaken", forKey: .type)
+            try c.encode(id, forKey: .ticketId)
+        case .ticketAdmitted(let id, let door):
+            try c.encode("ticketAdmitted", forKey: .type)
+            try c.encode(id, forKey: .ticketId)
+            try c.encode(door, forKey: .door)
+        case .customerExited:
+            try c.encode("customerExited", forKey: .type)
+        case .ticketExpired(let id):
+            try c.encode("ticketExpired", forKey: .type)
+            try c.encode(id, forKey: .ticketId)
+        case .ticketCancelled(let id):
+            try c.encode("ticketCancelled", forKey: .type)
+            try c.encode(id, forKey: .ticketId)
+        case .capacityChanged(let capacity):
+            try c.encode("capacityChanged", forKey: .type)
+            try c.encode(capacity, forKey: .capacity)
+        case .scanRefused(let reason, let ticket, let door):
+            try c.encode("scanRefused", forKey: .type)
+            try c.encode(reason, forKey: .reason)
+            try c.encodeIfPresent(ticket, forKey: .ticketId)
+            try c.encode(door, forKey: .door)
+        }
+    }
+}

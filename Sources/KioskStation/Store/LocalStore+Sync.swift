@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import KioskCore
+
+/// The station's side of sync: its own events not yet confirmed by clup-server are the outbox (no sequence);
+/// events pulled from the server carry the sequence the server gave them, and `last_pulled` is how far the
+/// station has read the store's log.
+extension LocalStore {
+    /// The oldest unconfirmed events, in the order they were written here.
+    public func outbox(limit: Int) throws -> [StoreEvent] {
+        try db.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM events WHERE sequence IS NULL ORDER BY local_order LIMIT ?",
+                arguments: [limit]
+            ).map(Self.event)
+        }
+    }
+
+    public func outboxCount() throws -> Int {
+        try db.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM events WHERE sequence IS NULL") ?? 0 }
+    }
+
+    /// Records the sequences the server gave to pushed events.
+    public func confirm(_ sequences: [(id: EventID, sequence: Int64)]) throws {
+        try db.write { db in
+            let update = try db.cachedStatement(sql: "UPDATE events SET sequence = ? WHERE id = ?")
+            for (id, sequence) in sequences { try update.execute(arguments: [sequence, id.uuidString]) }
+        }
+    }
+
+    /// Stores a page of the server's log (in sequence order) and how far it goes; returns the events this
+    /// station did not have (its own come back with their sequence and are only confirmed).
+    public func storePulled(_ events: [StoreEvent], through last: Int64) throws -> [StoreEvent] {
+        try db.write { db in
+            var new: [StoreEvent] = []
+            let confirm = try db.cachedStatement(sql: "UPDATE events SET sequence = ? WHERE id = ?")
+            for event in events {
+                try insert(event, db)
+                if db.changesCount == 1 {
+                    new.append(event)
+                } else {
+                    try confirm.execute(arguments: [event.sequence, event.id.uuidString])
+                }
+            }
+            try db.execute(
+                sql: "UPDATE sync_state SET last_pulled = max(last_pulled, ?) WHERE id = 1",
+                arguments: [last]
+            )
+            return new
+        }
+    }
+
+    public func lastPulled() throws -> Int64 {
+        try db.read { try Int64.fetchOne($0, sql: "SELECT last_pulled FROM sync_state WHERE id = 1") ?? 0 }
+    }
+
+    public func keyRegistered() throws -> Bool {
+        try db.read { try Bool.fetchOne($0, sql: "SELECT key_registered FROM sync_state WHERE id = 1") ?? false }
+    }
+
+    public func setKeyRegistered() throws {
+        try db.write { try $0.execute(sql: "UPDATE sync_state SET key_registered = 1 WHERE id = 1") }
+    }
+
+    /// The log as the queue replica folds it: events read from the server, in the server's order, then this
+    /// station's events the server has not sent back yet, in the order they were written. Refused scans
+    /// change no state and are left out.
+    public func replicaEvents() throws -> (confirmed: [StoreEvent], pending: [StoreEvent]) {
+        try db.read { db in
+            let last = try Int64.fetchOne(db, sql: "SELECT last_pulled FROM sync_state WHERE id = 1") ?? 0
+            let confirmed = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM events WHERE sequence IS NOT NULL AND sequence <= ? AND kind != 'scanRefused'
+                    ORDER BY sequence
+                    """,
+                arguments: [last]
+            ).map(Self.event)
+            let pending = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM events WHERE (sequence IS NULL OR sequence > ?) AND kind != 'scanRefused'
+                    ORDER BY local_order
+                    """,
+                arguments: [last]
+            ).map(Self.event)
+            return (confirmed, pending)
+        }
+    }
+}

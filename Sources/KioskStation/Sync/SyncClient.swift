@@ -1,0 +1,178 @@
+import Crypto
+import Foundation
+import KioskCore
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Keeps the station's log in step with clup-server: pushes the outbox in order, pulls the store's log
+/// from the last sequence read (long-poll), registers the station's signing key and caches the store's key
+/// ring. Both directions retry with backoff (1 s doubling to 30 s) and never block printing or admitting:
+/// those only write the local database, which this service reads.
+public final class SyncClient: Service, Sendable {
+    let config: KioskConfig
+    let store: LocalStore
+    let queue: QueueReplica
+    let logger: Logger
+    let api: SyncAPI
+    let onKeyRingChanged: @Sendable () -> Void
+    private let published: Mutex<SyncStatus>
+    /// Conflicts already logged, so each is logged once.
+    private let reported = Mutex(0)
+
+    public init(
+        config: KioskConfig,
+        store: LocalStore,
+        queue: QueueReplica,
+        logger: Logger,
+        onKeyRingChanged: @escaping @Sendable () -> Void = {}
+    ) throws {
+        guard let base = URL(string: config.sync.server.hasSuffix("/") ? config.sync.server : config.sync.server + "/")
+        else { throw LocalStore.StoreError(description: "[sync] server: '\(config.sync.server)' is not a URL") }
+        self.config = config
+        self.store = store
+        self.queue = queue
+        self.logger = logger
+        self.onKeyRingChanged = onKeyRingChanged
+        self.api = SyncAPI(base: base, store: config.store.id, credential: config.sync.credential)
+        self.published = Mutex(SyncStatus(server: config.sync.server))
+    }
+
+    public var status: SyncStatus { published.withLock { $0 } }
+
+    func publish(_ change: (inout SyncStatus) -> Void) {
+        let changed = published.withLock {
+            let before = $0
+            change(&$0)
+            return $0 != before
+        }
+        if changed { queue.changes.notify() }
+    }
+
+    public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.pushLoop() }
+            group.addTask { await self.pullLoop() }
+            group.addTask { await self.keyLoop() }
+        }
+        publish { $0.state = "stopped" }
+    }
+
+    /// Runs `step` until shutdown; after a failure waits with backoff, after success as `step` says.
+    private func repeatWithBackoff(_ name: String, _ step: @escaping @Sendable () async throws -> Duration) async {
+        var backoff: Duration = .seconds(1)
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let pause: Duration
+            do {
+                // A long-poll or a wait for local changes ends at once on shutdown.
+                pause = try await cancelWhenGracefulShutdown { try await step() }
+                backoff = .seconds(1)
+            } catch {
+                if Task.isCancelled || Task.isShuttingDownGracefully { break }  // stopping, not failing
+                let failure = (error as? SyncAPI.Failure)?.description ?? "\(error)"
+                publish {
+                    $0.state = "offline"
+                    $0.error = failure
+                }
+                logger.warning("sync: \(name) failed, retrying in \(backoff)", metadata: ["error": "\(failure)"])
+                pause = backoff
+                backoff = min(backoff * 2, .seconds(30))
+            }
+            if pause > .zero { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) } }
+        }
+    }
+
+    private func online() {
+        publish {
+            $0.state = "online"
+            $0.error = nil
+            $0.lastContact = Timestamp.now.milliseconds
+        }
+    }
+
+    /// Pushes the outbox, oldest first, whenever the local log grows (and every few seconds regardless).
+    private func pushLoop() async {
+        await repeatWithBackoff("push") { [self] in
+            while true {
+                let batch = try store.outbox(limit: config.sync.batch)
+                publish { $0.outbox = (try? store.outboxCount()) ?? $0.outbox }
+                guard !batch.isEmpty else { break }
+                let answer = try await api.push(batch)
+                try store.confirm(answer.appended.map { ($0.id, $0.sequence) })
+                online()
+            }
+            // Sleep until the outbox has something (checked on every local change) or 5 s pass.
+            _ = await queue.changes.wait(timeout: .seconds(5)) { [store] in ((try? store.outboxCount()) ?? 0) > 0 }
+            return .zero
+        }
+    }
+
+    /// Long-polls the store's log from the last sequence read and merges it into the replica.
+    private func pullLoop() async {
+        await repeatWithBackoff("pull") { [self] in
+            let after = try store.lastPulled()
+            let page = try await api.pull(after: after, wait: config.sync.pullWaitSeconds, limit: 1000)
+            if !page.events.isEmpty {
+                let through = page.events.last?.sequence ?? after
+                _ = try store.storePulled(page.events, through: through)
+                queue.applyPulled(page.events)
+                reportConflicts()
+            }
+            let lastSequence = page.events.last?.sequence ?? after
+            publish { $0.lastSequence = lastSequence }
+            online()
+            return .zero
+        }
+    }
+
+    /// Registers this station's signing key once, and refreshes the store's key ring every 5 minutes.
+    private func keyLoop() async {
+        await repeatWithBackoff("key ring") { [self] in
+            let own = try store.signingKey()
+            if !(try store.keyRegistered()) {
+                try await api.registerKey(
+                    SyncAPI.Key(
+                        device: config.device.id,
+                        keyId: own.keyID.description,
+                        publicKey: own.publicKey.rawRepresentation.base64EncodedString()
+                    )
+                )
+                try store.setKeyRegistered()
+                logger.notice("sync: signing key registered with the server", metadata: ["key": "\(own.keyID)"])
+            }
+            let known = Set(try store.trustedKeys().map(\.keyID))
+            var added = false
+            for key in try await api.keys().keys {
+                guard let raw = Data(base64Encoded: key.publicKey),
+                    let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
+                else { continue }
+                let id = KeyID(publicKey: publicKey)
+                if id == own.keyID || known.contains(id) { continue }
+                try store.trust(publicKey, device: key.device, at: .now)
+                added = true
+            }
+            if added { onKeyRingChanged() }
+            online()
+            return .seconds(300)
+        }
+    }
+
+    /// Logs conflicts the merged log shows (each once) and puts them on the status endpoint.
+    private func reportConflicts() {
+        let conflicts = queue.snapshot.conflicts
+        let new = reported.withLock { count -> ArraySlice<AdmissionConflict> in
+            defer { count = conflicts.count }
+            return conflicts.dropFirst(count)
+        }
+        for conflict in new {
+            logger.warning(
+                "ticket admitted twice",
+                metadata: [
+                    "code": "\(conflict.code)", "first_door": "\(conflict.firstDoor)",
+                    "second_door": "\(conflict.secondDoor)",
+                ]
+            )
+        }
+        publish { $0.conflicts = conflicts }
+    }
+}

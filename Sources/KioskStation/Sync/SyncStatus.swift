@@ -1,0 +1,22 @@
+import KioskCore
+
+/// What the status endpoint reports about sync with clup-server.
+public struct SyncStatus: Sendable, Codable, Equatable {
+    /// `starting`, `online` (the last exchange worked), `offline` (retrying with backoff) or `stopped`.
+    public var state = "starting"
+    public var server: String
+    /// Why the last exchange failed and what to do, while offline.
+    public var error: String?
+    /// Events written here that the server has not confirmed yet.
+    public var outbox = 0
+    /// How far this station has read the store's log.
+    public var lastSequence: Int64 = 0
+    /// Milliseconds since 1970 of the last successful exchange.
+    public var lastContact: Int64?
+    /// Tickets admitted twice (e.g. at two doors while offline), from the merged log.
+    public var conflicts: [AdmissionConflict] = []
+
+    public init(server: String) {
+        self.server = server
+    }
+}

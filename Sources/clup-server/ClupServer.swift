@@ -1,0 +1,66 @@
+import ArgumentParser
+import CLupServer
+import Foundation
+import Logging
+
+/// `clup-server`: the central CLup server (store event logs, kiosk sync, the customer app's API).
+@main
+struct ClupServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clup-server",
+        abstract: "CLup central server: store event logs, kiosk sync and the customer app API (HTTP/JSON under /v1)."
+    )
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on.")
+    var port = 8090
+
+    @Option(help: "SQLite database file (created with its schema on first start).")
+    var database = "/var/lib/clup-server/clup.sqlite"
+
+    @Option(help: "File holding the system manager's token (else the CLUP_ADMIN_TOKEN environment variable).")
+    var adminTokenFile: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func run() async throws {
+        let token: String
+        if let file = adminTokenFile {
+            do {
+                token = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines
+                )
+            } catch {
+                throw ValidationError("\(file): cannot read the admin token (\(error))")
+            }
+        } else if let env = ProcessInfo.processInfo.environment["CLUP_ADMIN_TOKEN"] {
+            token = env
+        } else {
+            throw ValidationError("no admin token: pass --admin-token-file or set CLUP_ADMIN_TOKEN")
+        }
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "clup-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var options = ServerApp.Options(adminToken: token)
+        options.host = host
+        options.port = port
+        options.databasePath = database
+        let server: ServerApp
+        do {
+            server = try ServerApp.build(options, logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("clup-server: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+        logger.notice("clup-server starting", metadata: ["stores": "\(server.logs.all.count)"])
+        try await server.serviceGroup(logger: logger).run()
+    }
+}

@@ -1,0 +1,155 @@
+import CLupServer
+import Foundation
+import KioskCore
+import Testing
+
+/// clup-server's API over loopback: who may call what, bad requests answered with the field at fault and
+/// nothing half-written, and an idempotent event log with per-store sequence numbers.
+@Suite(.serialized) struct ServerAPITests {
+    @Test func registrationAndEnrollmentAreGuarded() async throws {
+        let server = try await ServerRig()
+        do {
+            let profile: [String: Any] = ServerRig.storeProfile
+            let manager = ["username": "anna", "password": "correct horse battery"]
+            // No token, a wrong token: 401 without saying which.
+            #expect(
+                try await server.call("POST", "/v1/stores", token: nil, json: ["store": profile, "manager": manager])
+                    .status == 401
+            )
+            #expect(
+                try await server.call(
+                    "POST",
+                    "/v1/stores",
+                    token: "nope",
+                    json: ["store": profile, "manager": manager]
+                ).status == 401
+            )
+            // Bad bodies name the field.
+            var bad = profile
+            bad["capacity"] = 0
+            var answer = try await server.call("POST", "/v1/stores", json: ["store": bad, "manager": manager])
+            #expect(answer.status == 400 && answer.body["field"] as? String == "store.capacity")
+            bad = profile
+            bad["location"] = ["latitude": "north", "longitude": 9]
+            answer = try await server.call("POST", "/v1/stores", json: ["store": bad, "manager": manager])
+            #expect(answer.status == 400 && answer.body["field"] as? String == "store.location.latitude")
+            bad = profile
+            bad.removeValue(forKey: "openingHours")
+            answer = try await server.call("POST", "/v1/stores", json: ["store": bad, "manager": manager])
+            #expect(answer.status == 400 && answer.body["field"] as? String == "store.openingHours")
+            answer = try await server.call("POST", "/v1/stores", raw: Data("{\"store\": ".utf8))
+            #expect(answer.status == 400 && (answer.body["error"] as? String)?.contains("JSON") == true)
+            answer = try await server.call("POST", "/v1/stores", raw: Data(repeating: 0x20, count: 2 << 20))
+            #expect(answer.status == 413)
+            #expect(server.app.logs.all.isEmpty)  // nothing half-written
+
+            let id = try await server.registerStore(manager: "anna")
+            answer = try await server.call(
+                "POST",
+                "/v1/stores",
+                json: ["store": profile, "manager": ["username": "bob", "password": "correct horse battery"]]
+            )
+            #expect(answer.status == 409 && (answer.body["error"] as? String)?.contains("already registered") == true)
+            #expect(server.app.logs.all.count == 1)
+
+            answer = try await server.call("POST", "/v1/stores/\(UUID().uuidString)/devices", json: ["device": "k1"])
+            #expect(answer.status == 404)
+            answer = try await server.call("POST", "/v1/stores/\(id.uuidString)/devices", json: ["device": ""])
+            #expect(answer.status == 400 && answer.body["field"] as? String == "device")
+            let credential = try await server.enroll("k1", store: id)
+            // A device reads its own store's log, not another's, and never enrolls devices.
+            #expect(try await server.call("GET", "/v1/stores/\(id.uuidString)/events", token: credential).status == 200)
+            let other = try await server.registerStore(["name": "Other Market"], manager: "carla")
+            #expect(
+                try await server.call("GET", "/v1/stores/\(other.uuidString)/events", token: credential).status == 403
+            )
+            #expect(
+                try await server.call(
+                    "POST",
+                    "/v1/stores/\(id.uuidString)/devices",
+                    token: credential,
+                    json: ["device": "k2"]
+                ).status == 401
+            )
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func theEventLogIsIdempotentAndOrdered() async throws {
+        let server = try await ServerRig()
+        do {
+            let store = try await server.registerStore()
+            let credential = try await server.enroll("k1", store: store)
+            let now = Timestamp.now
+            let ticket = Ticket(
+                id: .v7(at: now),
+                store: store,
+                kind: .paper,
+                code: TicketCode(prefix: "A", number: 1),
+                issuedAt: now,
+                issuer: "k1"
+            )
+            func event(_ body: StoreEvent.Body, device: String = "k1", store: StoreID? = nil) -> StoreEvent {
+                StoreEvent(id: .v7(at: now), store: store ?? ticket.store, device: device, time: now, body: body)
+            }
+            let events = [event(.ticketIssued(ticket)), event(.ticketTaken(ticket.id))]
+            let batch = try JSONEncoder().encode(["events": events])
+            let path = "/v1/stores/\(store.uuidString)/events"
+            var answer = try await server.call("POST", path, token: credential, raw: batch)
+            #expect(answer.status == 200)
+            let first = answer.body["appended"] as? [[String: Any]] ?? []
+            #expect(first.map { $0["sequence"] as? Int } == [1, 2] && first.allSatisfy { $0["new"] as? Bool == true })
+            // The same batch again (a retry after a lost answer): same sequences, nothing new.
+            answer = try await server.call("POST", path, token: credential, raw: batch)
+            let again = answer.body["appended"] as? [[String: Any]] ?? []
+            #expect(again.map { $0["sequence"] as? Int } == [1, 2] && again.allSatisfy { $0["new"] as? Bool == false })
+            #expect(server.queue(store)?.waiting.count == 1)
+
+            // Someone else's device id or store, a broken event: refused whole, with the field.
+            answer = try await server.call(
+                "POST",
+                path,
+                token: credential,
+                raw: try JSONEncoder().encode([
+                    "events": [event(.customerExited), event(.customerExited, device: "k9")]
+                ])
+            )
+            #expect(answer.status == 403 && answer.body["field"] as? String == "events[1].device")
+            answer = try await server.call(
+                "POST",
+                path,
+                token: credential,
+                raw: try JSONEncoder().encode(["events": [event(.customerExited, store: UUID())]])
+            )
+            #expect(answer.status == 400 && answer.body["field"] as? String == "events[0].store")
+            answer = try await server.call("POST", path, token: credential, json: ["events": [["id": "x"]]])
+            #expect(answer.status == 400 && (answer.body["field"] as? String)?.hasPrefix("events[0]") == true)
+            #expect(server.app.logs.store(store)?.lastSequence == 2)
+
+            // Reading: from a sequence; a long-poll returns as soon as an event arrives.
+            answer = try await server.call("GET", path + "?after=1", token: credential)
+            #expect((answer.body["events"] as? [[String: Any]])?.count == 1 && answer.body["last"] as? Int == 2)
+            answer = try await server.call("GET", path + "?after=abc", token: credential)
+            #expect(answer.status == 400 && answer.body["field"] as? String == "after")
+            let started = ContinuousClock.now
+            async let polled = server.call("GET", path + "?after=2&wait=20", token: credential)
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await server.call(
+                "POST",
+                path,
+                token: credential,
+                raw: try JSONEncoder().encode(["events": [event(.customerExited)]])
+            )
+            let page = try await polled
+            #expect((page.body["events"] as? [[String: Any]])?.first?["sequence"] as? Int == 3)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}

@@ -1,0 +1,107 @@
+import CLupServer
+import Foundation
+import KioskCore
+import Logging
+import ServiceLifecycle
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// clup-server running in-process on a loopback port with its own database, and a client for its API.
+final class ServerRig: Sendable {
+    let app: ServerApp
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+    let directory: String
+    let port: Int
+    static let adminToken = "test-admin-token-0123456789"
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(directory: String? = nil, port: Int = 0) async throws {
+        self.directory = directory ?? HIL.temporaryDirectory("server")
+        var options = ServerApp.Options(adminToken: Self.adminToken)
+        options.port = port
+        options.databasePath = "\(self.directory)/clup.sqlite"
+        var logger = Logger(label: "server")
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["CLUP_SERVER_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        app = try ServerApp.build(options, logger: logger)
+        let group = app.serviceGroup(logger: logger, handleSignals: false)
+        self.group = group
+        task = Task { try await group.run() }
+        var listening: Int?
+        for _ in 0..<1000 where listening == nil {
+            listening = app.port.current
+            if listening == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        guard let listening else { throw Failure(description: "clup-server did not start") }
+        self.port = listening
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    func stop(removingData: Bool = true) async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+        if removingData { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// One API call; the status and the JSON answer.
+    @discardableResult
+    func call(
+        _ method: String,
+        _ path: String,
+        token: String? = adminToken,
+        json: Any? = nil,
+        raw: Data? = nil
+    ) async throws -> (status: Int, body: [String: Any]) {
+        var request = URLRequest(url: URL(string: url + path)!)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json { request.httpBody = try JSONSerialization.data(withJSONObject: json) }
+        if let raw { request.httpBody = raw }
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
+    }
+
+    static var storeProfile: [String: Any] {
+        [
+            "name": "Test Market", "address": "1 Main Street, Milano",
+            "location": ["latitude": 45.4642, "longitude": 9.19],
+            "capacity": 2,
+            "openingHours": Array(repeating: ["open": "07:00", "close": "22:00"], count: 7),
+            "utcOffsetMinutes": 60, "averageVisitMinutes": 20, "slotMinutes": 15, "slotSize": 1,
+        ]
+    }
+
+    /// Registers a store (with `changes` applied to the standard profile) and returns its id.
+    func registerStore(_ changes: [String: Any] = [:], manager: String = "manager") async throws -> StoreID {
+        let profile = Self.storeProfile.merging(changes) { $1 }
+        let (status, body) = try await call(
+            "POST",
+            "/v1/stores",
+            json: ["store": profile, "manager": ["username": manager, "password": "correct horse battery"]]
+        )
+        guard status == 201, let id = (body["id"] as? String).flatMap(UUID.init(uuidString:)) else {
+            throw Failure(description: "register store: \(status) \(body)")
+        }
+        return id
+    }
+
+    /// Enrolls a kiosk and returns its credential.
+    func enroll(_ device: String, store: StoreID) async throws -> String {
+        let (status, body) = try await call("POST", "/v1/stores/\(store.uuidString)/devices", json: ["device": device])
+        guard status == 201, let credential = body["credential"] as? String else {
+            throw Failure(description: "enroll \(device): \(status) \(body)")
+        }
+        return credential
+    }
+
+    func queue(_ store: StoreID) -> QueueState? { app.logs.store(store)?.state }
+}
