@@ -13,6 +13,10 @@ public struct ServerApp: Sendable {
         public var host = "127.0.0.1"
         public var port = 8090
         public var databasePath = "/var/lib/clup-server/clup.sqlite"
+        /// Upper-case URL every ticket QR starts with: the same as the kiosks' `[store] status_url`.
+        public var statusURL = "HTTPS://CLUP.EXAMPLE/T/"
+        /// A called ticket not used within this many minutes expires (as the doors' `call_window_minutes`).
+        public var callWindowMinutes = 10
         /// The system manager's bearer token (from a file or the environment, never the command line).
         public var adminToken: String
 
@@ -40,6 +44,7 @@ public struct ServerApp: Sendable {
         router.get("healthz") { _, _ in "ok" }
         StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
         EventRoutes(database: database, logs: logs, auth: auth).register(on: router)
+        AppRoutes(logs: logs, statusURL: options.statusURL).register(on: router)
         let port = ListeningPort()
         let app = Application(
             router: router,
@@ -47,7 +52,13 @@ public struct ServerApp: Sendable {
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
             logger: logger
         )
-        return ServerApp(database: database, logs: logs, services: [app], port: port)
+        let expiry = NoShowExpiry(
+            logs: logs,
+            policy: AdmissionPolicy(callWindow: .seconds(options.callWindowMinutes * 60)),
+            interval: .seconds(5),
+            logger: logger
+        )
+        return ServerApp(database: database, logs: logs, services: [app, expiry], port: port)
     }
 
     public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {

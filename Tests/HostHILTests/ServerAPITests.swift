@@ -152,4 +152,59 @@ import Testing
         }
         await server.stop()
     }
+
+    /// The app's side: stores near a point, a virtual ticket with its place and wait, live updates until it
+    /// ends, cancelling; no credentials, nothing personal.
+    @Test func virtualTicketsNearbyStoresAndLiveStatus() async throws {
+        let server = try await ServerRig()
+        do {
+            let milano = try await server.registerStore(["capacity": 1], manager: "anna")
+            _ = try await server.registerStore(
+                ["name": "Far Market", "location": ["latitude": 41.9, "longitude": 12.5]],
+                manager: "bruno"
+            )
+            var answer = try await server.call("GET", "/v1/stores?lat=45.47&lon=9.2&radiusKm=5", token: nil)
+            let near = answer.body["stores"] as? [[String: Any]] ?? []
+            #expect(near.map { $0["name"] as? String } == ["Test Market"])
+            #expect((near.first?["distanceKm"] as? Double ?? 99) < 2)
+            answer = try await server.call("GET", "/v1/stores?lat=95&lon=9.2", token: nil)
+            #expect(answer.status == 400 && answer.body["field"] as? String == "lat")
+            answer = try await server.call("GET", "/v1/stores?lon=9.2", token: nil)
+            #expect(answer.status == 400 && answer.body["field"] as? String == "lat")
+
+            let tickets = "/v1/stores/\(milano.uuidString)/tickets"
+            let first = try await server.call("POST", tickets, token: nil)
+            let second = try await server.call("POST", tickets, token: nil)
+            #expect(first.status == 201 && second.status == 201)
+            #expect((first.body["ticket"] as? [String: Any])?["code"] as? String == "V001")
+            #expect((second.body["ticket"] as? [String: Any])?["code"] as? String == "V002")
+            #expect(first.body["stage"] as? String == "called" && first.body["peopleAhead"] as? Int == 0)
+            #expect(second.body["stage"] as? String == "waiting" && second.body["peopleAhead"] as? Int == 1)
+            #expect((second.body["estimatedWaitSeconds"] as? Int ?? 0) == 20 * 60)  // fallback: 20 min × 1 ÷ 1
+            #expect((first.body["qr"] as? String)?.hasPrefix("HTTPS://CLUP.EXAMPLE/T/") == true)
+            #expect(try await server.call("POST", "/v1/stores/\(UUID().uuidString)/tickets", token: nil).status == 404)
+            #expect(try await server.call("GET", "/v1/tickets/not-a-uuid", token: nil).status == 400)
+
+            // The second ticket's stream: waiting, then called once the first is cancelled, then cancelled.
+            let firstID = try #require((first.body["ticket"] as? [String: Any])?["id"] as? String)
+            let secondID = try #require((second.body["ticket"] as? [String: Any])?["id"] as? String)
+            let stream = try EventStreamClient(port: server.port, path: "/v1/tickets/\(secondID)/events")
+            func stage(_ data: String?) -> String? {
+                data.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["stage"]
+                    as? String
+            }
+            #expect(stage(await stream.next()) == "waiting")
+            answer = try await server.call("DELETE", "/v1/tickets/\(firstID)", token: nil)
+            #expect(answer.status == 200 && answer.body["stage"] as? String == "cancelled")
+            #expect(stage(await stream.next()) == "called")
+            _ = try await server.call("DELETE", "/v1/tickets/\(secondID)", token: nil)
+            #expect(stage(await stream.next()) == "cancelled")
+            #expect(await stream.ended(within: .seconds(5)))  // the app closes its EventSource on a final stage
+            #expect(server.queue(milano)?.waiting.isEmpty == true)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }

@@ -61,7 +61,7 @@ struct EventRoutes {
                     throw APIError.badRequest("ticket of another store", field: "events[\(i)].body.ticket.store")
                 }
             }
-            let appended = try logs.append(batch.events, store: store)
+            let appended = try await logs.append(batch.events, store: store)
             return Appended(appended: appended, last: logs.store(store)?.lastSequence ?? 0)
         }
         router.get("v1/stores/:store/events") { request, context -> Page in

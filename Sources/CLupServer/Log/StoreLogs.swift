@@ -49,18 +49,47 @@ public final class StoreLogs: Sendable {
 
     public var all: [Live] { live.withLock { Array($0.values) } }
 
+    /// The store whose log has this ticket.
+    public func store(containing ticket: TicketID) -> Live? {
+        live.withLock { stores in stores.values.first { $0.state.entries[ticket] != nil } }
+    }
+
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
-    public func append(_ events: [StoreEvent], store: StoreID) throws -> [ServerDatabase.Appended] {
-        guard let feed = self.store(store)?.changes else { throw APIError.notFound("store \(store)") }
-        return try database.append(events, store: store) { [self] added in
-            live.withLock { stores in
-                guard var entry = stores[store] else { return }
-                for event in added { entry.state.apply(event) }
-                entry.lastSequence = added.last?.sequence ?? entry.lastSequence
-                stores[store] = entry
-            }
-            feed.notify()
+    public func append(_ events: [StoreEvent], store: StoreID) async throws -> [ServerDatabase.Appended] {
+        guard self.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        return try await database.append(events, store: store) { [self] added in applyCommitted(added, store: store) }
+    }
+
+    /// Issues an app ticket or a booking in the store's log.
+    func issue(
+        kind: TicketKind,
+        store: StoreID,
+        slot: BookingSlot? = nil,
+        validity: (from: Timestamp, until: Timestamp)? = nil,
+        statusURL: String,
+        at now: Timestamp
+    ) async throws -> ServerDatabase.Issued {
+        guard let record = self.store(store)?.record else { throw APIError.notFound("store \(store)") }
+        return try await database.issue(
+            kind: kind,
+            store: record,
+            slot: slot,
+            validity: validity,
+            statusURL: statusURL,
+            at: now
+        ) { [self] added in applyCommitted(added, store: store) }
+    }
+
+    /// Runs on the database writer right after a commit, in commit order.
+    private func applyCommitted(_ added: [StoreEvent], store: StoreID) {
+        let feed = live.withLock { stores -> ChangeFeed? in
+            guard var entry = stores[store] else { return nil }
+            for event in added { entry.state.apply(event) }
+            entry.lastSequence = added.last?.sequence ?? entry.lastSequence
+            stores[store] = entry
+            return entry.changes
         }
+        feed?.notify()
     }
 
     /// The log after `sequence`; when there is nothing yet, waits up to `wait` for it (a long-poll).

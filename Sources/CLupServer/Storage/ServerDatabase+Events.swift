@@ -19,54 +19,59 @@ extension ServerDatabase {
         _ events: [StoreEvent],
         store: StoreID,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+    ) async throws -> [Appended] {
+        try await pool.write { db in try self.append(events, store: store, in: db, onCommit: onCommit) }
+    }
+
+    /// The append inside a write transaction (shared with issuing a ticket).
+    func append(
+        _ events: [StoreEvent],
+        store: StoreID,
+        in db: Database,
+        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
     ) throws -> [Appended] {
-        try pool.write { db in
-            guard
-                var next = try Int64.fetchOne(
+        guard
+            var next = try Int64.fetchOne(
+                db,
+                sql: "SELECT next_sequence FROM stores WHERE id = ?",
+                arguments: [store.uuidString]
+            )
+        else { throw Failure(description: "unknown store \(store)") }
+        var results: [Appended] = []
+        var added: [StoreEvent] = []
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO events (store, sequence, id, device, time, kind, ticket, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                """
+        )
+        for var event in events {
+            try insert.execute(arguments: [
+                store.uuidString, next, event.id.uuidString, event.device, event.time.milliseconds, event.kind,
+                event.ticketID?.uuidString, try Self.encoder.encode(event.body),
+            ])
+            if db.changesCount == 1 {
+                event.sequence = next
+                added.append(event)
+                results.append(Appended(id: event.id, sequence: next, new: true))
+                next += 1
+            } else {
+                let row = try Row.fetchOne(
                     db,
-                    sql: "SELECT next_sequence FROM stores WHERE id = ?",
-                    arguments: [store.uuidString]
+                    sql: "SELECT store, sequence FROM events WHERE id = ?",
+                    arguments: [event.id.uuidString]
                 )
-            else { throw Failure(description: "unknown store \(store)") }
-            var results: [Appended] = []
-            var added: [StoreEvent] = []
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT INTO events (store, sequence, id, device, time, kind, ticket, body)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-                    """
-            )
-            for var event in events {
-                try insert.execute(arguments: [
-                    store.uuidString, next, event.id.uuidString, event.device, event.time.milliseconds, event.kind,
-                    event.ticketID?.uuidString, try Self.encoder.encode(event.body),
-                ])
-                if db.changesCount == 1 {
-                    event.sequence = next
-                    added.append(event)
-                    results.append(Appended(id: event.id, sequence: next, new: true))
-                    next += 1
-                } else {
-                    let row = try Row.fetchOne(
-                        db,
-                        sql: "SELECT store, sequence FROM events WHERE id = ?",
-                        arguments: [event.id.uuidString]
-                    )
-                    guard let row, (row["store"] as String) == store.uuidString else {
-                        throw Failure(description: "event \(event.id) already belongs to another store")
-                    }
-                    results.append(Appended(id: event.id, sequence: row["sequence"], new: false))
+                guard let row, (row["store"] as String) == store.uuidString else {
+                    throw APIError.badRequest("event \(event.id) already belongs to another store", field: "events")
                 }
+                results.append(Appended(id: event.id, sequence: row["sequence"], new: false))
             }
-            try db.execute(
-                sql: "UPDATE stores SET next_sequence = ? WHERE id = ?",
-                arguments: [next, store.uuidString]
-            )
-            if !added.isEmpty {
-                db.afterNextTransaction { [added] _ in onCommit(added) }
-            }
-            return results
         }
+        try db.execute(sql: "UPDATE stores SET next_sequence = ? WHERE id = ?", arguments: [next, store.uuidString])
+        if !added.isEmpty {
+            db.afterNextTransaction { [added] _ in onCommit(added) }
+        }
+        return results
     }
 
     /// The store's log after `sequence`, at most `limit` events, in order.

@@ -84,6 +84,19 @@ public final class ServerDatabase: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v2: app ticket numbers") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ticket_numbers (
+                        store TEXT NOT NULL REFERENCES stores(id),
+                        prefix TEXT NOT NULL,
+                        business_day INTEGER NOT NULL,
+                        last INTEGER NOT NULL,
+                        PRIMARY KEY (store, prefix, business_day)
+                    );
+                    """
+            )
+        }
         return migrator
     }
 

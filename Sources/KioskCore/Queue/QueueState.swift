@@ -139,7 +139,7 @@ public struct QueueState: Sendable, Equatable {
     public private(set) var calledAt: [TicketID: Timestamp] = [:]
 
     /// How many waiting tickets have joined by `now` (the line is sorted by joining time: they come first).
-    func lineLength(at now: Timestamp) -> Int {
+    public func lineLength(at now: Timestamp) -> Int {
         order.partitionPoint { $0.joined > now }
     }
 

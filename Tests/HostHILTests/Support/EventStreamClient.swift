@@ -75,6 +75,18 @@ final class EventStreamClient {
         return false
     }
 
+    /// Whether the response ended (its last chunk arrived, or the connection closed) within `timeout`.
+    func ended(within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if !fill() || find(Array("\r\n0\r\n\r\n".utf8)) != nil || buffer.starts(with: Array("0\r\n\r\n".utf8)) {
+                return true
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     private func find(_ needle: [UInt8]) -> Int? {
         guard buffer.count >= needle.count else { return nil }
         for i in 0...(buffer.count - needle.count) where buffer[i] == needle[0] {

@@ -1,0 +1,212 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import NIOCore
+
+/// The customer app's API: stores near a point (R1), virtual tickets (R2, R3) with their position and
+/// estimated wait (R11, R13) and live updates (R14), cancelling. No personal data: a ticket's id is all the
+/// app holds, and it is the only key to the ticket.
+struct AppRoutes {
+    let logs: StoreLogs
+    let statusURL: String
+
+    struct Nearby: ResponseEncodable {
+        var stores: [StoreSummary]
+    }
+
+    struct StoreSummary: ResponseEncodable {
+        var id: StoreID
+        var name: String
+        var address: String
+        var location: StoreProfile.Location
+        var distanceKm: Double
+        var capacity: Int
+        var inside: Int
+        var waiting: Int
+        /// For a ticket taken now.
+        var estimatedWaitSeconds: Int
+    }
+
+    func register(on router: some RouterMethods<BasicRequestContext>) {
+        router.get("v1/stores") { request, _ -> Nearby in
+            let latitude = try Self.number(request, "lat", in: -90...90)
+            let longitude = try Self.number(request, "lon", in: -180...180)
+            let radius = try Self.number(request, "radiusKm", in: 0.1...500, default: 10)
+            let stores = logs.all.compactMap { live -> StoreSummary? in
+                let location = live.record.profile.location
+                let distance = Self.distanceKm(latitude, longitude, location.latitude, location.longitude)
+                guard distance <= radius else { return nil }
+                let state = live.state
+                return StoreSummary(
+                    id: live.record.id,
+                    name: live.record.profile.name,
+                    address: live.record.profile.address,
+                    location: location,
+                    distanceKm: (distance * 100).rounded() / 100,
+                    capacity: state.capacity,
+                    inside: state.inside,
+                    waiting: state.waiting.count,
+                    estimatedWaitSeconds: Self.seconds(
+                        Self.estimate(live).wait(peopleAhead: state.waiting.count, freePlaces: state.freePlaces)
+                    )
+                )
+            }
+            return Nearby(stores: stores.sorted { $0.distanceKm < $1.distanceKm })
+        }
+        router.post("v1/stores/:store/tickets") { _, context -> EditedResponse<TicketStatus> in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let issued = try await logs.issue(kind: .app, store: store, statusURL: statusURL, at: ServerClock.now())
+            guard var status = status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
+            status.qr = issued.qr
+            return EditedResponse(status: .created, response: status)
+        }
+        router.get("v1/tickets/:ticket") { _, context -> TicketStatus in
+            let id = try context.parameters.require("ticket", as: UUID.self)
+            guard let status = status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            return status
+        }
+        router.get("v1/tickets/:ticket/events") { _, context -> Response in
+            let id = try context.parameters.require("ticket", as: UUID.self)
+            guard let live = logs.store(containing: id) else { throw APIError.notFound("ticket \(id)") }
+            return events(of: id, feed: live.changes)
+        }
+        router.delete("v1/tickets/:ticket") { _, context -> TicketStatus in
+            let id = try context.parameters.require("ticket", as: UUID.self)
+            guard let live = logs.store(containing: id), let entry = live.state.entries[id] else {
+                throw APIError.notFound("ticket \(id)")
+            }
+            switch entry.stage {
+            case .inPrinter, .waiting: break
+            case .cancelled:
+                if let status = status(of: id) { return status }
+            case .admitted: throw APIError(.conflict, "the ticket was already used")
+            case .expired: throw APIError(.conflict, "the ticket has expired")
+            }
+            let now = ServerClock.now()
+            let event = StoreEvent(
+                id: .v7(at: now),
+                store: live.record.id,
+                device: StoreLogs.serverDevice,
+                time: now,
+                body: .ticketCancelled(id)
+            )
+            _ = try await logs.append([event], store: live.record.id)
+            guard let status = status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            return status
+        }
+    }
+
+    func status(of id: TicketID) -> TicketStatus? {
+        guard let live = logs.store(containing: id) else { return nil }
+        return TicketStatus(id, in: live.state, estimate: Self.estimate(live), at: ServerClock.now())
+    }
+
+    /// The ticket's status as server-sent events: now and after every change of its store's queue, until it
+    /// is used, expires or is cancelled (then one last event), the client goes, or the server stops.
+    func events(of id: TicketID, feed: ChangeFeed) -> Response {
+        let updates = feed.subscribe()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                let encoder = JSONEncoder()
+                var previous: TicketStatus?
+                for await _ in updates.cancelOnGracefulShutdown() {
+                    guard let status = status(of: id) else { break }
+                    if status != previous {
+                        var buffer = ByteBuffer(string: "event: status\ndata: ")
+                        buffer.writeBytes(try encoder.encode(status))
+                        buffer.writeString("\n\n")
+                        try await writer.write(buffer)
+                        previous = status
+                    }
+                    if ["admitted", "expired", "cancelled"].contains(status.stage) { break }
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    static func estimate(_ live: StoreLogs.Live) -> WaitEstimate {
+        WaitEstimate(
+            averageVisit: .seconds(live.record.profile.averageVisitMinutes * 60),
+            capacity: live.state.capacity
+        )
+    }
+
+    static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
+
+    static func number(
+        _ request: Request,
+        _ name: String,
+        in range: ClosedRange<Double>,
+        default value: Double? = nil
+    )
+        throws(APIError) -> Double
+    {
+        guard let text = request.uri.queryParameters[name[...]] else {
+            if let value { return value }
+            throw APIError.badRequest("missing", field: name)
+        }
+        guard let number = Double(String(text)), range.contains(number) else {
+            throw APIError.badRequest("must be a number in \(range.lowerBound)…\(range.upperBound)", field: name)
+        }
+        return number
+    }
+
+    /// Great-circle distance (haversine), kilometres.
+    static func distanceKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (lat2 - lat1) * radians
+        let dLon = (lon2 - lon1) * radians
+        let a =
+            sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
+        return 6371 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+}
+
+/// What the app shows for a ticket.
+struct TicketStatus: ResponseEncodable, Equatable {
+    struct Info: Codable, Equatable {
+        var id: TicketID
+        var code: String
+        var kind: String
+        var issuedAt: Int64
+        var slotStart: Int64?
+        var slotEnd: Int64?
+    }
+
+    var ticket: Info
+    /// `printing` (paper, still in the printer), `waiting`, `called` (go to the door now), `admitted`,
+    /// `expired` or `cancelled`.
+    var stage: String
+    var peopleAhead: Int?
+    var estimatedWaitSeconds: Int?
+    /// The signed code to show at the door; only in the answer that creates the ticket.
+    var qr: String?
+
+    init?(_ id: TicketID, in state: QueueState, estimate: WaitEstimate, at now: Timestamp) {
+        guard let entry = state.entries[id] else { return nil }
+        let t = entry.ticket
+        ticket = Info(
+            id: t.id,
+            code: t.code.description,
+            kind: ["paper", "app", "booking"][Int(t.kind.rawValue)],
+            issuedAt: t.issuedAt.milliseconds,
+            slotStart: t.slot?.start.milliseconds,
+            slotEnd: t.slot?.end.milliseconds
+        )
+        switch entry.stage {
+        case .inPrinter: stage = "printing"
+        case .admitted: stage = "admitted"
+        case .expired: stage = "expired"
+        case .cancelled: stage = "cancelled"
+        case .waiting:
+            let position = state.position(of: id, at: now)
+            let ahead = position ?? state.lineLength(at: now)
+            peopleAhead = ahead
+            stage = position.map { $0 < state.freePlaces } == true ? "called" : "waiting"
+            estimatedWaitSeconds = AppRoutes.seconds(estimate.wait(peopleAhead: ahead, freePlaces: state.freePlaces))
+        }
+    }
+}

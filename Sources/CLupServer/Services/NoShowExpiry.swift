@@ -1,0 +1,41 @@
+import KioskCore
+import Logging
+import ServiceLifecycle
+
+/// Writes `ticketExpired` for called tickets not used within the call window, in every store — the same
+/// rule the door stations apply (the reducer takes the first expiry of a ticket and ignores the others), so
+/// app tickets expire even in a store whose door is offline.
+struct NoShowExpiry: Service {
+    let logs: StoreLogs
+    let policy: AdmissionPolicy
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let now = ServerClock.now()
+            for live in logs.all {
+                let due = Admission.noShows(queue: live.state, now: now, policy: policy)
+                guard !due.isEmpty else { continue }
+                let events = due.map {
+                    StoreEvent(
+                        id: .v7(at: now),
+                        store: live.record.id,
+                        device: StoreLogs.serverDevice,
+                        time: now,
+                        body: .ticketExpired($0)
+                    )
+                }
+                do {
+                    _ = try await logs.append(events, store: live.record.id)
+                } catch {
+                    logger.error(
+                        "cannot write expiries",
+                        metadata: ["store": "\(live.record.id)", "error": "\(error)"]
+                    )
+                }
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import KioskCore
+
+extension ServerDatabase {
+    /// A ticket the server issued for the app or a booking, with the QR text the app shows.
+    public struct Issued: Sendable {
+        public var ticket: Ticket
+        public var qr: String
+        public var sequence: Int64
+    }
+
+    /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
+    /// code, and the `ticketIssued` event in the store's log — one transaction, so numbers are never reused.
+    func issue(
+        kind: TicketKind,
+        store: StoreRecord,
+        slot: BookingSlot?,
+        validity: (from: Timestamp, until: Timestamp)?,
+        statusURL: String,
+        at now: Timestamp,
+        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+    ) async throws -> Issued {
+        let prefix = kind == .booking ? "B" : "V"
+        let day = BusinessDay(
+            at: now,
+            openingTime: store.profile.dayStart.secondsAfterMidnight,
+            utcOffset: store.profile.utcOffsetMinutes * 60
+        )
+        return try await pool.write { db in
+            let last =
+                try Int.fetchOne(
+                    db,
+                    sql: "SELECT last FROM ticket_numbers WHERE store = ? AND prefix = ? AND business_day = ?",
+                    arguments: [store.id.uuidString, prefix, day.number]
+                ) ?? 0
+            guard last < 999 else {
+                throw APIError(
+                    .serviceUnavailable,
+                    "no \(prefix) ticket numbers left today — try a paper ticket at the store"
+                )
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO ticket_numbers (store, prefix, business_day, last) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (store, prefix, business_day) DO UPDATE SET last = excluded.last
+                    """,
+                arguments: [store.id.uuidString, prefix, day.number, last + 1]
+            )
+            let ticket = Ticket(
+                id: .v7(at: now),
+                store: store.id,
+                kind: kind,
+                code: TicketCode(prefix: prefix, number: last + 1),
+                issuedAt: now,
+                slot: slot,
+                issuer: StoreLogs.serverDevice
+            )
+            let qr = TicketCodec.encode(
+                ticket,
+                validFrom: validity?.from,
+                validUntil: validity?.until,
+                signer: store.signer,
+                prefix: statusURL
+            )
+            let event = StoreEvent(
+                id: .v7(at: now),
+                store: store.id,
+                device: StoreLogs.serverDevice,
+                time: now,
+                body: .ticketIssued(ticket)
+            )
+            let appended = try self.append([event], store: store.id, in: db, onCommit: onCommit)
+            return Issued(ticket: ticket, qr: qr, sequence: appended[0].sequence)
+        }
+    }
+}
