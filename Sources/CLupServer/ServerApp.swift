@@ -44,9 +44,11 @@ public struct ServerApp: Sendable {
         router.get("healthz") { _, _ in "ok" }
         StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
         EventRoutes(database: database, logs: logs, auth: auth).register(on: router)
-        AppRoutes(logs: logs, statusURL: options.statusURL).register(on: router)
+        let app = AppRoutes(logs: logs, statusURL: options.statusURL)
+        app.register(on: router)
+        BookingRoutes(logs: logs, statusURL: options.statusURL, app: app).register(on: router)
         let port = ListeningPort()
-        let app = Application(
+        let http = Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "clup-server"),
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
@@ -58,7 +60,7 @@ public struct ServerApp: Sendable {
             interval: .seconds(5),
             logger: logger
         )
-        return ServerApp(database: database, logs: logs, services: [app, expiry], port: port)
+        return ServerApp(database: database, logs: logs, services: [http, expiry], port: port)
     }
 
     public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {

@@ -207,4 +207,61 @@ import Testing
         }
         await server.stop()
     }
+
+    /// Booking a visit: the free slots of tomorrow, a booking signed to be valid from its slot's start to five
+    /// minutes after, the slot full after its last place, and bad requests naming the field.
+    @Test func bookingsTakeTheirSlot() async throws {
+        let server = try await ServerRig()
+        do {
+            let store = try await server.registerStore(["slotSize": 1, "slotMinutes": 30])
+            let tomorrow = Date().addingTimeInterval(86_400 + 3600)  // the store is UTC+1
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = TimeZone(secondsFromGMT: 3600)
+            let date = formatter.string(from: tomorrow)
+            var answer = try await server.call("GET", "/v1/stores/\(store.uuidString)/slots?date=\(date)", token: nil)
+            let slots = answer.body["slots"] as? [[String: Any]] ?? []
+            #expect(slots.count == 30)  // 07:00–22:00 in 30-minute slots
+            let first = try #require(slots.first)
+            let start = try #require(first["start"] as? Int)
+            #expect(first["available"] as? Int == 1)
+            #expect((start / 1000 + 3600) % 86_400 == 7 * 3600)  // 07:00 local
+
+            let bookings = "/v1/stores/\(store.uuidString)/bookings"
+            answer = try await server.call(
+                "POST",
+                bookings,
+                token: nil,
+                json: ["slotStart": start, "expectedVisitMinutes": 30]
+            )
+            #expect(answer.status == 201, "\(answer.body)")
+            #expect((answer.body["ticket"] as? [String: Any])?["code"] as? String == "B001")
+            #expect(answer.body["stage"] as? String == "booked")
+            let qr = try #require(answer.body["qr"] as? String)
+            let ring = KeyRing([try #require(server.app.logs.store(store)?.record.signer.publicKey)])
+            let claims = try TicketCodec.decode(qr, prefix: "HTTPS://CLUP.EXAMPLE/T/", keyRing: ring, store: store)
+            #expect(claims.validFrom == Timestamp(milliseconds: Int64(start)))
+            #expect(claims.validUntil == Timestamp(milliseconds: Int64(start) + 5 * 60_000))
+
+            answer = try await server.call("POST", bookings, token: nil, json: ["slotStart": start])
+            #expect(answer.status == 409 && answer.body["field"] as? String == "slotStart")
+            answer = try await server.call("GET", "/v1/stores/\(store.uuidString)/slots?date=\(date)", token: nil)
+            #expect((answer.body["slots"] as? [[String: Any]])?.first?["available"] as? Int == 0)
+            answer = try await server.call("POST", bookings, token: nil, json: ["slotStart": start + 60_000])
+            #expect(answer.status == 400 && answer.body["field"] as? String == "slotStart")
+            answer = try await server.call(
+                "POST",
+                bookings,
+                token: nil,
+                json: ["slotStart": start + 1_800_000, "expectedVisitMinutes": 1]
+            )
+            #expect(answer.status == 400 && answer.body["field"] as? String == "expectedVisitMinutes")
+            answer = try await server.call("GET", "/v1/stores/\(store.uuidString)/slots?date=2026-13-01", token: nil)
+            #expect(answer.status == 400 && answer.body["field"] as? String == "date")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }

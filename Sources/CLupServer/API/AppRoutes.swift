@@ -177,8 +177,8 @@ struct TicketStatus: ResponseEncodable, Equatable {
     }
 
     var ticket: Info
-    /// `printing` (paper, still in the printer), `waiting`, `called` (go to the door now), `admitted`,
-    /// `expired` or `cancelled`.
+    /// `printing` (paper, still in the printer), `booked` (a booking before its slot), `waiting`, `called`
+    /// (go to the door now), `admitted`, `expired` or `cancelled`.
     var stage: String
     var peopleAhead: Int?
     var estimatedWaitSeconds: Int?
@@ -201,6 +201,8 @@ struct TicketStatus: ResponseEncodable, Equatable {
         case .admitted: stage = "admitted"
         case .expired: stage = "expired"
         case .cancelled: stage = "cancelled"
+        case .waiting(let joined) where joined > now:
+            stage = "booked"  // a booking before its slot: it joins the line when the slot starts
         case .waiting:
             let position = state.position(of: id, at: now)
             let ahead = position ?? state.lineLength(at: now)

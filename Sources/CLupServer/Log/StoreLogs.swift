@@ -67,7 +67,8 @@ public final class StoreLogs: Sendable {
         slot: BookingSlot? = nil,
         validity: (from: Timestamp, until: Timestamp)? = nil,
         statusURL: String,
-        at now: Timestamp
+        at now: Timestamp,
+        check: @escaping @Sendable () throws -> Void = {}
     ) async throws -> ServerDatabase.Issued {
         guard let record = self.store(store)?.record else { throw APIError.notFound("store \(store)") }
         return try await database.issue(
@@ -76,7 +77,8 @@ public final class StoreLogs: Sendable {
             slot: slot,
             validity: validity,
             statusURL: statusURL,
-            at: now
+            at: now,
+            check: check
         ) { [self] added in applyCommitted(added, store: store) }
     }
 

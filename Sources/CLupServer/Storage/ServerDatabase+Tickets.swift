@@ -12,6 +12,7 @@ extension ServerDatabase {
 
     /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
     /// code, and the `ticketIssued` event in the store's log — one transaction, so numbers are never reused.
+    /// `check` runs first on the database writer (e.g. that a slot still has room) and may refuse.
     func issue(
         kind: TicketKind,
         store: StoreRecord,
@@ -19,6 +20,7 @@ extension ServerDatabase {
         validity: (from: Timestamp, until: Timestamp)?,
         statusURL: String,
         at now: Timestamp,
+        check: @escaping @Sendable () throws -> Void = {},
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
     ) async throws -> Issued {
         let prefix = kind == .booking ? "B" : "V"
@@ -28,6 +30,8 @@ extension ServerDatabase {
             utcOffset: store.profile.utcOffsetMinutes * 60
         )
         return try await pool.write { db in
+            // On the writer, after every earlier commit was applied in memory: a check here sees them all.
+            try check()
             let last =
                 try Int.fetchOne(
                     db,

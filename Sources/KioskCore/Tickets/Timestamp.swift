@@ -45,7 +45,7 @@ extension Duration {
 
 extension Int64 {
     /// Division rounding towards negative infinity (times before 1970 stay on the right day).
-    func floorDivided(by d: Int64) -> Int64 {
+    public func floorDivided(by d: Int64) -> Int64 {
         let q = self / d
         return (self % d != 0 && (self < 0) != (d < 0)) ? q - 1 : q
     }

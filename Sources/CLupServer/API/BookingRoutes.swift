@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// Booking a visit (R15–R20): the free slots of a day, and a booking that is valid from its slot's start to
+/// five minutes after (R19) and holds a place at that time.
+struct BookingRoutes {
+    let logs: StoreLogs
+    let statusURL: String
+    let app: AppRoutes
+
+    struct Day: ResponseEncodable {
+        var date: String
+        var slotMinutes: Int
+        var slots: [Slots.Slot]
+    }
+
+    struct Booking: Decodable {
+        /// Milliseconds since 1970: the start of one of the slots `GET …/slots` lists.
+        var slotStart: Int64
+        /// How long the customer expects to stay (R18, R20), 5 to 240 minutes; optional.
+        var expectedVisitMinutes: Int?
+    }
+
+    static let lateness: Duration = .seconds(5 * 60)
+
+    func register(on router: some RouterMethods<BasicRequestContext>) {
+        router.get("v1/stores/:store/slots") { request, context -> Day in
+            let store = try context.parameters.require("store", as: UUID.self)
+            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+            guard let date = request.uri.queryParameters["date"].map(String.init), let day = Slots.day(date) else {
+                throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
+            }
+            let slots = Slots.of(
+                day: day,
+                profile: live.record.profile,
+                booked: { Slots.booked(live.state, start: $0) },
+                now: ServerClock.now()
+            )
+            return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
+        }
+        router.post("v1/stores/:store/bookings") { request, context -> EditedResponse<TicketStatus> in
+            let store = try context.parameters.require("store", as: UUID.self)
+            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+            let booking = try await request.decode(Booking.self)
+            if let minutes = booking.expectedVisitMinutes, !(5...240).contains(minutes) {
+                throw APIError.badRequest("5 to 240 minutes", field: "expectedVisitMinutes")
+            }
+            let now = ServerClock.now()
+            let start = Timestamp(milliseconds: booking.slotStart)
+            let profile = live.record.profile
+            let localDay = (booking.slotStart + Int64(profile.utcOffsetMinutes) * 60_000).floorDivided(by: 86_400_000)
+            let slot = Slots.of(day: localDay, profile: profile, booked: { _ in 0 }, now: now)
+                .first { $0.start == booking.slotStart }
+            guard let slot else {
+                throw APIError.badRequest(
+                    "not the start of a future slot of this store (see …/slots)",
+                    field: "slotStart"
+                )
+            }
+            let issued = try await logs.issue(
+                kind: .booking,
+                store: store,
+                slot: BookingSlot(start: start, end: Timestamp(milliseconds: slot.end)),
+                validity: (start, start + Self.lateness),
+                statusURL: statusURL,
+                at: now
+            ) { [logs] in
+                guard let state = logs.store(store)?.state else { return }
+                if Slots.booked(state, start: start) >= profile.slotSize {
+                    throw APIError(.conflict, "this slot is fully booked — choose another", field: "slotStart")
+                }
+            }
+            guard var status = app.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
+            status.qr = issued.qr
+            return EditedResponse(status: .created, response: status)
+        }
+    }
+}
