@@ -15,6 +15,8 @@ public struct ServerApp: Sendable {
         public var databasePath = "/var/lib/clup-server/clup.sqlite"
         /// Upper-case URL every ticket QR starts with: the same as the kiosks' `[store] status_url`.
         public var statusURL = "HTTPS://CLUP.EXAMPLE/T/"
+        /// How long a manager's login lasts.
+        public var sessionLifetime: Duration = .seconds(12 * 3600)
         /// A called ticket not used within this many minutes expires (as the doors' `call_window_minutes`).
         public var callWindowMinutes = 10
         /// The system manager's bearer token (from a file or the environment, never the command line).
@@ -40,10 +42,12 @@ public struct ServerApp: Sendable {
         let database = try ServerDatabase(path: options.databasePath)
         let logs = try StoreLogs(database: database)
         let auth = Authenticator(adminToken: options.adminToken, database: database)
-        let router = Router()
+        let router = Router(context: ServerContext.self)
         router.get("healthz") { _, _ in "ok" }
         StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
         EventRoutes(database: database, logs: logs, auth: auth).register(on: router)
+        AccountRoutes(database: database, throttle: LoginThrottle(), sessionLifetime: options.sessionLifetime)
+            .register(on: router)
         let app = AppRoutes(logs: logs, statusURL: options.statusURL)
         app.register(on: router)
         BookingRoutes(logs: logs, statusURL: options.statusURL, app: app).register(on: router)

@@ -264,4 +264,79 @@ import Testing
         }
         await server.stop()
     }
+
+    /// Manager login: a token that enrolls the manager's own store's kiosks; wrong credentials say nothing
+    /// about which part was wrong, and a guesser is slowed down.
+    @Test func managersLogInAndGuessersAreSlowedDown() async throws {
+        let server = try await ServerRig()
+        do {
+            let store = try await server.registerStore(manager: "anna")
+            let other = try await server.registerStore(["name": "Other Market"], manager: "bruno")
+            let wrongPassword = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "anna", "password": "guess one"]
+            )
+            let wrongUser = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "nobody", "password": "guess one"]
+            )
+            #expect(wrongPassword.status == 401 && wrongUser.status == 401)
+            #expect(wrongPassword.body["error"] as? String == wrongUser.body["error"] as? String)
+
+            let login = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "anna", "password": "correct horse battery"]
+            )
+            #expect(login.status == 200 && login.body["store"] as? String == store.uuidString)
+            let token = try #require(login.body["token"] as? String)
+            #expect(
+                try await server.call(
+                    "POST",
+                    "/v1/stores/\(store.uuidString)/devices",
+                    token: token,
+                    json: ["device": "k1"]
+                ).status == 201
+            )
+            #expect(
+                try await server.call(
+                    "POST",
+                    "/v1/stores/\(other.uuidString)/devices",
+                    token: token,
+                    json: ["device": "k1"]
+                ).status == 403
+            )
+            #expect(try await server.call("POST", "/v1/stores", token: token, json: [:]).status == 401)  // not the admin
+
+            // A guesser: the first failures are answered at once, then attempts must wait.
+            var statuses: [Int] = []
+            for n in 0..<6 {
+                let answer = try await server.call(
+                    "POST",
+                    "/v1/login",
+                    token: nil,
+                    json: ["username": "bruno", "password": "guess \(n)"]
+                )
+                statuses.append(answer.status)
+            }
+            #expect(statuses.prefix(4) == [401, 401, 401, 401])
+            #expect(statuses.last == 429)
+            let blocked = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "bruno", "password": "correct horse battery"]
+            )
+            #expect(blocked.status == 429, "even the right password waits while blocked")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }

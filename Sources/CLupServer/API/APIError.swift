@@ -8,11 +8,14 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     public var message: String
     /// The request field at fault (`capacity`, `location.latitude`), when there is one.
     public var field: String?
+    /// Seconds, for 429 and 503 answers.
+    public var retryAfter: Int?
 
-    public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil) {
+    public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
         self.message = message
         self.field = field
+        self.retryAfter = retryAfter
     }
 
     public static func badRequest(_ message: String, field: String? = nil) -> APIError {
@@ -31,6 +34,7 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { headers[.retryAfter] = "\(retryAfter)" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -27,7 +27,7 @@ struct AppRoutes {
         var estimatedWaitSeconds: Int
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores") { request, _ -> Nearby in
             let latitude = try Self.number(request, "lat", in: -90...90)
             let longitude = try Self.number(request, "lon", in: -180...180)

@@ -24,7 +24,7 @@ struct BookingRoutes {
 
     static let lateness: Duration = .seconds(5 * 60)
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores/:store/slots") { request, context -> Day in
             let store = try context.parameters.require("store", as: UUID.self)
             guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }

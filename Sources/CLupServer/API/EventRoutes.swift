@@ -38,7 +38,7 @@ struct EventRoutes {
         var keys: [DeviceKey]
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/stores/:store/events") { request, context -> Appended in
             let store = try context.parameters.require("store", as: UUID.self)
             let (_, device) = try auth.requireDevice(request, store: store)

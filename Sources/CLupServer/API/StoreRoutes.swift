@@ -33,7 +33,7 @@ struct StoreRoutes {
         var credential: String
     }
 
-    func register(on router: some RouterMethods<BasicRequestContext>) {
+    func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/stores") { request, _ -> EditedResponse<Registered> in
             try auth.requireAdmin(request)
             let registration = try await request.decode(Registration.self)
@@ -59,8 +59,8 @@ struct StoreRoutes {
             return EditedResponse(status: .created, response: Registered(id: record.id, manager: username))
         }
         router.post("v1/stores/:store/devices") { request, context -> EditedResponse<Enrolled> in
-            try auth.requireAdmin(request)
             let store = try context.parameters.require("store", as: UUID.self)
+            try auth.requireManager(request, of: store)
             guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
             let enrollment = try await request.decode(Enrollment.self)
             guard (1...64).contains(enrollment.device.count), enrollment.device != StoreLogs.serverDevice else {

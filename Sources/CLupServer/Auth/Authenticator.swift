@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 import KioskCore
 
-/// Who may call what: the system manager (the admin token from the configuration), and kiosks (their
-/// enrollment credential, which ties them to one store and one device id). Wrong or missing credentials are
+/// Who may call what: the system manager (the admin token from the configuration), store managers (a
+/// session token from `POST /v1/login`), and kiosks (their enrollment credential, which ties them to one
+/// store and one device id). Wrong or missing credentials are
 /// a 401 that does not say which part was wrong.
 public struct Authenticator: Sendable {
     let adminTokenHash: Data
@@ -36,6 +37,20 @@ public struct Authenticator: Sendable {
         guard let found else { throw .unauthorized }
         if let store, store != found.store { throw APIError(.forbidden, "this device belongs to another store") }
         return found
+    }
+
+    /// The admin, or a manager of `store` (with an unexpired session).
+    public func requireManager(_ request: Request, of store: StoreID) throws(APIError) {
+        guard let token = request.bearerToken else { throw .unauthorized }
+        if Self.equal(Secrets.hash(token), adminTokenHash) { return }
+        let session: (username: String, store: StoreID)?
+        do {
+            session = try database.session(token, at: ServerClock.now())
+        } catch {
+            throw APIError(.internalServerError, "cannot read the session table")
+        }
+        guard let session else { throw .unauthorized }
+        guard session.store == store else { throw APIError(.forbidden, "you manage another store") }
     }
 
     static func equal(_ a: Data, _ b: Data) -> Bool {

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import KioskCore
+
+extension ServerDatabase {
+    /// A manager's stored password and store.
+    func manager(_ username: String) async throws -> (store: StoreID, password: PasswordHash)? {
+        try await pool.read { db in
+            guard
+                let row = try Row.fetchOne(db, sql: "SELECT * FROM managers WHERE username = ?", arguments: [username]),
+                let store = UUID(uuidString: row["store"])
+            else { return nil }
+            return (store, PasswordHash(hash: row["password_hash"], salt: row["salt"]))
+        }
+    }
+
+    /// Opens a session: a random token (only its hash is kept) that expires.
+    func openSession(username: String, expires: Timestamp) async throws -> String {
+        let token = Secrets.token()
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE expires_at < ?",
+                arguments: [ServerClock.now().milliseconds]
+            )
+            try db.execute(
+                sql: "INSERT INTO sessions (token_hash, username, expires_at) VALUES (?, ?, ?)",
+                arguments: [Secrets.hash(token), username, expires.milliseconds]
+            )
+        }
+        return token
+    }
+
+    /// The manager and store of a session token that has not expired.
+    func session(_ token: String, at now: Timestamp) throws -> (username: String, store: StoreID)? {
+        try pool.read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT s.username, m.store FROM sessions s JOIN managers m ON m.username = s.username
+                        WHERE s.token_hash = ? AND s.expires_at > ?
+                        """,
+                    arguments: [Secrets.hash(token), now.milliseconds]
+                ), let store = UUID(uuidString: row["store"])
+            else { return nil }
+            return (row["username"], store)
+        }
+    }
+}
