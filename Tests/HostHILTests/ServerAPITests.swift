@@ -311,7 +311,8 @@ import Testing
                     json: ["device": "k1"]
                 ).status == 403
             )
-            #expect(try await server.call("POST", "/v1/stores", token: token, json: [:]).status == 401)  // not the admin
+            // A manager is not the system manager.
+            #expect(try await server.call("POST", "/v1/stores", token: token, json: [:]).status == 401)
 
             // A guesser: the first failures are answered at once, then attempts must wait.
             var statuses: [Int] = []
