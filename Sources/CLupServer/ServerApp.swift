@@ -64,7 +64,12 @@ public struct ServerApp: Sendable {
             interval: .seconds(5),
             logger: logger
         )
-        return ServerApp(database: database, logs: logs, services: [http, expiry], port: port)
+        return ServerApp(
+            database: database,
+            logs: logs,
+            services: [http, expiry, TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger)],
+            port: port
+        )
     }
 
     public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {

@@ -340,4 +340,56 @@ import Testing
         }
         await server.stop()
     }
+
+    /// With a history of admissions at this hour of the week, a ticket's estimate comes from the store's
+    /// own traffic, not the fallback.
+    @Test func theWaitEstimateLearnsFromTheStoresHistory() async throws {
+        let server = try await ServerRig()
+        do {
+            let store = try await server.registerStore(["capacity": 1])
+            let credential = try await server.enroll("k1", store: store)
+            let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+            var events: [StoreEvent] = []
+            for week in 1...4 {
+                for i in 0..<30 {
+                    let time = now - .seconds(Int64(week) * 7 * 86_400) + .milliseconds(Int64(i))
+                    let ticket = Ticket(
+                        id: .v7(at: time),
+                        store: store,
+                        kind: .paper,
+                        code: TicketCode(prefix: "A", number: i + 1),
+                        issuedAt: time,
+                        issuer: "k1"
+                    )
+                    for body in [
+                        StoreEvent.Body.ticketIssued(ticket), .ticketAdmitted(ticket.id, door: "k1"), .customerExited,
+                    ] {
+                        events.append(StoreEvent(id: .v7(at: time), store: store, device: "k1", time: time, body: body))
+                    }
+                }
+            }
+            let path = "/v1/stores/\(store.uuidString)/events"
+            #expect(
+                try await server.call(
+                    "POST",
+                    path,
+                    token: credential,
+                    raw: try JSONEncoder().encode(["events": events])
+                ).status == 200
+            )
+            let tickets = "/v1/stores/\(store.uuidString)/tickets"
+            _ = try await server.call("POST", tickets, token: nil)
+            var second = try await server.call("POST", tickets, token: nil)
+            #expect(second.body["estimatedWaitSeconds"] as? Int == 20 * 60)  // not learnt yet: the fallback
+            try await server.app.logs.refreshTraffic(at: now)
+            let id = try #require((second.body["ticket"] as? [String: Any])?["id"] as? String)
+            second = try await server.call("GET", "/v1/tickets/\(id)", token: nil)
+            // 120 admissions in this hour over four weeks: 0.5 a minute; one admission to wait for.
+            #expect(second.body["estimatedWaitSeconds"] as? Int == 120)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }

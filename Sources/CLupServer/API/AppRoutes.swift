@@ -32,6 +32,7 @@ struct AppRoutes {
             let latitude = try Self.number(request, "lat", in: -90...90)
             let longitude = try Self.number(request, "lon", in: -180...180)
             let radius = try Self.number(request, "radiusKm", in: 0.1...500, default: 10)
+            let now = ServerClock.now()
             let stores = logs.all.compactMap { live -> StoreSummary? in
                 let location = live.record.profile.location
                 let distance = Self.distanceKm(latitude, longitude, location.latitude, location.longitude)
@@ -47,7 +48,7 @@ struct AppRoutes {
                     inside: state.inside,
                     waiting: state.waiting.count,
                     estimatedWaitSeconds: Self.seconds(
-                        Self.estimate(live).wait(peopleAhead: state.waiting.count, freePlaces: state.freePlaces)
+                        live.estimate(peopleAhead: state.lineLength(at: now), at: now).wait
                     )
                 )
             }
@@ -98,7 +99,7 @@ struct AppRoutes {
 
     func status(of id: TicketID) -> TicketStatus? {
         guard let live = logs.store(containing: id) else { return nil }
-        return TicketStatus(id, in: live.state, estimate: Self.estimate(live), at: ServerClock.now())
+        return TicketStatus(id, in: live, at: ServerClock.now())
     }
 
     /// The ticket's status as server-sent events: now and after every change of its store's queue, until it
@@ -185,7 +186,8 @@ struct TicketStatus: ResponseEncodable, Equatable {
     /// The signed code to show at the door; only in the answer that creates the ticket.
     var qr: String?
 
-    init?(_ id: TicketID, in state: QueueState, estimate: WaitEstimate, at now: Timestamp) {
+    init?(_ id: TicketID, in live: StoreLogs.Live, at now: Timestamp) {
+        let state = live.state
         guard let entry = state.entries[id] else { return nil }
         let t = entry.ticket
         ticket = Info(
@@ -208,7 +210,7 @@ struct TicketStatus: ResponseEncodable, Equatable {
             let ahead = position ?? state.lineLength(at: now)
             peopleAhead = ahead
             stage = position.map { $0 < state.freePlaces } == true ? "called" : "waiting"
-            estimatedWaitSeconds = AppRoutes.seconds(estimate.wait(peopleAhead: ahead, freePlaces: state.freePlaces))
+            estimatedWaitSeconds = AppRoutes.seconds(live.estimate(peopleAhead: ahead, at: now).wait)
         }
     }
 }

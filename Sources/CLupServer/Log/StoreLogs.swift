@@ -11,6 +11,27 @@ public final class StoreLogs: Sendable {
         public var state: QueueState
         public var lastSequence: Int64
         public let changes: ChangeFeed
+        /// Learnt from the store's admissions; nil until computed.
+        public var traffic: TrafficModel?
+
+        /// The estimated wait for someone with `peopleAhead`: from the store's history when that hour has
+        /// enough of it, else the fallback (average visit × people ahead ÷ capacity).
+        public func estimate(peopleAhead: Int, at now: Timestamp) -> (wait: Duration, fromHistory: Bool) {
+            let profile = record.profile
+            if let learnt = traffic?.wait(
+                peopleAhead: peopleAhead,
+                freePlaces: state.freePlaces,
+                at: now,
+                utcOffsetMinutes: profile.utcOffsetMinutes
+            ) {
+                return (learnt, true)
+            }
+            let fallback = WaitEstimate(
+                averageVisit: .seconds(profile.averageVisitMinutes * 60),
+                capacity: state.capacity
+            )
+            return (fallback.wait(peopleAhead: peopleAhead, freePlaces: state.freePlaces), false)
+        }
     }
 
     let database: ServerDatabase
@@ -46,6 +67,23 @@ public final class StoreLogs: Sendable {
     }
 
     public func store(_ id: StoreID) -> Live? { live.withLock { $0[id] } }
+
+    /// Recomputes every store's traffic model from its admissions of the last `days` days.
+    public func refreshTraffic(days: Int = 28, at now: Timestamp) async throws {
+        for store in all {
+            let times = try await database.admissionTimes(
+                store: store.record.id,
+                since: now - .seconds(Int64(days) * 86_400)
+            )
+            let model = TrafficModel(
+                admissions: times,
+                days: days,
+                utcOffsetMinutes: store.record.profile.utcOffsetMinutes,
+                now: now
+            )
+            live.withLock { $0[store.record.id]?.traffic = model }
+        }
+    }
 
     public var all: [Live] { live.withLock { Array($0.values) } }
 

@@ -98,4 +98,15 @@ extension ServerDatabase {
             sequence: row["sequence"]
         )
     }
+
+    /// When the store admitted people since `from` (for its traffic model).
+    public func admissionTimes(store: StoreID, since from: Timestamp) async throws -> [Timestamp] {
+        try await pool.read { db in
+            try Int64.fetchAll(
+                db,
+                sql: "SELECT time FROM events WHERE store = ? AND kind = 'ticketAdmitted' AND time >= ?",
+                arguments: [store.uuidString, from.milliseconds]
+            ).map { Timestamp(milliseconds: $0) }
+        }
+    }
 }
