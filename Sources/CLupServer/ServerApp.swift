@@ -29,6 +29,8 @@ public struct ServerApp: Sendable {
 
     public let database: ServerDatabase
     public let logs: StoreLogs
+    /// Every route, `METHOD /path` with `{parameters}` (what docs/clup-server.openapi.yaml must describe).
+    public let routes: [String]
     public let services: [any Service]
     /// The port once the server listens (useful with port 0).
     public let port: ListeningPort
@@ -52,6 +54,11 @@ public struct ServerApp: Sendable {
         app.register(on: router)
         BookingRoutes(logs: logs, statusURL: options.statusURL, app: app).register(on: router)
         let port = ListeningPort()
+        let routes = router.routes.map { route in
+            "\(route.method.rawValue) "
+                + "\(route.path)".split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+        }
         let http = Application(
             router: router,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "clup-server"),
@@ -67,6 +74,7 @@ public struct ServerApp: Sendable {
         return ServerApp(
             database: database,
             logs: logs,
+            routes: routes.sorted(),
             services: [http, expiry, TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger)],
             port: port
         )
