@@ -41,6 +41,12 @@ public struct ServerApp: Sendable {
                 description: "the admin token must be at least 16 characters — generate one with `openssl rand -hex 24`"
             )
         }
+        guard TicketCodec.isValidPrefix(options.statusURL) else {
+            throw ServerDatabase.Failure(
+                description: "status URL '\(options.statusURL)': upper case (QR alphanumeric) and at most "
+                    + "\(TicketCodec.maxPrefixLength) characters, e.g. HTTPS://CLUP.EXAMPLE/T/"
+            )
+        }
         let database = try ServerDatabase(path: options.databasePath)
         let logs = try StoreLogs(database: database)
         let auth = Authenticator(adminToken: options.adminToken, database: database)

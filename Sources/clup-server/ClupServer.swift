@@ -23,6 +23,12 @@ struct ClupServerCommand: AsyncParsableCommand {
     @Option(help: "File holding the system manager's token (else the CLUP_ADMIN_TOKEN environment variable).")
     var adminTokenFile: String?
 
+    @Option(help: "Upper-case URL every ticket QR starts with: the same as the kiosks' [store] status_url.")
+    var statusURL = "HTTPS://CLUP.EXAMPLE/T/"
+
+    @Option(help: "Minutes a called ticket may go unused before it expires (as the doors' call_window_minutes).")
+    var callWindowMinutes = 10
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -53,6 +59,8 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.host = host
         options.port = port
         options.databasePath = database
+        options.statusURL = statusURL
+        options.callWindowMinutes = callWindowMinutes
         let server: ServerApp
         do {
             server = try ServerApp.build(options, logger: logger)
