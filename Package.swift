@@ -133,8 +133,9 @@ let package = Package(
         .executableTarget(
             name: "clup-bench",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation",
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/clup-bench",
             swiftSettings: strict

@@ -24,7 +24,13 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Scans per door benchmark run.")
     var scans = 1000
 
-    @Option(help: "Which benchmarks: all, printer, station, door.")
+    @Option(help: "Concurrent app clients for the server benchmark.")
+    var clients = 8
+
+    @Option(help: "Virtual tickets per client.")
+    var ticketsPerClient = 1000
+
+    @Option(help: "Which benchmarks: all, printer, station, door, server.")
     var only = "all"
 
     func run() async throws {
@@ -37,6 +43,9 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "door" {
             try await DoorBenchmarks.scanToDecision(count: scans)
+        }
+        if only == "all" || only == "server" {
+            try await ServerBenchmarks.virtualTickets(clients: clients, perClient: ticketsPerClient)
         }
     }
 }

@@ -53,7 +53,20 @@ final class LoopbackHTTP {
 
     /// One GET on the kept-alive connection; the body (the server sends Content-Length for JSON).
     func get(_ path: String) throws -> [UInt8] {
-        send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try request("GET", path)
+    }
+
+    /// One request on the kept-alive connection, with a JSON body if given; the answer's body.
+    func request(_ method: String, _ path: String, json: String? = nil, bearer: String? = nil) throws -> [UInt8] {
+        let auth = bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+        if let json {
+            send(
+                "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)Content-Type: application/json\r\n"
+                    + "Content-Length: \(json.utf8.count)\r\n\r\n\(json)"
+            )
+        } else {
+            send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)Content-Length: 0\r\n\r\n")
+        }
         let head = String(decoding: try take(until: [13, 10, 13, 10]), as: UTF8.self).lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
             let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))

@@ -4,6 +4,8 @@ struct Samples {
 
     mutating func add(_ value: Double) { values.append(value) }
 
+    mutating func merge(_ other: Samples) { values += other.values }
+
     func percentile(_ p: Double) -> Double {
         guard !values.isEmpty else { return .nan }
         let sorted = values.sorted()

@@ -123,11 +123,11 @@ public final class StoreLogs: Sendable {
     /// Runs on the database writer right after a commit, in commit order.
     private func applyCommitted(_ added: [StoreEvent], store: StoreID) {
         let feed = live.withLock { stores -> ChangeFeed? in
-            guard var entry = stores[store] else { return nil }
-            for event in added { entry.state.apply(event) }
-            entry.lastSequence = added.last?.sequence ?? entry.lastSequence
-            stores[store] = entry
-            return entry.changes
+            // In place: copying the entry out would copy the whole queue on every commit.
+            guard stores[store] != nil else { return nil }
+            for event in added { stores[store]?.state.apply(event) }
+            stores[store]?.lastSequence = added.last?.sequence ?? 0
+            return stores[store]?.changes
         }
         feed?.notify()
     }

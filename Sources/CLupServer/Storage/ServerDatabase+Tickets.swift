@@ -38,7 +38,7 @@ extension ServerDatabase {
                     sql: "SELECT last FROM ticket_numbers WHERE store = ? AND prefix = ? AND business_day = ?",
                     arguments: [store.id.uuidString, prefix, day.number]
                 ) ?? 0
-            guard last < 999 else {
+            guard last < Int(UInt16.max) else {  // the signed code holds the number in 16 bits
                 throw APIError(
                     .serviceUnavailable,
                     "no \(prefix) ticket numbers left today — try a paper ticket at the store"
