@@ -134,6 +134,16 @@ import Testing
         #expect(TicketCode("a042") == nil && TicketCode("ABC1") == nil && TicketCode("A") == nil)
     }
 
+    @Test func localDatesAndWeekdays() {
+        #expect(BusinessDay(number: 0).weekday == 3)  // 1970-01-01, a Thursday
+        #expect(BusinessDay(number: -1).weekday == 2)
+        #expect(BusinessDay(number: 20_409).weekday == 0)  // 2025-11-17, a Monday
+        // 23:30 UTC on a Sunday is already Monday at UTC+1.
+        let sundayNight = Timestamp(seconds: 20_408 * 86_400 + 23 * 3600 + 1800)
+        #expect(BusinessDay(localDateOf: sundayNight, utcOffsetMinutes: 0).weekday == 6)
+        #expect(BusinessDay(localDateOf: sundayNight, utcOffsetMinutes: 60).weekday == 0)
+    }
+
     @Test func businessDayStartsAtOpeningTime() {
         let opening = TimeOfDay(hour: 7, minute: 0).secondsAfterMidnight
         // 2026-11-22 06:59 and 07:00 local, one hour ahead of UTC.

@@ -49,8 +49,8 @@ struct BookingRoutes {
             let now = ServerClock.now()
             let start = Timestamp(milliseconds: booking.slotStart)
             let profile = live.record.profile
-            let localDay = (booking.slotStart + Int64(profile.utcOffsetMinutes) * 60_000).floorDivided(by: 86_400_000)
-            let slot = Slots.of(day: localDay, profile: profile, booked: { _ in 0 }, now: now)
+            let localDay = BusinessDay(localDateOf: start, utcOffsetMinutes: profile.utcOffsetMinutes)
+            let slot = Slots.of(day: localDay.number, profile: profile, booked: { _ in 0 }, now: now)
                 .first { $0.start == booking.slotStart }
             guard let slot else {
                 throw APIError.badRequest(

@@ -17,7 +17,7 @@ public struct Authenticator: Sendable {
     }
 
     public func requireAdmin(_ request: Request) throws(APIError) {
-        guard let token = request.bearerToken, Self.equal(Secrets.hash(token), adminTokenHash) else {
+        guard let token = request.bearerToken, Secrets.equal(Secrets.hash(token), adminTokenHash) else {
             throw .unauthorized
         }
     }
@@ -42,7 +42,7 @@ public struct Authenticator: Sendable {
     /// The admin, or a manager of `store` (with an unexpired session).
     public func requireManager(_ request: Request, of store: StoreID) throws(APIError) {
         guard let token = request.bearerToken else { throw .unauthorized }
-        if Self.equal(Secrets.hash(token), adminTokenHash) { return }
+        if Secrets.equal(Secrets.hash(token), adminTokenHash) { return }
         let session: (username: String, store: StoreID)?
         do {
             session = try database.session(token, at: ServerClock.now())
@@ -53,7 +53,4 @@ public struct Authenticator: Sendable {
         guard session.store == store else { throw APIError(.forbidden, "you manage another store") }
     }
 
-    static func equal(_ a: Data, _ b: Data) -> Bool {
-        a.count == b.count && zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

@@ -39,9 +39,7 @@ public struct PasswordHash: Sendable {
 
     /// Constant-time comparison of a candidate password's hash with the stored one.
     public func matches(_ password: String) -> Bool {
-        guard let candidate = try? Self.derive(password, salt: salt), candidate.count == hash.count else {
-            return false
-        }
-        return zip(candidate, hash).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        guard let candidate = try? Self.derive(password, salt: salt) else { return false }
+        return Secrets.equal(candidate, hash)
     }
 }

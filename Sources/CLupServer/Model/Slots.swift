@@ -32,8 +32,7 @@ enum Slots {
         booked: (Timestamp) -> Int,
         now: Timestamp
     ) -> [Slot] {
-        let weekday = Int((day + 3) % 7 + 7) % 7  // 1970-01-01 was a Thursday; Monday = 0
-        guard let hours = profile.openingHours[weekday], let open = TimeOfDay(hours.open),
+        guard let hours = profile.openingHours[BusinessDay(number: day).weekday], let open = TimeOfDay(hours.open),
             let close = TimeOfDay(hours.close)
         else { return [] }
         let midnight = day * 86_400_000 - Int64(profile.utcOffsetMinutes) * 60_000

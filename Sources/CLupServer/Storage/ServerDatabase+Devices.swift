@@ -74,4 +74,9 @@ enum Secrets {
     static func hash(_ token: String) -> Data {
         Data(SHA256.hash(data: Data(token.utf8)))
     }
+
+    /// Compares secrets (hashes, derived keys) in time that does not depend on where they differ.
+    static func equal(_ a: Data, _ b: Data) -> Bool {
+        a.count == b.count && zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
 }

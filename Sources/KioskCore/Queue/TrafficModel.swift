@@ -31,11 +31,10 @@ public struct TrafficModel: Sendable, Equatable, Codable {
     }
 
     static func bucket(_ time: Timestamp, utcOffsetMinutes: Int) -> Int {
+        let day = BusinessDay(localDateOf: time, utcOffsetMinutes: utcOffsetMinutes)
         let local = time.milliseconds + Int64(utcOffsetMinutes) * 60_000
-        let day = local.floorDivided(by: 86_400_000)
-        let weekday = Int((day + 3) % 7 + 7) % 7  // 1970-01-01 was a Thursday
-        let hour = Int((local - day * 86_400_000) / 3_600_000)
-        return weekday * 24 + hour
+        let hour = Int((local - day.number * 86_400_000) / 3_600_000)
+        return day.weekday * 24 + hour
     }
 
     /// The learnt estimate at `time`, or nil when this hour has too little history.

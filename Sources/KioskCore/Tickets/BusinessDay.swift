@@ -17,6 +17,14 @@ public struct BusinessDay: Sendable, Hashable, Codable, Comparable {
         number = local.floorDivided(by: 86_400)
     }
 
+    /// The local calendar day of `time` (a business day that starts at midnight).
+    public init(localDateOf time: Timestamp, utcOffsetMinutes: Int) {
+        self.init(at: time, openingTime: 0, utcOffset: utcOffsetMinutes * 60)
+    }
+
+    /// Day of the week, Monday = 0 … Sunday = 6 (day 0, 1970-01-01, was a Thursday).
+    public var weekday: Int { Int(((number + 3) % 7 + 7) % 7) }
+
     public static func < (a: Self, b: Self) -> Bool { a.number < b.number }
 }
 
