@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "KioskStation",
             dependencies: [
-                "KioskCore", "Drivers",
+                "KioskCore", "Drivers", "ServiceSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -85,11 +85,21 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: What the kiosk runtime and the server share: service plumbing.
+        .target(
+            name: "ServiceSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: The central server.
         .target(
             name: "CLupServer",
             dependencies: [
-                "KioskCore",
+                "KioskCore", "ServiceSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -3,6 +3,7 @@ import Hummingbird
 import KioskCore
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 
 /// clup-server as a library: the central server every store's kiosks sync with, and the customer app's API.
 ///
@@ -86,43 +87,8 @@ public struct ServerApp: Sendable {
         )
     }
 
+    /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).
     public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {
-        ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0) },
-                gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
-                logger: logger
-            )
-        )
-    }
-}
-
-/// A port known once a server listens.
-public final class ListeningPort: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched while `condition` is locked.
-    private let condition = NSCondition()
-    private var value: Int?
-
-    public init() {}
-
-    public func set(_ port: Int) {
-        condition.withLock {
-            value = port
-            condition.broadcast()
-        }
-    }
-
-    /// The port, if the server listens already.
-    public var current: Int? { condition.withLock { value } }
-
-    /// Waits until the server listens; nil after `timeout`. Blocks: not for the cooperative pool.
-    public func wait(timeout: Duration = .seconds(10)) -> Int? {
-        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
-        return condition.withLock {
-            while value == nil {
-                if !condition.wait(until: deadline) { break }
-            }
-            return value
-        }
+        ServiceGroup(running: services, logger: logger, handleSignals: handleSignals)
     }
 }

@@ -4,6 +4,7 @@ import KioskCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import ServiceSupport
 
 /// The kiosk's services, built from its configuration: what `kioskd run` runs and what tests start.
 public struct Kiosk: Sendable {
@@ -15,31 +16,7 @@ public struct Kiosk: Sendable {
     public let sync: SyncClient?
     public let services: [any Service]
     /// The HTTP port once the server listens (useful with port 0).
-    public let httpPort: HTTPPort
-
-    public final class HTTPPort: @unchecked Sendable {
-        // @unchecked Sendable: `value` is only touched while `condition` is locked.
-        private let condition = NSCondition()
-        private var value: Int?
-
-        func set(_ port: Int) {
-            condition.withLock {
-                value = port
-                condition.broadcast()
-            }
-        }
-
-        /// Waits until the server listens; nil after `timeout`.
-        public func wait(timeout: Duration = .seconds(10)) -> Int? {
-            let deadline = Date().addingTimeInterval(Double(timeout.components.seconds))
-            return condition.withLock {
-                while value == nil {
-                    if !condition.wait(until: deadline) { break }
-                }
-                return value
-            }
-        }
-    }
+    public let httpPort: ListeningPort
 }
 
 extension Kiosk {
@@ -74,7 +51,7 @@ extension Kiosk {
                     logger.error("cannot reload the key ring", metadata: ["error": "\(error)"])
                 }
             } : nil
-        let port = HTTPPort()
+        let port = ListeningPort()
         let app = Application(
             router: StationHTTP.router(
                 config: config,
@@ -107,12 +84,6 @@ extension Kiosk {
 
     /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).
     public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {
-        ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0) },
-                gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
-                logger: logger
-            )
-        )
+        ServiceGroup(running: services, logger: logger, handleSignals: handleSignals)
     }
 }
