@@ -84,12 +84,11 @@ struct AppRoutes {
             case .expired: throw APIError(.conflict, "the ticket has expired")
             }
             let now = ServerClock.now()
-            let event = StoreEvent(
-                id: .v7(at: now),
+            let event = StoreEvent.new(
+                .ticketCancelled(id),
                 store: live.record.id,
                 device: StoreLogs.serverDevice,
-                time: now,
-                body: .ticketCancelled(id)
+                at: now
             )
             _ = try await logs.append([event], store: live.record.id)
             guard let status = status(of: id) else { throw APIError.notFound("ticket \(id)") }

@@ -18,13 +18,7 @@ struct NoShowExpiry: Service {
                 let due = Admission.noShows(queue: live.state, now: now, policy: policy)
                 guard !due.isEmpty else { continue }
                 let events = due.map {
-                    StoreEvent(
-                        id: .v7(at: now),
-                        store: live.record.id,
-                        device: StoreLogs.serverDevice,
-                        time: now,
-                        body: .ticketExpired($0)
-                    )
+                    StoreEvent.new(.ticketExpired($0), store: live.record.id, device: StoreLogs.serverDevice, at: now)
                 }
                 do {
                     _ = try await logs.append(events, store: live.record.id)

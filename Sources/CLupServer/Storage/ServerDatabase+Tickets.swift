@@ -67,13 +67,7 @@ extension ServerDatabase {
                 signer: store.signer,
                 prefix: statusURL
             )
-            let event = StoreEvent(
-                id: .v7(at: now),
-                store: store.id,
-                device: StoreLogs.serverDevice,
-                time: now,
-                body: .ticketIssued(ticket)
-            )
+            let event = StoreEvent.new(.ticketIssued(ticket), store: store.id, device: StoreLogs.serverDevice, at: now)
             let appended = try self.append([event], store: store.id, in: db, onCommit: onCommit)
             return Issued(ticket: ticket, qr: qr, sequence: appended[0].sequence)
         }

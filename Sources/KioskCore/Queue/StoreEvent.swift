@@ -62,3 +62,10 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         }
     }
 }
+
+extension StoreEvent {
+    /// A new event made by `device` at `now`: a fresh UUIDv7 id, no server sequence yet.
+    public static func new(_ body: Body, store: StoreID, device: DeviceID, at now: Timestamp) -> StoreEvent {
+        StoreEvent(id: .v7(at: now), store: store, device: device, time: now, body: body)
+    }
+}

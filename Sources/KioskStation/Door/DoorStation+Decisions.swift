@@ -18,7 +18,7 @@ extension DoorStation {
         var events: [StoreEvent] = []
         var shown: [(decision: AdmissionDecision, message: String, code: String?)] = []
         func event(_ body: StoreEvent.Body) -> StoreEvent {
-            StoreEvent(id: .v7(at: now), store: config.store.id, device: config.device.id, time: now, body: body)
+            StoreEvent.new(body, store: config.store.id, device: config.device.id, at: now)
         }
         for scan in scans {
             let claims: Result<TicketCodec.Claims, TicketCodec.DecodeError>
@@ -95,13 +95,7 @@ extension DoorStation {
             logger.notice("exit ignored: nobody is inside")
             return false
         }
-        let event = StoreEvent(
-            id: .v7(at: now),
-            store: config.store.id,
-            device: config.device.id,
-            time: now,
-            body: .customerExited
-        )
+        let event = StoreEvent.new(.customerExited, store: config.store.id, device: config.device.id, at: now)
         try store.append([event])
         queue.apply(event)
         publish { $0.exits += 1 }
@@ -113,13 +107,7 @@ extension DoorStation {
         let due = Admission.noShows(queue: queue.snapshot, now: now, policy: policy)
         guard !due.isEmpty else { return }
         let events = due.map {
-            StoreEvent(
-                id: .v7(at: now),
-                store: config.store.id,
-                device: config.device.id,
-                time: now,
-                body: .ticketExpired($0)
-            )
+            StoreEvent.new(.ticketExpired($0), store: config.store.id, device: config.device.id, at: now)
         }
         try store.append(events)
         queue.apply(events)

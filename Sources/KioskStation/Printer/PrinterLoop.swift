@@ -266,13 +266,7 @@ final class PrinterLoop: @unchecked Sendable {
             TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
         }
         station.queue.apply(
-            StoreEvent(
-                id: .v7(at: now),
-                store: config.store.id,
-                device: config.device.id,
-                time: now,
-                body: .ticketIssued(ticket.ticket)
-            )
+            StoreEvent.new(.ticketIssued(ticket.ticket), store: config.store.id, device: config.device.id, at: now)
         )
         station.publish {
             $0.ticketsToday =

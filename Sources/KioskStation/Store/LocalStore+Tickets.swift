@@ -71,7 +71,7 @@ extension LocalStore {
                 arguments: [ticket.id.uuidString, prefix, day.number, last + 1, now.milliseconds, text]
             )
             try insert(
-                StoreEvent(id: .v7(at: now), store: store, device: device, time: now, body: .ticketIssued(ticket)),
+                StoreEvent.new(.ticketIssued(ticket), store: store, device: device, at: now),
                 db
             )
             return IssuedTicket(ticket: ticket, qr: text, state: .notSent, takenAt: nil)
@@ -92,13 +92,7 @@ extension LocalStore {
     /// The ticket was torn off: it joins the queue now. Durable before the next ticket is printed.
     @discardableResult
     public func recordTaken(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent {
-        let event = StoreEvent(
-            id: .v7(at: now),
-            store: ticket.store,
-            device: device,
-            time: now,
-            body: .ticketTaken(ticket.id)
-        )
+        let event = StoreEvent.new(.ticketTaken(ticket.id), store: ticket.store, device: device, at: now)
         try db.write { db in
             try db.execute(
                 sql: "UPDATE printed_tickets SET taken_at = ?, printed = 2 WHERE id = ? AND taken_at IS NULL",
