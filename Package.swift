@@ -76,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "kioskd",
             dependencies: [
-                "KioskStation", "Drivers", "DeviceEmulators", "KioskCore",
+                "KioskStation", "Drivers", "DeviceEmulators", "KioskCore", "ServiceSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "clup-server",
             dependencies: [
-                "CLupServer",
+                "CLupServer", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,3 +1,4 @@
+import Glibc
 import Logging
 import ServiceLifecycle
 
@@ -13,4 +14,14 @@ extension ServiceGroup {
             )
         )
     }
+}
+
+/// Unblocks SIGTERM and SIGINT in this thread (and the threads it starts): a parent — a test runner, a shell
+/// script — may have blocked them, and a daemon's service group must see them to stop cleanly.
+public func unblockStopSignals() {
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGTERM)
+    sigaddset(&stopSignals, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 }

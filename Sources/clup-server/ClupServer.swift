@@ -2,6 +2,7 @@ import ArgumentParser
 import CLupServer
 import Foundation
 import Logging
+import ServiceSupport
 
 /// `clup-server`: the central CLup server (store event logs, kiosk sync, the customer app's API).
 @main
@@ -47,11 +48,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         } else {
             throw ValidationError("no admin token: pass --admin-token-file or set CLUP_ADMIN_TOKEN")
         }
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        unblockStopSignals()
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "clup-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

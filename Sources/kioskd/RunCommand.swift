@@ -3,6 +3,7 @@ import Drivers
 import Foundation
 import KioskStation
 import Logging
+import ServiceSupport
 
 /// `kioskd run --config /etc/kioskd/kioskd.toml`: the daemon. SIGTERM or SIGINT stop it cleanly.
 struct RunCommand: AsyncParsableCommand {
@@ -22,12 +23,7 @@ struct RunCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("kioskd: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG: systemd does not restart on a broken configuration loop.
         }
-        // A parent (a test runner, a shell script) may have blocked these; the service group must see them.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        unblockStopSignals()
         let logger = Logging.bootstrap(level: settings.logLevel)
         let kiosk = try Kiosk.build(config: settings, logger: logger)
         logger.notice(
