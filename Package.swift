@@ -173,7 +173,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HostHILTests",
-            dependencies: ["DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "TestSupport"],
+            dependencies: [
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
     ]

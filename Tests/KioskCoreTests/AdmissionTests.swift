@@ -147,12 +147,14 @@ import Testing
 
     /// The line is kept sorted incrementally; it must always equal sorting the day's tickets from scratch
     /// (joined time, then id as its string), whatever mix of paper, app tickets, bookings in the future,
-    /// admissions, expiries and cancellations the log holds.
+    /// admissions, expiries and cancellations the log holds; and the call times stamped incrementally must
+    /// equal stamping the whole called prefix after every event.
     @Test func theKeptLineEqualsSortingFromScratch() {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<200 {
             var queue = QueueState(capacity: Int.random(in: 1...6, using: &rng))
             var tickets: [Ticket] = []
+            var naiveCalledAt: [TicketID: Timestamp] = [:]
             var now = ms(1_000_000)
             for _ in 0..<Int.random(in: 10...80, using: &rng) {
                 // Same-millisecond events are common: ties must break by id.
@@ -187,6 +189,9 @@ import Testing
                 }
                 if case .ticketIssued(let t) = body { tickets.append(t) }
                 queue.apply(event(body, at: now))
+                // Calls are stamped from a cursor into the line; stamping the whole called prefix is the spec.
+                for t in queue.called(at: now) where naiveCalledAt[t.id] == nil { naiveCalledAt[t.id] = now }
+                #expect(queue.calledAt == naiveCalledAt)
 
                 let probe = now + .milliseconds(Int64.random(in: -2...10, using: &rng))
                 let naive = queue.entries.values.compactMap { entry -> (Timestamp, Ticket)? in

@@ -106,7 +106,7 @@ public final class StoreLogs: Sendable {
         validity: (from: Timestamp, until: Timestamp)? = nil,
         statusURL: String,
         at now: Timestamp,
-        check: @escaping @Sendable () throws -> Void = {}
+        check: (@Sendable () throws -> Void)? = nil
     ) async throws -> ServerDatabase.Issued {
         guard let record = self.store(store)?.record else { throw APIError.notFound("store \(store)") }
         return try await database.issue(

@@ -12,7 +12,9 @@ extension ServerDatabase {
 
     /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
     /// code, and the `ticketIssued` event in the store's log — one transaction, so numbers are never reused.
-    /// `check` runs first on the database writer (e.g. that a slot still has room) and may refuse.
+    /// `check` runs first on the database writer (e.g. that a slot still has room) and may refuse: it sees
+    /// every earlier issue applied in memory, so such an issue gets a transaction of its own. Without a
+    /// check, issues waiting for the writer share one (``GroupCommit``).
     func issue(
         kind: TicketKind,
         store: StoreRecord,
@@ -20,7 +22,7 @@ extension ServerDatabase {
         validity: (from: Timestamp, until: Timestamp)?,
         statusURL: String,
         at now: Timestamp,
-        check: @escaping @Sendable () throws -> Void = {},
+        check: (@Sendable () throws -> Void)? = nil,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
     ) async throws -> Issued {
         let prefix = kind == .booking ? "B" : "V"
@@ -29,9 +31,9 @@ extension ServerDatabase {
             openingTime: store.profile.dayStart.secondsAfterMidnight,
             utcOffset: store.profile.utcOffsetMinutes * 60
         )
-        return try await pool.write { db in
+        let write: @Sendable (Database) throws -> Issued = { db in
             // On the writer, after every earlier commit was applied in memory: a check here sees them all.
-            try check()
+            try check?()
             let last =
                 try Int.fetchOne(
                     db,
@@ -69,7 +71,9 @@ extension ServerDatabase {
             )
             let event = StoreEvent.new(.ticketIssued(ticket), store: store.id, device: StoreLogs.serverDevice, at: now)
             let appended = try self.append([event], store: store.id, in: db, onCommit: onCommit)
+            // Last: the commit callback `append` registered must only belong to a write that succeeded.
             return Issued(ticket: ticket, qr: qr, sequence: appended[0].sequence)
         }
+        return check == nil ? try await groupCommit.write(write) : try await pool.write(write)
     }
 }

@@ -7,6 +7,8 @@ import KioskCore
 /// its per-store sequence numbers. Schema changes are versioned migrations.
 public final class ServerDatabase: Sendable {
     let pool: DatabasePool
+    /// App tickets issued in a rush share transactions (see ``GroupCommit``).
+    let groupCommit: GroupCommit
     public let path: String
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -29,6 +31,7 @@ public final class ServerDatabase: Sendable {
             )
         }
         self.path = path
+        groupCommit = GroupCommit(pool: pool)
         try Self.migrator.migrate(pool)
     }
 

@@ -34,11 +34,19 @@ extension [LineKey] {
         return i < count && self[i] == key ? i : nil
     }
 
-    mutating func insert(_ key: LineKey) {
-        insert(key, at: lowerBound(key))
+    /// Inserts `key` in order; returns where.
+    @discardableResult
+    mutating func insert(_ key: LineKey) -> Int {
+        let i = lowerBound(key)
+        insert(key, at: i)
+        return i
     }
 
-    mutating func remove(_ key: LineKey) {
-        if let i = index(of: key) { remove(at: i) }
+    /// Removes `key` if present; returns where it was.
+    @discardableResult
+    mutating func remove(_ key: LineKey) -> Int? {
+        guard let i = index(of: key) else { return nil }
+        remove(at: i)
+        return i
     }
 }

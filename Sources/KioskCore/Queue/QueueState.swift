@@ -32,6 +32,14 @@ public struct QueueState: Sendable, Equatable {
     public private(set) var conflicts: [AdmissionConflict] = []
     /// Which door admitted each ticket, to name both sides of a conflict.
     private var admittedBy: [TicketID: DeviceID] = [:]
+    /// How many tickets at the front of `order` are known to have `calledAt` set (a cursor, not state).
+    private var stamped = Cursor()
+
+    /// A position kept only to save work; two states that agree on everything else are equal.
+    private struct Cursor: Sendable, Equatable {
+        var value = 0
+        static func == (_: Self, _: Self) -> Bool { true }
+    }
 
     public init(capacity: Int) {
         self.capacity = capacity
@@ -62,7 +70,7 @@ public struct QueueState: Sendable, Equatable {
             let stage: Stage =
                 ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.slot?.start ?? ticket.issuedAt)
             entries[ticket.id] = Entry(ticket: ticket, stage: stage)
-            if case .waiting(let joined) = stage { order.insert(LineKey(joined: joined, id: ticket.id)) }
+            if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: ticket.id)) }
         case .ticketTaken(let id):
             update(id) { entry in
                 if entry.stage == .inPrinter { entry.stage = .waiting(joined: event.time) }
@@ -117,8 +125,17 @@ public struct QueueState: Sendable, Equatable {
         change(&entry)
         entries[id] = entry
         guard entry.stage != before else { return }
-        if case .waiting(let joined) = before { order.remove(LineKey(joined: joined, id: id)) }
-        if case .waiting(let joined) = entry.stage { order.insert(LineKey(joined: joined, id: id)) }
+        if case .waiting(let joined) = before { leaveLine(LineKey(joined: joined, id: id)) }
+        if case .waiting(let joined) = entry.stage { joinLine(LineKey(joined: joined, id: id)) }
+    }
+
+    private mutating func joinLine(_ key: LineKey) {
+        let i = order.insert(key)
+        if i < stamped.value { stamped.value = i }
+    }
+
+    private mutating func leaveLine(_ key: LineKey) {
+        if let i = order.remove(key), i < stamped.value { stamped.value -= 1 }
     }
 
     /// Tickets in the queue, first in line first.
@@ -169,10 +186,15 @@ public struct QueueState: Sendable, Equatable {
         return joined
     }
 
+    /// Stamps the tickets newly within the called prefix of the line. Only the part past `stamped` is
+    /// looked at: a big store's line is not walked on every event.
     mutating func stampCalls(at time: Timestamp) {
-        for key in order.prefix(min(lineLength(at: time), freePlaces)) where calledAt[key.id] == nil {
+        let limit = min(lineLength(at: time), freePlaces)
+        guard stamped.value < limit else { return }
+        for key in order[stamped.value..<limit] where calledAt[key.id] == nil {
             calledAt[key.id] = time
         }
+        stamped.value = limit
     }
 }
 
