@@ -7,7 +7,7 @@ import Synchronization
 
 /// Keeps the station's log in step with clup-server: pushes the outbox in order, pulls the store's log
 /// from the last sequence read (long-poll), registers the station's signing key and caches the store's key
-/// ring. Both directions retry with backoff (1 s doubling to 30 s) and never block printing or admitting:
+/// ring. Both directions retry with backoff (1 s doubling to 5 s, with jitter) and never block printing or admitting:
 /// those only write the local database, which this service reads.
 public final class SyncClient: Service, Sendable {
     let config: KioskConfig
@@ -58,6 +58,10 @@ public final class SyncClient: Service, Sendable {
         publish { $0.state = "stopped" }
     }
 
+    /// The longest wait between two attempts while the server cannot be reached: short enough that a
+    /// station is back in step seconds after an outage, long enough to be no load on a server that is down.
+    static let maximumBackoff: Duration = .seconds(5)
+
     /// Runs `step` until shutdown; after a failure waits with backoff, after success as `step` says.
     private func repeatWithBackoff(_ name: String, _ step: @escaping @Sendable () async throws -> Duration) async {
         var backoff: Duration = .seconds(1)
@@ -75,8 +79,9 @@ public final class SyncClient: Service, Sendable {
                     $0.error = failure
                 }
                 logger.warning("sync: \(name) failed, retrying in \(backoff)", metadata: ["error": "\(failure)"])
-                pause = backoff
-                backoff = min(backoff * 2, .seconds(30))
+                // ±20 % jitter, so a store's kiosks do not all come back in the same second.
+                pause = backoff * Double.random(in: 0.8...1.2)
+                backoff = min(backoff * 2, Self.maximumBackoff)
             }
             if pause > .zero { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) } }
         }
