@@ -89,6 +89,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
+                "KioskCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -174,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "HostHILTests",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "TestSupport",
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

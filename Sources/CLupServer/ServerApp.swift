@@ -22,6 +22,8 @@ public struct ServerApp: Sendable {
         public var callWindowMinutes = 10
         /// The system manager's bearer token (from a file or the environment, never the command line).
         public var adminToken: String
+        /// What the server takes as now (tests shift it to make a booked slot come).
+        public var clock: WallClock = .system
 
         public init(adminToken: String) {
             self.adminToken = adminToken
@@ -48,7 +50,7 @@ public struct ServerApp: Sendable {
                     + "\(TicketCodec.maxPrefixLength) characters, e.g. HTTPS://CLUP.EXAMPLE/T/"
             )
         }
-        let database = try ServerDatabase(path: options.databasePath)
+        let database = try ServerDatabase(path: options.databasePath, clock: options.clock)
         let logs = try StoreLogs(database: database)
         let auth = Authenticator(adminToken: options.adminToken, database: database)
         let router = Router(context: ServerContext.self)

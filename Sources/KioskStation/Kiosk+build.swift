@@ -21,7 +21,8 @@ public struct Kiosk: Sendable {
 
 extension Kiosk {
     /// Opens the state directory and database and builds the services; nothing runs until they are.
-    public static func build(config: KioskConfig, logger: Logger) throws -> Kiosk {
+    /// `clock` is what the stations take as now (tests shift it; see ``WallClock``).
+    public static func build(config: KioskConfig, logger: Logger, clock: WallClock = .system) throws -> Kiosk {
         do {
             try FileManager.default.createDirectory(
                 atPath: config.device.stateDirectory,
@@ -38,10 +39,18 @@ extension Kiosk {
         let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
         let printer =
             config.printer.enabled
-            ? PrinterStation(config: config, store: store, queue: queue, logger: logger, changes: changes) : nil
+            ? PrinterStation(config: config, store: store, queue: queue, logger: logger, changes: changes, clock: clock)
+            : nil
         let door =
             config.door.enabled
-            ? try DoorStation(config: config, store: store, queue: queue, logger: logger, changes: changes) : nil
+            ? try DoorStation(
+                config: config,
+                store: store,
+                queue: queue,
+                logger: logger,
+                changes: changes,
+                clock: clock
+            ) : nil
         let sync =
             config.sync.enabled
             ? try SyncClient(config: config, store: store, queue: queue, logger: logger) {

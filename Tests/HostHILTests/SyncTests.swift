@@ -2,6 +2,7 @@ import CLupServer
 import DeviceEmulators
 import Foundation
 import KioskCore
+import ServiceSupport
 import Testing
 
 @testable import KioskStation
@@ -98,6 +99,101 @@ import Testing
         }
         await door.stop()
         await printer.stop()
+        await server.stop()
+    }
+
+    /// A booking joins the line when its slot starts (behind who took a ticket before, ahead of who takes
+    /// one after), is called then, and the door admits it; before its slot the door says "too early". The
+    /// server and the kiosk share a shifted clock, so the slot (tomorrow 07:00) comes without waiting for it.
+    @Test(.enabled(if: HIL.needs("zbarimg"), "zbarimg not installed (apt-get install zbar-tools; make test does it)"))
+    func bookingsAreCalledAtTheirSlot() async throws {
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        let server = try await ServerRig(clock: clock)
+        let storeID = try await server.registerStore(["slotMinutes": 15])
+        let credential = try await server.enroll("entrance", store: storeID)
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let kiosk = try StationRig(profile: "custom-vkp80iii", clock: clock) {
+            $0.store.id = storeID
+            $0.store.capacity = 2
+            $0.device.id = "entrance"
+            $0.sync.server = server.url
+            $0.sync.credential = credential
+            $0.sync.pullWaitSeconds = 5
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(scanner.path)"
+        }
+        do {
+            let door = try #require(kiosk.kiosk.door)
+            func scan(_ payload: String) async throws -> String? {
+                let before = door.status.admitted + door.status.refused
+                try scanner.scan(payload)
+                _ = await kiosk.wait { door.status.admitted + door.status.refused > before }
+                return door.status.last.map { "\($0.reason) \($0.code ?? "-")" }
+            }
+            // Tomorrow's first slot, 07:00 in the store (UTC+1).
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = TimeZone(secondsFromGMT: 3600)
+            let date = formatter.string(from: Date().addingTimeInterval(86_400))
+            let slots = try await server.call("GET", "/v1/stores/\(storeID.uuidString)/slots?date=\(date)", token: nil)
+            let start = try #require((slots.body["slots"] as? [[String: Any]])?.first?["start"] as? Int)
+            let booking = try await server.call(
+                "POST",
+                "/v1/stores/\(storeID.uuidString)/bookings",
+                token: nil,
+                json: ["slotStart": start, "expectedVisitMinutes": 25]
+            )
+            #expect(booking.status == 201)
+            let bookingQR = try #require(booking.body["qr"] as? String)
+            let bookingID = try #require((booking.body["ticket"] as? [String: Any])?["id"] as? String)
+            #expect(await kiosk.wait { kiosk.kiosk.queue.snapshot.waiting.count == 1 } != nil)
+            #expect(await kiosk.wait { door.keyRing.count == 2 } != nil)  // its own and the server's
+            #expect(kiosk.kiosk.queue.snapshot.line(at: clock.now()).isEmpty)  // booked, not in line yet
+            #expect(try await scan(bookingQR) == "too_early B001")
+
+            // Two minutes before the slot: A001 is torn off.
+            let slotStart = Timestamp(milliseconds: Int64(start))
+            offset.advance(by: (slotStart - .seconds(120)) - clock.now())
+            try await kiosk.requireTickets(1)
+            await kiosk.customerTakes()
+            try await kiosk.requireTickets(2)
+            #expect(await kiosk.wait { server.queue(storeID)?.line(at: clock.now()).count == 1 } != nil)
+            var status = try await server.call("GET", "/v1/tickets/\(bookingID)", token: nil)
+            #expect(status.body["stage"] as? String == "booked")
+            // The expected visit is kept with the booking, on the server and in the kiosk's log.
+            #expect((status.body["ticket"] as? [String: Any])?["expectedVisitMinutes"] as? Int == 25)
+            let booked = kiosk.kiosk.queue.snapshot.entries.values.first { $0.ticket.kind == .booking }
+            #expect(booked?.ticket.slot?.expectedVisitMinutes == 25)
+
+            // The slot has started: B001 is in line behind A001 and called; A002, torn off now, comes after it.
+            offset.advance(by: (slotStart + .seconds(30)) - clock.now())
+            await kiosk.customerTakes()
+            try await kiosk.requireTickets(3)
+            let line = { (queue: QueueState?) in queue?.line(at: clock.now()).map(\.code.description) ?? [] }
+            #expect(await kiosk.wait { line(server.queue(storeID)) == ["A001", "B001", "A002"] } != nil)
+            #expect(await kiosk.wait { line(kiosk.kiosk.queue.snapshot) == ["A001", "B001", "A002"] } != nil)
+            status = try await server.call("GET", "/v1/tickets/\(bookingID)", token: nil)
+            #expect(status.body["stage"] as? String == "called")
+            #expect(status.body["peopleAhead"] as? Int == 1)
+
+            let paper = try kiosk.emulator.tickets.prefix(2).map { ticket in
+                let png = try #require(ticket.pngPath)
+                return try #require(try HIL.decodeQR(png: png).first)
+            }
+            #expect(try await scan(bookingQR) == "admit B001")
+            #expect(try await scan(paper[1]) == "not_your_turn A002")
+            #expect(try await scan(paper[0]) == "admit A001")
+            #expect(await kiosk.wait { server.queue(storeID)?.inside == 2 } != nil)
+            status = try await server.call("GET", "/v1/tickets/\(bookingID)", token: nil)
+            #expect(status.body["stage"] as? String == "admitted")
+        } catch {
+            await kiosk.stop()
+            await server.stop()
+            throw error
+        }
+        await kiosk.stop()
         await server.stop()
     }
 }

@@ -24,7 +24,7 @@ struct AccountRoutes {
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/login") { request, context -> Session in
             let login = try await request.decode(Login.self, limit: 16 << 10)
-            let now = ServerClock.now()
+            let now = database.clock.now()
             let address = context.remoteAddress?.ipAddress ?? "?"
             let keys = ["user:" + login.username.lowercased(), "ip:" + address]
             let wait = throttle.wait(keys, at: now)

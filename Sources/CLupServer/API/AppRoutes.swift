@@ -32,7 +32,7 @@ struct AppRoutes {
             let latitude = try Self.number(request, "lat", in: -90...90)
             let longitude = try Self.number(request, "lon", in: -180...180)
             let radius = try Self.number(request, "radiusKm", in: 0.1...500, default: 10)
-            let now = ServerClock.now()
+            let now = logs.clock.now()
             let stores = logs.all.compactMap { live -> StoreSummary? in
                 let location = live.record.profile.location
                 let distance = Self.distanceKm(latitude, longitude, location.latitude, location.longitude)
@@ -56,7 +56,7 @@ struct AppRoutes {
         }
         router.post("v1/stores/:store/tickets") { _, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
-            let issued = try await logs.issue(kind: .app, store: store, statusURL: statusURL, at: ServerClock.now())
+            let issued = try await logs.issue(kind: .app, store: store, statusURL: statusURL, at: logs.clock.now())
             guard var status = status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
             status.qr = issued.qr
             return EditedResponse(status: .created, response: status)
@@ -83,7 +83,7 @@ struct AppRoutes {
             case .admitted: throw APIError(.conflict, "the ticket was already used")
             case .expired: throw APIError(.conflict, "the ticket has expired")
             }
-            let now = ServerClock.now()
+            let now = logs.clock.now()
             let event = StoreEvent.new(
                 .ticketCancelled(id),
                 store: live.record.id,
@@ -98,7 +98,7 @@ struct AppRoutes {
 
     func status(of id: TicketID) -> TicketStatus? {
         guard let live = logs.store(containing: id) else { return nil }
-        return TicketStatus(id, in: live, at: ServerClock.now())
+        return TicketStatus(id, in: live, at: logs.clock.now())
     }
 
     /// The ticket's status as server-sent events: now and after every change of its store's queue, until it
@@ -174,6 +174,7 @@ struct TicketStatus: ResponseEncodable, Equatable {
         var issuedAt: Int64
         var slotStart: Int64?
         var slotEnd: Int64?
+        var expectedVisitMinutes: Int?
     }
 
     var ticket: Info
@@ -195,7 +196,8 @@ struct TicketStatus: ResponseEncodable, Equatable {
             kind: ["paper", "app", "booking"][Int(t.kind.rawValue)],
             issuedAt: t.issuedAt.milliseconds,
             slotStart: t.slot?.start.milliseconds,
-            slotEnd: t.slot?.end.milliseconds
+            slotEnd: t.slot?.end.milliseconds,
+            expectedVisitMinutes: t.slot?.expectedVisitMinutes
         )
         switch entry.stage {
         case .inPrinter: stage = "printing"

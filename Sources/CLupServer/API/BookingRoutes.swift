@@ -35,7 +35,7 @@ struct BookingRoutes {
                 day: day,
                 profile: live.record.profile,
                 booked: { Slots.booked(live.state, start: $0) },
-                now: ServerClock.now()
+                now: logs.clock.now()
             )
             return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
         }
@@ -46,7 +46,7 @@ struct BookingRoutes {
             if let minutes = booking.expectedVisitMinutes, !(5...240).contains(minutes) {
                 throw APIError.badRequest("5 to 240 minutes", field: "expectedVisitMinutes")
             }
-            let now = ServerClock.now()
+            let now = logs.clock.now()
             let start = Timestamp(milliseconds: booking.slotStart)
             let profile = live.record.profile
             let localDay = BusinessDay(localDateOf: start, utcOffsetMinutes: profile.utcOffsetMinutes)
@@ -61,7 +61,11 @@ struct BookingRoutes {
             let issued = try await logs.issue(
                 kind: .booking,
                 store: store,
-                slot: BookingSlot(start: start, end: Timestamp(milliseconds: slot.end)),
+                slot: BookingSlot(
+                    start: start,
+                    end: Timestamp(milliseconds: slot.end),
+                    expectedVisitMinutes: booking.expectedVisitMinutes
+                ),
                 validity: (start, start + Self.lateness),
                 statusURL: statusURL,
                 at: now

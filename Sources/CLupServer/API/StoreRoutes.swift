@@ -53,7 +53,7 @@ struct StoreRoutes {
                 registration.store,
                 manager: username,
                 passwordHash: try PasswordHash(password: registration.manager.password),
-                at: ServerClock.now()
+                at: database.clock.now()
             )
             logs.add(record)
             return EditedResponse(status: .created, response: Registered(id: record.id, manager: username))
@@ -66,7 +66,7 @@ struct StoreRoutes {
             guard (1...64).contains(enrollment.device.count), enrollment.device != StoreLogs.serverDevice else {
                 throw APIError.badRequest("1 to 64 characters, not '\(StoreLogs.serverDevice)'", field: "device")
             }
-            let credential = try database.enroll(device: enrollment.device, store: store, at: ServerClock.now())
+            let credential = try database.enroll(device: enrollment.device, store: store, at: database.clock.now())
             return EditedResponse(
                 status: .created,
                 response: Enrolled(store: store, device: enrollment.device, credential: credential)

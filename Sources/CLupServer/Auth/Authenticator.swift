@@ -45,7 +45,7 @@ public struct Authenticator: Sendable {
         if Secrets.equal(Secrets.hash(token), adminTokenHash) { return }
         let session: (username: String, store: StoreID)?
         do {
-            session = try database.session(token, at: ServerClock.now())
+            session = try database.session(token, at: database.clock.now())
         } catch {
             throw APIError(.internalServerError, "cannot read the session table")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import ServiceSupport
 import Synchronization
 
 /// Every store's queue in memory: the same KioskCore reducer the kiosks run, folded over the store's log
@@ -39,6 +40,9 @@ public final class StoreLogs: Sendable {
 
     /// The device id the server signs app tickets and writes its own events (expiries) as.
     public static let serverDevice: DeviceID = "clup-server"
+
+    /// The server's clock (the database's).
+    public var clock: WallClock { database.clock }
 
     public init(database: ServerDatabase) throws {
         self.database = database

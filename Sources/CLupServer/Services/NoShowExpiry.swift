@@ -13,7 +13,7 @@ struct NoShowExpiry: Service {
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let now = ServerClock.now()
+            let now = logs.clock.now()
             for live in logs.all {
                 let due = Admission.noShows(queue: live.state, now: now, policy: policy)
                 guard !due.isEmpty else { continue }

@@ -11,7 +11,7 @@ struct TrafficRefresh: Service {
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
-                try await logs.refreshTraffic(at: ServerClock.now())
+                try await logs.refreshTraffic(at: logs.clock.now())
             } catch {
                 logger.error("cannot refresh the wait estimates", metadata: ["error": "\(error)"])
             }

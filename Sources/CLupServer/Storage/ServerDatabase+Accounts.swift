@@ -20,7 +20,7 @@ extension ServerDatabase {
         try await pool.write { db in
             try db.execute(
                 sql: "DELETE FROM sessions WHERE expires_at < ?",
-                arguments: [ServerClock.now().milliseconds]
+                arguments: [clock.now().milliseconds]
             )
             try db.execute(
                 sql: "INSERT INTO sessions (token_hash, username, expires_at) VALUES (?, ?, ?)",

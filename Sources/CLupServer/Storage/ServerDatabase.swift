@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
+import ServiceSupport
 
 /// clup-server's SQLite database (one file, WAL, `synchronous=FULL`): stores, manager accounts and
 /// sessions, enrolled devices, each store's signing key for app tickets, and every store's event log with
@@ -10,12 +11,15 @@ public final class ServerDatabase: Sendable {
     /// App tickets issued in a rush share transactions (see ``GroupCommit``).
     let groupCommit: GroupCommit
     public let path: String
+    /// What the server takes as now, everywhere (``WallClock/system`` but in tests).
+    public let clock: WallClock
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
     }
 
-    public init(path: String) throws {
+    public init(path: String, clock: WallClock = .system) throws {
+        self.clock = clock
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")

@@ -72,9 +72,12 @@ public struct Ticket: Sendable, Hashable, Codable, Identifiable {
 public struct BookingSlot: Sendable, Hashable, Codable {
     public var start: Timestamp
     public var end: Timestamp
+    /// How long the customer said they would stay (R18, R20), if they did.
+    public var expectedVisitMinutes: Int?
 
-    public init(start: Timestamp, end: Timestamp) {
+    public init(start: Timestamp, end: Timestamp, expectedVisitMinutes: Int? = nil) {
         self.start = start
         self.end = end
+        self.expectedVisitMinutes = expectedVisitMinutes
     }
 }

@@ -4,15 +4,16 @@ import KioskCore
 extension DoorStation {
     /// Decides on one scanned text and records the decision; what the door shows comes back.
     @discardableResult
-    public func decide(_ text: String, at now: Timestamp = .now) throws -> AdmissionDecision {
+    public func decide(_ text: String, at now: Timestamp? = nil) throws -> AdmissionDecision {
         try decide([.scan(Scan(text: text))], at: now)[0]
     }
 
     /// Decides on scans that arrived together, in order, and records all decisions in one transaction
     /// before any is shown: a replay within the batch sees the admission before it. One fsync per batch is
     /// what keeps a flood of garbage from a broken scanner from slowing the door down.
-    public func decide(_ scans: [ScanEvent], at now: Timestamp = .now) throws -> [AdmissionDecision] {
+    public func decide(_ scans: [ScanEvent], at now: Timestamp? = nil) throws -> [AdmissionDecision] {
         guard !scans.isEmpty else { return [] }
+        let now = now ?? clock.now()
         var ring = keyRing
         var state = queue.snapshot
         var events: [StoreEvent] = []
@@ -90,7 +91,8 @@ extension DoorStation {
     /// Someone left (exit button, exit key). Occupancy never goes below zero: an exit with nobody inside is
     /// not recorded, and `false` says so.
     @discardableResult
-    public func customerExited(at now: Timestamp = .now) throws -> Bool {
+    public func customerExited(at now: Timestamp? = nil) throws -> Bool {
+        let now = now ?? clock.now()
         guard queue.snapshot.inside > 0 else {
             logger.notice("exit ignored: nobody is inside")
             return false
@@ -103,7 +105,8 @@ extension DoorStation {
     }
 
     /// Writes `ticketExpired` for called tickets past the call window.
-    func expireNoShows(at now: Timestamp = .now) throws {
+    func expireNoShows(at now: Timestamp? = nil) throws {
+        let now = now ?? clock.now()
         let due = Admission.noShows(queue: queue.snapshot, now: now, policy: policy)
         guard !due.isEmpty else { return }
         let events = due.map {

@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import Synchronization
 
 /// The door role: reads ticket QR codes, verifies them offline with the store's key ring (cached in the local
@@ -18,6 +19,8 @@ public final class DoorStation: Service, Sendable {
     let logger: Logger
     let signal = StopSignal()
     let changes: ChangeFeed
+    /// What the door takes as now (a booking's slot, a call window).
+    let clock: WallClock
     private let ring: Mutex<KeyRing>
     private let lastRingReload = Mutex(Timestamp(milliseconds: 0))
     private let verified = Mutex(VerifiedCodes())
@@ -28,8 +31,10 @@ public final class DoorStation: Service, Sendable {
         store: LocalStore,
         queue: QueueReplica,
         logger: Logger,
-        changes: ChangeFeed = ChangeFeed()
+        changes: ChangeFeed = ChangeFeed(),
+        clock: WallClock = .system
     ) throws {
+        self.clock = clock
         self.config = config
         self.store = store
         self.queue = queue

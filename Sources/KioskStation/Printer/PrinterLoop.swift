@@ -245,7 +245,7 @@ final class PrinterLoop: @unchecked Sendable {
 
     /// Today, as the store counts days (they start at the opening time).
     private var businessDay: BusinessDay {
-        let now = Timestamp.now
+        let now = station.clock.now()
         return BusinessDay(
             at: now,
             openingTime: config.store.openingTime.secondsAfterMidnight,
@@ -254,7 +254,7 @@ final class PrinterLoop: @unchecked Sendable {
     }
 
     private func issueNext() throws -> IssuedTicket {
-        let now = Timestamp.now
+        let now = station.clock.now()
         let day = businessDay
         let ticket = try station.store.issueTicket(
             store: config.store.id,
@@ -278,7 +278,8 @@ final class PrinterLoop: @unchecked Sendable {
 
     private func print(_ ticket: IssuedTicket, on device: PrinterDevice) throws {
         let queue = station.queue.snapshot
-        let ahead = queue.peopleAhead(of: ticket.ticket.id)
+        // Those in line now: a booking whose slot has not started will join behind whoever takes this one.
+        let ahead = queue.lineLength(at: station.clock.now())
         let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: queue.capacity)
         let printout = TicketPrintout(
             storeName: config.store.name,
@@ -337,7 +338,7 @@ final class PrinterLoop: @unchecked Sendable {
 
     private func recordTaken() throws {
         guard let ticket = current else { return }
-        let event = try station.store.recordTaken(ticket.ticket, device: config.device.id, at: .now)
+        let event = try station.store.recordTaken(ticket.ticket, device: config.device.id, at: station.clock.now())
         station.queue.apply(event)
         current = nil
         station.publish {

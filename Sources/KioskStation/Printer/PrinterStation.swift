@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import Synchronization
 
 /// The ticket printer role: keeps one ticket waiting in the printer and prints the next as soon as it is taken.
@@ -17,6 +18,8 @@ public final class PrinterStation: Service, Sendable {
     let logger: Logger
     let signal = StopSignal()
     let changes: ChangeFeed
+    /// What the station takes as now (issue and tear-off times, the business day).
+    let clock: WallClock
     private let published: Mutex<PrinterStationStatus>
 
     public init(
@@ -24,8 +27,10 @@ public final class PrinterStation: Service, Sendable {
         store: LocalStore,
         queue: QueueReplica,
         logger: Logger,
-        changes: ChangeFeed = ChangeFeed()
+        changes: ChangeFeed = ChangeFeed(),
+        clock: WallClock = .system
     ) {
+        self.clock = clock
         self.config = config
         self.changes = changes
         self.store = store

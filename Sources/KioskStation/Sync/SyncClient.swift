@@ -19,6 +19,9 @@ public final class SyncClient: Service, Sendable {
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
     private let reported = Mutex(0)
+    /// Set when the log shows tickets of a device whose key this station lacks: fetch the ring now.
+    private let keysWanted = Mutex(false)
+    private let keysFeed = ChangeFeed()
 
     public init(
         config: KioskConfig,
@@ -122,6 +125,7 @@ public final class SyncClient: Service, Sendable {
                 _ = try store.storePulled(page.events, through: through)
                 queue.applyPulled(page.events)
                 reportConflicts()
+                try wantKeysOfNewIssuers(in: page.events)
             }
             let lastSequence = page.events.last?.sequence ?? after
             publish { $0.lastSequence = lastSequence }
@@ -130,7 +134,8 @@ public final class SyncClient: Service, Sendable {
         }
     }
 
-    /// Registers this station's signing key once, and refreshes the store's key ring every 5 minutes.
+    /// Registers this station's signing key once, and refreshes the store's key ring every 5 minutes and
+    /// whenever the log names a ticket issuer whose key is missing.
     private func keyLoop() async {
         await repeatWithBackoff("key ring") { [self] in
             let own = try store.signingKey()
@@ -158,8 +163,27 @@ public final class SyncClient: Service, Sendable {
             }
             if added { onKeyRingChanged() }
             online()
-            return .seconds(300)
+            // Every 5 minutes, or as soon as the log shows a device whose key is missing here.
+            _ = await keysFeed.wait(timeout: .seconds(300)) { [self] in keysWanted.withLock { $0 } }
+            keysWanted.withLock { $0 = false }
+            return .zero
         }
+    }
+
+    /// A door must verify a new kiosk's tickets offline: when its first ticket appears in the log, the key
+    /// ring is fetched then, not at the next 5-minute refresh.
+    private func wantKeysOfNewIssuers(in events: [StoreEvent]) throws {
+        let issuers = Set(
+            events.compactMap { event -> DeviceID? in
+                if case .ticketIssued(let ticket) = event.body, ticket.issuer != config.device.id { return ticket.issuer }
+                return nil
+            }
+        )
+        guard !issuers.isEmpty else { return }
+        let known = Set(try store.trustedKeys().map(\.device))
+        guard !issuers.isSubset(of: known) else { return }
+        keysWanted.withLock { $0 = true }
+        keysFeed.notify()
     }
 
     /// Logs conflicts the merged log shows (each once) and puts them on the status endpoint.

@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -21,10 +22,11 @@ final class ServerRig: Sendable {
         let description: String
     }
 
-    init(directory: String? = nil, port: Int = 0) async throws {
+    init(directory: String? = nil, port: Int = 0, clock: WallClock = .system) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         var options = ServerApp.Options(adminToken: Self.adminToken)
         options.port = port
+        options.clock = clock
         options.databasePath = "\(self.directory)/clup.sqlite"
         var logger = Logger(label: "server")
         logger.logLevel =

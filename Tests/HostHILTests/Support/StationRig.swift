@@ -4,6 +4,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import Testing
 
 @testable import KioskStation
@@ -34,7 +35,12 @@ final class StationRig {
         await rig.stop()
     }
 
-    init(profile: String, transport: String = "tcp", configure: (inout KioskConfig) -> Void = { _ in }) throws {
+    init(
+        profile: String,
+        transport: String = "tcp",
+        clock: WallClock = .system,
+        configure: (inout KioskConfig) -> Void = { _ in }
+    ) throws {
         printerRig = try EmulatorRig(profile: profile)
         state = HIL.temporaryDirectory("station")
         var config = KioskConfig(store: .init(id: Self.store))
@@ -51,7 +57,7 @@ final class StationRig {
         var logger = Logger(label: "station")
         logger.logLevel =
             ProcessInfo.processInfo.environment["CLUP_STATION_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
-        kiosk = try Kiosk.build(config: config, logger: logger)
+        kiosk = try Kiosk.build(config: config, logger: logger, clock: clock)
         let group = kiosk.serviceGroup(logger: logger, handleSignals: false)
         self.group = group
         task = Task { try await group.run() }
