@@ -30,7 +30,10 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Virtual tickets per client.")
     var ticketsPerClient = 1000
 
-    @Option(help: "Which benchmarks: all, printer, station, door, server.")
+    @Option(help: "Events a kiosk keeps while the server is down, for the outbox drain benchmark.")
+    var outboxEvents = 10_000
+
+    @Option(help: "Which benchmarks: all, printer, station, door, server, sync.")
     var only = "all"
 
     func run() async throws {
@@ -46,6 +49,10 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "server" {
             try await ServerBenchmarks.virtualTickets(clients: clients, perClient: ticketsPerClient)
+        }
+        if only == "all" || only == "sync" {
+            try await SyncBenchmarks.tearOffToServer(count: tearOffs)
+            try await SyncBenchmarks.outboxDrain(events: outboxEvents)
         }
     }
 }

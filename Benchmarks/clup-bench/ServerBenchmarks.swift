@@ -1,46 +1,12 @@
-import CLupServer
 import Foundation
-import Logging
 
 /// clup-server benchmark (issue "clup-server and sync"): virtual tickets per second the server sustains on
 /// this machine, with the latency of each request, from concurrent clients on loopback keep-alive connections.
 enum ServerBenchmarks {
     static func virtualTickets(clients: Int, perClient: Int) async throws {
-        var logger = Logger(label: "bench")
-        logger.logLevel = .error
-        let directory = NSTemporaryDirectory() + "clup-bench-server-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let token = "bench-admin-token-0123456789"
-        var options = ServerApp.Options(adminToken: token)
-        options.port = 0
-        options.databasePath = "\(directory)/clup.sqlite"
-        let server = try ServerApp.build(options, logger: logger)
-        let group = server.serviceGroup(logger: logger, handleSignals: false)
-        let task = Task { try await group.run() }
-        defer { task.cancel() }
-        var port: Int?
-        for _ in 0..<1000 where port == nil {
-            port = server.port.current
-            if port == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        guard let port else { throw BenchError("clup-server did not start") }
-
-        // Register a big store: every ticket waits in its line.
-        let registration = """
-            {"store":{"name":"Bench Market","address":"1 Bench Road","location":{"latitude":45.46,"longitude":9.19},
-            "capacity":100000,"openingHours":[{"open":"00:00","close":"23:59"},{"open":"00:00","close":"23:59"},
-            {"open":"00:00","close":"23:59"},{"open":"00:00","close":"23:59"},{"open":"00:00","close":"23:59"},
-            {"open":"00:00","close":"23:59"},{"open":"00:00","close":"23:59"}],"utcOffsetMinutes":0,
-            "averageVisitMinutes":20,"slotMinutes":15,"slotSize":5},
-            "manager":{"username":"bench","password":"correct horse battery"}}
-            """
-        let admin = try LoopbackHTTP(port: port)
-        let answer = try admin.request("POST", "/v1/stores", json: registration, bearer: token)
-        guard let object = try JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
-            let store = object["id"] as? String
-        else { throw BenchError("cannot register the store: \(String(decoding: answer, as: UTF8.self))") }
-
+        let server = try await BenchServer()
+        let port = server.port
+        let store = try server.registerStore(capacity: 100_000).uuidString  // every ticket waits in line
         print("\n== Virtual tickets: \(clients) concurrent clients × \(perClient) tickets on loopback keep-alive")
         let started = ContinuousClock.now
         let all = try await withThrowingTaskGroup(of: Samples.self) { group in
@@ -81,7 +47,6 @@ enum ServerBenchmarks {
         print(
             "latency per request: p50 \(fmt(all.p50, 2)) ms, p99 \(fmt(all.p99, 2)) ms, max \(fmt(all.percentile(100), 2)) ms"
         )
-        await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        await server.stop()
     }
 }

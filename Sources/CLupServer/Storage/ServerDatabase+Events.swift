@@ -32,8 +32,7 @@ extension ServerDatabase {
     ) throws -> [Appended] {
         guard
             var next = try Int64.fetchOne(
-                db,
-                sql: "SELECT next_sequence FROM stores WHERE id = ?",
+                db.cachedStatement(sql: "SELECT next_sequence FROM stores WHERE id = ?"),
                 arguments: [store.uuidString]
             )
         else { throw Failure(description: "unknown store \(store)") }
@@ -67,7 +66,8 @@ extension ServerDatabase {
                 results.append(Appended(id: event.id, sequence: row["sequence"], new: false))
             }
         }
-        try db.execute(sql: "UPDATE stores SET next_sequence = ? WHERE id = ?", arguments: [next, store.uuidString])
+        try db.cachedStatement(sql: "UPDATE stores SET next_sequence = ? WHERE id = ?")
+            .execute(arguments: [next, store.uuidString])
         if !added.isEmpty {
             db.afterNextTransaction { [added] _ in onCommit(added) }
         }

@@ -31,14 +31,16 @@ extension ServerDatabase {
             openingTime: store.profile.dayStart.secondsAfterMidnight,
             utcOffset: store.profile.utcOffsetMinutes * 60
         )
-        let write: @Sendable (Database) throws -> Issued = { db in
+        let write: @Sendable (Database) throws -> (Ticket, Int64) = { db in
             // On the writer, after every earlier commit was applied in memory: a check here sees them all.
             try check?()
+            let arguments: StatementArguments = [store.id.uuidString, prefix, day.number]
             let last =
                 try Int.fetchOne(
-                    db,
-                    sql: "SELECT last FROM ticket_numbers WHERE store = ? AND prefix = ? AND business_day = ?",
-                    arguments: [store.id.uuidString, prefix, day.number]
+                    db.cachedStatement(
+                        sql: "SELECT last FROM ticket_numbers WHERE store = ? AND prefix = ? AND business_day = ?"
+                    ),
+                    arguments: arguments
                 ) ?? 0
             guard last < Int(UInt16.max) else {  // the signed code holds the number in 16 bits
                 throw APIError(
@@ -46,13 +48,12 @@ extension ServerDatabase {
                     "no \(prefix) ticket numbers left today — try a paper ticket at the store"
                 )
             }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO ticket_numbers (store, prefix, business_day, last) VALUES (?, ?, ?, ?)
                     ON CONFLICT (store, prefix, business_day) DO UPDATE SET last = excluded.last
-                    """,
-                arguments: [store.id.uuidString, prefix, day.number, last + 1]
-            )
+                    """
+            ).execute(arguments: arguments + [last + 1])
             let ticket = Ticket(
                 id: .v7(at: now),
                 store: store.id,
@@ -62,18 +63,20 @@ extension ServerDatabase {
                 slot: slot,
                 issuer: StoreLogs.serverDevice
             )
-            let qr = TicketCodec.encode(
-                ticket,
-                validFrom: validity?.from,
-                validUntil: validity?.until,
-                signer: store.signer,
-                prefix: statusURL
-            )
             let event = StoreEvent.new(.ticketIssued(ticket), store: store.id, device: StoreLogs.serverDevice, at: now)
             let appended = try self.append([event], store: store.id, in: db, onCommit: onCommit)
             // Last: the commit callback `append` registered must only belong to a write that succeeded.
-            return Issued(ticket: ticket, qr: qr, sequence: appended[0].sequence)
+            return (ticket, appended[0].sequence)
         }
-        return check == nil ? try await groupCommit.write(write) : try await pool.write(write)
+        let (ticket, sequence) = check == nil ? try await groupCommit.write(write) : try await pool.write(write)
+        // Signed off the writer: signatures of concurrent requests do not queue behind each other.
+        let qr = TicketCodec.encode(
+            ticket,
+            validFrom: validity?.from,
+            validUntil: validity?.until,
+            signer: store.signer,
+            prefix: statusURL
+        )
+        return Issued(ticket: ticket, qr: qr, sequence: sequence)
     }
 }

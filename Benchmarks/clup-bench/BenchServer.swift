@@ -1,0 +1,75 @@
+import CLupServer
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// clup-server in-process on a loopback port with a database of its own, for the benchmarks.
+final class BenchServer: Sendable {
+    let app: ServerApp
+    let group: ServiceGroup
+    let task: Task<Void, any Error>
+    let directory: String
+    let port: Int
+    static let token = "bench-admin-token-0123456789"
+
+    /// A new server, or (with `directory` and `port`) the same one started again.
+    init(directory: String? = nil, port: Int = 0) async throws {
+        var logger = Logger(label: "bench-server")
+        logger.logLevel = .error
+        let directory = directory ?? NSTemporaryDirectory() + "clup-bench-server-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var options = ServerApp.Options(adminToken: Self.token)
+        options.port = port
+        options.databasePath = "\(directory)/clup.sqlite"
+        app = try ServerApp.build(options, logger: logger)
+        let group = app.serviceGroup(logger: logger, handleSignals: false)
+        self.group = group
+        self.directory = directory
+        task = Task { try await group.run() }
+        var listening: Int?
+        for _ in 0..<1000 where listening == nil {
+            listening = app.port.current
+            if listening == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        guard let listening else { throw BenchError("clup-server did not start") }
+        self.port = listening
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Registers a store open all week, every ticket waiting in its line; returns its id.
+    func registerStore(capacity: Int) throws -> UUID {
+        let hours = Array(repeating: #"{"open":"00:00","close":"23:59"}"#, count: 7).joined(separator: ",")
+        let registration = """
+            {"store":{"name":"Bench Market","address":"1 Bench Road","location":{"latitude":45.46,"longitude":9.19},
+            "capacity":\(capacity),"openingHours":[\(hours)],"utcOffsetMinutes":0,
+            "averageVisitMinutes":20,"slotMinutes":15,"slotSize":5},
+            "manager":{"username":"bench","password":"correct horse battery"}}
+            """
+        let answer = try LoopbackHTTP(port: port).request("POST", "/v1/stores", json: registration, bearer: Self.token)
+        guard let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
+            let store = (object["id"] as? String).flatMap(UUID.init(uuidString:))
+        else { throw BenchError("cannot register the store: \(String(decoding: answer, as: UTF8.self))") }
+        return store
+    }
+
+    /// Enrolls a kiosk; returns its credential.
+    func enroll(_ device: String, store: UUID) throws -> String {
+        let answer = try LoopbackHTTP(port: port).request(
+            "POST",
+            "/v1/stores/\(store.uuidString)/devices",
+            json: #"{"device":"\#(device)"}"#,
+            bearer: Self.token
+        )
+        guard let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
+            let credential = object["credential"] as? String
+        else { throw BenchError("cannot enroll \(device): \(String(decoding: answer, as: UTF8.self))") }
+        return credential
+    }
+
+    func stop(removingData: Bool = true) async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+        if removingData { try? FileManager.default.removeItem(atPath: directory) }
+    }
+}
