@@ -175,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "HostHILTests",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "TestSupport",
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

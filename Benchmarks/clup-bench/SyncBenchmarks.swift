@@ -38,7 +38,9 @@ enum SyncBenchmarks {
         defer { task.cancel() }
         guard let live = server.app.logs.store(store) else { throw BenchError("no store") }
 
-        print("\n== Tear-off → ticket waiting in clup-server's queue (\(profile.name), ASB over TCP, \(count) tear-offs)")
+        print(
+            "\n== Tear-off → ticket waiting in clup-server's queue (\(profile.name), ASB over TCP, \(count) tear-offs)"
+        )
         var samples = Samples()
         var rng = SystemRandomNumberGenerator()
         for n in 1...count {

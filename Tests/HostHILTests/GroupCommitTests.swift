@@ -86,7 +86,9 @@ import Testing
             }
             #expect(numbers == Array(1...150))
             // The state in memory is the fold of what was committed.
-            #expect(server.queue(store) == QueueState(capacity: ServerRig.storeProfile["capacity"] as! Int, events: log))
+            #expect(
+                server.queue(store) == QueueState(capacity: ServerRig.storeProfile["capacity"] as! Int, events: log)
+            )
         } catch {
             await server.stop()
             throw error

@@ -24,7 +24,7 @@ import Testing
             "south": try await server.enroll("south", store: storeID),
         ]
         let scanners = [try SerialScannerEmulator(suffix: .cr), try SerialScannerEmulator(suffix: .cr)]
-        defer { scanners.forEach { $0.close() } }
+        defer { for scanner in scanners { scanner.close() } }
         func kiosk(_ name: String, scanner: SerialScannerEmulator, printing: Bool) throws -> StationRig {
             try StationRig(profile: "custom-vkp80iii") {
                 $0.store.id = storeID
@@ -122,7 +122,9 @@ import Testing
             #expect(Set(queue.conflicts.flatMap { [$0.firstDoor, $0.secondDoor] }) == ["north", "south"])
             for rig in [north, south] {
                 #expect(
-                    await rig.wait(.seconds(5)) { rig.kiosk.sync?.status.conflicts.map(\.code) == queue.conflicts.map(\.code) }
+                    await rig.wait(.seconds(5)) {
+                        rig.kiosk.sync?.status.conflicts.map(\.code) == queue.conflicts.map(\.code)
+                    }
                         != nil
                 )
             }

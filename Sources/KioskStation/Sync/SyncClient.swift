@@ -175,7 +175,9 @@ public final class SyncClient: Service, Sendable {
     private func wantKeysOfNewIssuers(in events: [StoreEvent]) throws {
         let issuers = Set(
             events.compactMap { event -> DeviceID? in
-                if case .ticketIssued(let ticket) = event.body, ticket.issuer != config.device.id { return ticket.issuer }
+                if case .ticketIssued(let ticket) = event.body, ticket.issuer != config.device.id {
+                    return ticket.issuer
+                }
                 return nil
             }
         )

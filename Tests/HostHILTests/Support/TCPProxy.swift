@@ -107,10 +107,12 @@ final class TCPProxy: Sendable {
 
         /// The second pump to end closes both sockets (not before: a number closed early could be reused).
         func pumpEnded() {
-            guard running.withLock({ count in
-                count -= 1
-                return count == 0
-            }) else { return }
+            guard
+                running.withLock({ count in
+                    count -= 1
+                    return count == 0
+                })
+            else { return }
             close(client)
             close(server)
         }
