@@ -13,7 +13,7 @@ APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3
 # Run: the emulator's console fonts.
 APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos.
-APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv
+APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -92,7 +92,25 @@ extension Kiosk {
     }
 
     /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).
-    public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {
-        ServiceGroup(running: services, logger: logger, handleSignals: handleSignals)
+    /// The kiosk's services in one group; `extra` run beside them (e.g. ``SystemdSupervision``).
+    public func serviceGroup(logger: Logger, handleSignals: Bool = true, extra: [any Service] = []) -> ServiceGroup {
+        ServiceGroup(running: services + extra, logger: logger, handleSignals: handleSignals)
+    }
+
+    /// The device loops' signs of life, by name.
+    var heartbeats: [(name: String, heartbeat: Heartbeat)] {
+        [printer.map { ("printer", $0.heartbeat) }, door.map { ("scanner", $0.heartbeat) }].compactMap { $0 }
+    }
+
+    /// Every device loop made its first attempt (a device connected, or its state reported): what systemd
+    /// is told as READY.
+    public var loopsStarted: Bool { heartbeats.allSatisfy { $0.heartbeat.age != nil } }
+
+    /// nil when every device loop turned within `limit`, else which has not (a call that never returned).
+    public func stuckLoop(limit: Duration) -> String? {
+        for (name, heartbeat) in heartbeats {
+            if let age = heartbeat.age, age > limit { return "\(name) loop silent for \(age)" }
+        }
+        return nil
     }
 }

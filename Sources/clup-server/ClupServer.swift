@@ -2,6 +2,7 @@ import ArgumentParser
 import CLupServer
 import Foundation
 import Logging
+import ServiceLifecycle
 import ServiceSupport
 
 /// `clup-server`: the central CLup server (store event logs, kiosk sync, the customer app's API).
@@ -66,6 +67,7 @@ struct ClupServerCommand: AsyncParsableCommand {
             throw ExitCode(78)
         }
         logger.notice("clup-server starting", metadata: ["stores": "\(server.logs.all.count)"])
-        try await server.serviceGroup(logger: logger).run()
+        let systemd = SystemdSupervision(logger: logger, ready: { server.port.current != nil })
+        try await ServiceGroup(running: server.services + [systemd], logger: logger, handleSignals: true).run()
     }
 }

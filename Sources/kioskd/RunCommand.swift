@@ -9,7 +9,7 @@ import ServiceSupport
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the kiosk: the printer role (and, later, the door role) and the local HTTP endpoint."
+        abstract: "Run the kiosk: the printer and door roles, sync and the local HTTP endpoint (systemd: Type=notify)."
     )
 
     @Option(help: "Configuration file.")
@@ -30,7 +30,13 @@ struct RunCommand: AsyncParsableCommand {
             "kioskd starting",
             metadata: ["store": "\(settings.store.name)", "device": "\(settings.device.id)"]
         )
-        try await kiosk.serviceGroup(logger: logger).run()
+        // Loops turn at least every 2 s (their longest sleep or timeout); 5 s of silence means one is stuck.
+        let systemd = SystemdSupervision(
+            logger: logger,
+            ready: { kiosk.loopsStarted },
+            healthy: { kiosk.stuckLoop(limit: .seconds(5)) }
+        )
+        try await kiosk.serviceGroup(logger: logger, extra: [systemd]).run()
     }
 }
 

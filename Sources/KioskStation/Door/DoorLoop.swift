@@ -16,34 +16,40 @@ final class DoorLoop: @unchecked Sendable {
 
     func run() {
         while !station.signal.isStopped {
-            if !reader.isOpen {
-                do {
-                    try reader.open()
-                    backoff = .milliseconds(200)
-                    station.publish(state: "ready")
-                    station.logger.notice("scanner connected", metadata: ["scanner": "\(reader.address)"])
-                } catch {
-                    station.publish(state: "disconnected")
-                    station.logger.warning("scanner not reachable", metadata: ["error": "\(error.message)"])
-                    station.signal.sleep(backoff)
-                    backoff = min(backoff * 2, .seconds(2))
-                    continue
-                }
-            }
-            do {
-                let decisions = try station.decide(try reader.read(timeout: .milliseconds(100)))
-                for decision in decisions { feedback(decision) }
-                try station.expireNoShows()
-            } catch let error as PrinterError {
-                station.logger.warning("scanner went away", metadata: ["error": "\(error.message)"])
-                reader.close()
-                station.publish(state: "disconnected")
-            } catch {
-                station.logger.error("door station error", metadata: ["error": "\(error)"])
-                station.signal.sleep(.seconds(1))
-            }
+            turn()
+            station.heartbeat.beat()
         }
         reader.close()
+    }
+
+    /// One turn: open the scanner, or decide on what it sent within 100 ms.
+    private func turn() {
+        if !reader.isOpen {
+            do {
+                try reader.open()
+                backoff = .milliseconds(200)
+                station.publish(state: "ready")
+                station.logger.notice("scanner connected", metadata: ["scanner": "\(reader.address)"])
+            } catch {
+                station.publish(state: "disconnected")
+                station.logger.warning("scanner not reachable", metadata: ["error": "\(error.message)"])
+                station.signal.sleep(backoff)
+                backoff = min(backoff * 2, .seconds(2))
+                return
+            }
+        }
+        do {
+            let decisions = try station.decide(try reader.read(timeout: .milliseconds(100)))
+            for decision in decisions { feedback(decision) }
+            try station.expireNoShows()
+        } catch let error as PrinterError {
+            station.logger.warning("scanner went away", metadata: ["error": "\(error.message)"])
+            reader.close()
+            station.publish(state: "disconnected")
+        } catch {
+            station.logger.error("door station error", metadata: ["error": "\(error)"])
+            station.signal.sleep(.seconds(1))
+        }
     }
 
     /// The configured good-read or refusal command (a beep, an LED), for scanners that take one. A scanner

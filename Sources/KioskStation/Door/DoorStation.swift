@@ -21,6 +21,8 @@ public final class DoorStation: Service, Sendable {
     let changes: ChangeFeed
     /// What the door takes as now (a booking's slot, a call window).
     let clock: WallClock
+    /// Beaten by the scanner loop once per turn (the systemd watchdog's sign of life).
+    public let heartbeat = Heartbeat()
     private let ring: Mutex<KeyRing>
     private let lastRingReload = Mutex(Timestamp(milliseconds: 0))
     private let verified = Mutex(VerifiedCodes())

@@ -68,23 +68,29 @@ final class PrinterLoop: @unchecked Sendable {
             metadata: ["printer": "\(address)", "profile": "\(profile.id)", "take_sensor": "\(sensor.rawValue)"]
         )
         while !station.signal.isStopped {
-            guard let device = connectedDevice() else { continue }
-            do {
-                try step(device)
-            } catch let error as PrinterError
-                where error.code == .disconnected || error.code == .timeout || error.code == .io
-            {
-                lost(error)
-            } catch {
-                logger.error("printer station error", metadata: ["error": "\(error)"])
-                station.publish {
-                    $0.state = .fault
-                    $0.action = "\(error)"
-                }
-                station.signal.sleep(.seconds(1))
-            }
+            turn()
+            station.heartbeat.beat()
         }
         device?.close()
+    }
+
+    /// One turn of the loop: connect, or one step with the printer.
+    private func turn() {
+        guard let device = connectedDevice() else { return }
+        do {
+            try step(device)
+        } catch let error as PrinterError
+            where error.code == .disconnected || error.code == .timeout || error.code == .io
+        {
+            lost(error)
+        } catch {
+            logger.error("printer station error", metadata: ["error": "\(error)"])
+            station.publish {
+                $0.state = .fault
+                $0.action = "\(error)"
+            }
+            station.signal.sleep(.seconds(1))
+        }
     }
 
     // MARK: - Connection

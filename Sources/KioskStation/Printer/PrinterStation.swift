@@ -20,6 +20,8 @@ public final class PrinterStation: Service, Sendable {
     let changes: ChangeFeed
     /// What the station takes as now (issue and tear-off times, the business day).
     let clock: WallClock
+    /// Beaten by the device loop once per turn (the systemd watchdog's sign of life).
+    public let heartbeat = Heartbeat()
     private let published: Mutex<PrinterStationStatus>
 
     public init(
