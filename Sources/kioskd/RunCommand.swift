@@ -30,11 +30,12 @@ struct RunCommand: AsyncParsableCommand {
             "kioskd starting",
             metadata: ["store": "\(settings.store.name)", "device": "\(settings.device.id)"]
         )
-        // Loops turn at least every 2 s (their longest sleep or timeout); 5 s of silence means one is stuck.
+        // Loops turn every 2 s at most when idle, but one turn can send a whole ticket: a raster QR at 9600 baud
+        // takes 12 s. 20 s of silence means a loop is stuck (the unit's WatchdogSec=30s leaves room for it).
         let systemd = SystemdSupervision(
             logger: logger,
             ready: { kiosk.loopsStarted },
-            healthy: { kiosk.stuckLoop(limit: .seconds(5)) }
+            healthy: { kiosk.stuckLoop(limit: .seconds(20)) }
         )
         try await kiosk.serviceGroup(logger: logger, extra: [systemd]).run()
     }
