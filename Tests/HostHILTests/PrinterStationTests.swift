@@ -60,6 +60,8 @@ import FoundationNetworking
             _ = try await rig.requireTickets(1, timeout: .seconds(10))
             await rig.customerTakes()
             _ = try await rig.requireTickets(2, timeout: .seconds(10))
+            // Cut at the emulator, then confirmed by the station's status query: ready only after that.
+            #expect(await rig.wait { rig.station.status.state == .ready } != nil)
             let port = try #require(rig.kiosk.httpPort.wait())
             let status = try await fetchStatus(port: port)
             #expect(status.printer?.state == .ready)
