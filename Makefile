@@ -1,6 +1,9 @@
 # CLup Kiosk — the two commands a new machine needs:
-#   make demo   set up, build, and run the kiosk against emulated devices
+#   make demo   set up, build, and run the kiosk (both roles, emulated devices, an embedded server)
 #   make test   set up, build, and pass the whole test suite (what CI runs)
+# and:
+#   make deb    the Debian package (release build) under out/deb/
+#   make bench  the benchmarks (release build)
 # Both install the Debian packages they need when they are missing (as root, or through sudo).
 
 SWIFT       ?= swift
@@ -12,12 +15,16 @@ DEMO_DIR    ?= out/demo
 APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3-dev
 # Run: the emulator's console fonts.
 APT_RUN   := console-setup-linux
-# Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos.
-APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd
+# Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos,
+# a real browser for the pages, and what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot).
+APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver \
+             dpkg-dev debootstrap curl
+# Package: dpkg-shlibdeps works out the library dependencies.
+APT_DEB   := dpkg-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build demo test bench format lint deps-build deps-run deps-test clean
+.PHONY: all build demo test bench deb format lint deps-build deps-run deps-test clean
 
 SOURCES := Sources Tests Benchmarks Package.swift
 
@@ -43,6 +50,7 @@ deps-test: deps-run
 	$(call apt_ensure,$(APT_TEST))
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
 	@$(VENV)/bin/python -c 'import escpos' 2>/dev/null || $(VENV)/bin/pip install -q 'python-escpos>=3.1,<4'
+	@$(VENV)/bin/python -c 'import selenium' 2>/dev/null || $(VENV)/bin/pip install -q 'selenium>=4.15,<5'
 
 build: deps-build
 	$(SWIFT) build $(SWIFT_FLAGS)
@@ -51,12 +59,21 @@ build: deps-build
 # scanner fuzz test verify signatures ten times slower.
 TEST_FLAGS := -Xcc -O2
 
+# The package test installs a .deb built like `make deb` but from a debug build (a release build from
+# scratch would double CI's build time); the packaging script and the package's contents are the same.
+TEST_DEB_DIR := .build-deb-test
+
 test: deps-test lint
 	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
+	SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -o $(TEST_DEB_DIR)
 	# One test at a time: the hardware-in-the-loop tests measure latencies that two cores shared with a fuzzer
 	# would distort.
-	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \
 		$(SWIFT) test --skip-build --no-parallel $(TEST_FLAGS) $(SWIFT_FLAGS)
+
+deb: deps-build
+	$(call apt_ensure,$(APT_DEB))
+	Scripts/build-deb.sh -c release -o out/deb
 
 demo: deps-run
 	$(SWIFT) build $(SWIFT_FLAGS) --product kioskd

@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: C modules: one per system library, plus shims for macro/variadic-only APIs.
@@ -70,13 +71,14 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "kioskd",
             dependencies: [
-                "KioskStation", "Drivers", "DeviceEmulators", "KioskCore", "ServiceSupport",
+                "KioskStation", "Drivers", "DeviceEmulators", "KioskCore", "ServiceSupport", "CLupServer",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -171,6 +173,11 @@ let package = Package(
         .testTarget(
             name: "KioskStationTests",
             dependencies: ["KioskStation", "KioskCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ServiceSupportTests",
+            dependencies: ["ServiceSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -15,6 +15,7 @@ public struct Kiosk: Sendable {
     public let door: DoorStation?
     public let sync: SyncClient?
     public let services: [any Service]
+    public let metrics: StationMetrics
     /// The HTTP port once the server listens (useful with port 0).
     public let httpPort: ListeningPort
 }
@@ -36,11 +37,19 @@ extension Kiosk {
         }
         let store = try LocalStore(path: "\(config.device.stateDirectory)/kioskd.sqlite")
         let changes = ChangeFeed()
+        let metrics = StationMetrics()
         let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
         let printer =
             config.printer.enabled
-            ? PrinterStation(config: config, store: store, queue: queue, logger: logger, changes: changes, clock: clock)
-            : nil
+            ? PrinterStation(
+                config: config,
+                store: store,
+                queue: queue,
+                logger: logger,
+                changes: changes,
+                clock: clock,
+                metrics: metrics
+            ) : nil
         let door =
             config.door.enabled
             ? try DoorStation(
@@ -49,7 +58,8 @@ extension Kiosk {
                 queue: queue,
                 logger: logger,
                 changes: changes,
-                clock: clock
+                clock: clock,
+                metrics: metrics
             ) : nil
         let sync =
             config.sync.enabled
@@ -68,7 +78,9 @@ extension Kiosk {
                 door: door,
                 sync: sync,
                 queue: queue,
-                changes: changes
+                changes: changes,
+                metrics: metrics,
+                clock: clock
             ),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? config.http.port) },
@@ -87,6 +99,7 @@ extension Kiosk {
             door: door,
             sync: sync,
             services: services,
+            metrics: metrics,
             httpPort: port
         )
     }

@@ -50,7 +50,7 @@ struct ClupServerCommand: AsyncParsableCommand {
             throw ValidationError("no admin token: pass --admin-token-file or set CLUP_ADMIN_TOKEN")
         }
         unblockStopSignals()
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { KeyValueLogHandler.standardError(label: $0) }
         var logger = Logger(label: "clup-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var options = ServerApp.Options(adminToken: token)

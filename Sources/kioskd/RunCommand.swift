@@ -42,9 +42,9 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 enum Logging {
-    /// One logger for the process, to stderr (journald adds time and unit).
+    /// One logger for the process: key=value lines to stderr, with journald's priority prefix under systemd.
     static func bootstrap(level: String) -> Logger {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { KeyValueLogHandler.standardError(label: $0) }
         var logger = Logger(label: "kioskd")
         logger.logLevel = Logger.Level(rawValue: level) ?? .info
         return logger

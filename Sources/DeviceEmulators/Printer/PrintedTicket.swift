@@ -7,6 +7,8 @@ public struct PrintedTicket: Sendable {
     public let image: Bitmap
     /// The text lines as printed (after code page translation), for previews and tests.
     public let text: [String]
+    /// The data of the native (`GS ( k`) QR codes printed on it; a raster QR is only in the image.
+    public let qrCodes: [String]
     /// Every byte received for this ticket, from the previous cut up to and including this cut.
     public let bytes: [UInt8]
     public let partialCut: Bool

@@ -301,7 +301,7 @@ public final class PrinterEmulator: @unchecked Sendable {
     }
 
     private func cut(partial: Bool) -> PrintedTicket {
-        let (image, text) = renderer.finishPage()
+        let (image, text, qrCodes) = renderer.finishPage()
         let count = min(parsedSinceCut, ticketBytes.count)
         let bytes = Array(ticketBytes[0..<count])
         ticketBytes.removeFirst(count)
@@ -321,6 +321,7 @@ public final class PrinterEmulator: @unchecked Sendable {
             number: number,
             image: image,
             text: text,
+            qrCodes: qrCodes,
             bytes: bytes,
             partialCut: partial,
             pngPath: path,

@@ -53,6 +53,8 @@ struct TicketRenderer {
     private var qrModuleSize = 3
     private var qrErrorCorrection: QRSpec.ErrorCorrection = .low
     private var qrData: [UInt8] = []
+    /// The data of every QR printed on this page (what a scanner would read off the paper).
+    private var qrPrinted: [String] = []
 
     init(profile: PrinterProfile, fonts: Fonts) {
         self.profile = profile
@@ -129,13 +131,15 @@ struct TicketRenderer {
         }
     }
 
-    /// Ends the page: prints what is pending and returns the page and its text, then starts a new one.
-    mutating func finishPage() -> (Bitmap, [String]) {
+    /// Ends the page: prints what is pending and returns the page, its text and its native QR codes' data,
+    /// then starts a new one.
+    mutating func finishPage() -> (image: Bitmap, text: [String], qrCodes: [String]) {
         flushLineWithoutFeed()
-        let result = (page.resized(height: max(y, 1)), lines)
+        let result = (page.resized(height: max(y, 1)), lines, qrPrinted)
         page = Bitmap(width: profile.dotsPerLine, height: 0)
         y = 0
         lines = []
+        qrPrinted = []
         return result
     }
 
@@ -246,6 +250,7 @@ struct TicketRenderer {
                 )
             else { return }  // A real printer prints nothing for data it cannot encode.
             drawBlock(matrix.bitmap(moduleSize: qrModuleSize, quietZone: 4), scaleX: 1, scaleY: 1)
+            qrPrinted.append(String(decoding: qrData, as: UTF8.self))
         default: break
         }
     }

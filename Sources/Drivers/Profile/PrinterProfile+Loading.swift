@@ -13,10 +13,19 @@ extension PrinterProfile {
         return files.filter { $0.hasSuffix(".toml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    /// Where the shipped profile files are.
+    /// Where the shipped profile files are: installed beside the binaries (the Debian package puts them in
+    /// `/usr/share/clup-kiosk/profiles` for `/usr/bin/kioskd`), else in the build's resource bundle.
     public static var bundledDirectory: String {
-        Bundle.module.resourcePath.map { "\($0)/Profiles" } ?? "Profiles"
+        installedDirectory ?? Bundle.module.resourcePath.map { "\($0)/Profiles" } ?? "Profiles"
     }
+
+    /// `<prefix>/share/clup-kiosk/profiles` for a binary in `<prefix>/bin`, when it exists.
+    static let installedDirectory: String? = {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return nil }
+        let directory = executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/clup-kiosk/profiles").path
+        return FileManager.default.fileExists(atPath: directory) ? directory : nil
+    }()
 
     /// Loads a profile by id from `extraDirectories` (first match wins), then from the shipped ones.
     public static func load(named id: String, extraDirectories: [String] = []) throws(PrinterError) -> PrinterProfile {

@@ -67,6 +67,7 @@ extension DoorStation {
             $0.refused += shown.count - admitted
         }
         for (decision, message, code) in shown {
+            metrics.scanned(decision.reason)
             logger.info(
                 "door decision",
                 metadata: ["decision": "\(decision.reason)", "code": "\(code ?? "-")", "message": "\(message)"]
@@ -101,6 +102,7 @@ extension DoorStation {
         try store.append([event])
         queue.apply(event)
         publish { $0.exits += 1 }
+        metrics.exited()
         return true
     }
 

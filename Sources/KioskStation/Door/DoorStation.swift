@@ -23,6 +23,7 @@ public final class DoorStation: Service, Sendable {
     let clock: WallClock
     /// Beaten by the scanner loop once per turn (the systemd watchdog's sign of life).
     public let heartbeat = Heartbeat()
+    let metrics: StationMetrics
     private let ring: Mutex<KeyRing>
     private let lastRingReload = Mutex(Timestamp(milliseconds: 0))
     private let verified = Mutex(VerifiedCodes())
@@ -34,9 +35,11 @@ public final class DoorStation: Service, Sendable {
         queue: QueueReplica,
         logger: Logger,
         changes: ChangeFeed = ChangeFeed(),
-        clock: WallClock = .system
+        clock: WallClock = .system,
+        metrics: StationMetrics = StationMetrics()
     ) throws {
         self.clock = clock
+        self.metrics = metrics
         self.config = config
         self.store = store
         self.queue = queue

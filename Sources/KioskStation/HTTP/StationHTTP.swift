@@ -4,6 +4,7 @@ import KioskCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import ServiceSupport
 
 /// What `GET /status` answers and what `GET /events` streams.
 public struct StationStatus: Codable, Sendable, ResponseEncodable {
@@ -13,6 +14,10 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         public var capacity: Int
         /// Codes of the waiting tickets, first in line first (at most 20).
         public var next: [String]
+        /// Codes called to the door now (the window display's "now serving").
+        public var called: [String]
+        /// Minutes a customer taking a ticket now would wait (the fallback estimate printed on tickets).
+        public var estimatedWaitMinutes: Int
     }
 
     public var store: String
@@ -26,6 +31,8 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
 /// The station's local HTTP endpoint: status as JSON, live updates, the manager page and the control API.
 ///
 ///     GET  /               the manager page: last door decision, occupancy, exit button (live)
+///     GET  /display        the now-serving display for the store window (live)
+///     GET  /metrics        Prometheus metrics
 ///     GET  /status         printer state, paper, last ticket, door decision, queue
 ///     GET  /events         the same status as server-sent events, on every change
 ///     POST /printer/take   the waiting ticket was taken (demo, tests, a button wired to a GPIO)
@@ -38,12 +45,18 @@ public enum StationHTTP {
         door: DoorStation?,
         sync: SyncClient?,
         queue: QueueReplica,
-        changes: ChangeFeed
+        changes: ChangeFeed,
+        metrics: StationMetrics,
+        clock: WallClock = .system
     ) -> Router<BasicRequestContext> {
         let router = Router()
         @Sendable func status() -> StationStatus {
             let state = queue.snapshot
             let line = state.waiting
+            let now = clock.now()
+            let ahead = state.lineLength(at: now)
+            let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: state.capacity)
+                .wait(peopleAhead: ahead, freePlaces: state.freePlaces)
             return StationStatus(
                 store: config.store.name,
                 device: config.device.id,
@@ -54,18 +67,23 @@ public enum StationHTTP {
                     waiting: line.count,
                     inside: state.inside,
                     capacity: state.capacity,
-                    next: line.prefix(20).map(\.code.description)
+                    next: line.prefix(20).map(\.code.description),
+                    called: state.called(at: now).prefix(20).map(\.code.description),
+                    estimatedWaitMinutes: WaitEstimate.minutes(estimate)
                 )
             )
         }
-        router.get("/") { _, _ in
-            Response(
+        router.get("/") { _, _ in html(ManagerPage.html) }
+        router.get("display") { _, _ in html(DisplayPage.html) }
+        router.get("status") { _, _ in status() }
+        router.get("metrics") { _, _ -> Response in
+            metrics.update(from: status(), now: clock.now().milliseconds)
+            return Response(
                 status: .ok,
-                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-                body: .init(byteBuffer: ByteBuffer(string: ManagerPage.html))
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.exposition()))
             )
         }
-        router.get("status") { _, _ in status() }
         router.get("events") { _, _ in events(changes: changes, status: status) }
         router.post("printer/take") { _, _ -> Response in
             guard let printer else { return json(.notFound, error: "the printer role is not enabled here") }
@@ -105,6 +123,14 @@ public enum StationHTTP {
                 }
                 try await writer.finish(nil)
             }
+        )
+    }
+
+    static func html(_ page: String) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(string: page))
         )
     }
 

@@ -32,6 +32,8 @@ final class PrinterLoop: @unchecked Sendable {
     private var lastFullQuery = ContinuousClock.now
     /// When the tear-off machine wants to look again (a debounce is running).
     private var nextWake: Duration?
+    /// When the last tear-off was recorded, until the next ticket is printed (the tear-off latency metric).
+    private var takenAt: ContinuousClock.Instant?
 
     init(station: PrinterStation) throws {
         self.station = station
@@ -328,6 +330,11 @@ final class PrinterLoop: @unchecked Sendable {
         publishStatus(after)
         interrupted = nil
         try station.store.mark(ticket.ticket.id, .printed)
+        station.metrics.ticketsPrinted.increment()
+        if let takenAt {
+            station.metrics.tearOffToNextTicket.record(ContinuousClock.now - takenAt)
+            self.takenAt = nil
+        }
         current?.state = .printed
         _ = machine.handle(.printed(ticket.ticket.id, at: now))
         if canSeePresence {
@@ -346,6 +353,8 @@ final class PrinterLoop: @unchecked Sendable {
         guard let ticket = current else { return }
         let event = try station.store.recordTaken(ticket.ticket, device: config.device.id, at: station.clock.now())
         station.queue.apply(event)
+        station.metrics.ticketsTaken.increment()
+        takenAt = .now
         current = nil
         station.publish {
             $0.lastTaken = ticket.ticket.code.description

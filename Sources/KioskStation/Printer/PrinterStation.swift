@@ -22,6 +22,7 @@ public final class PrinterStation: Service, Sendable {
     let clock: WallClock
     /// Beaten by the device loop once per turn (the systemd watchdog's sign of life).
     public let heartbeat = Heartbeat()
+    let metrics: StationMetrics
     private let published: Mutex<PrinterStationStatus>
 
     public init(
@@ -30,9 +31,11 @@ public final class PrinterStation: Service, Sendable {
         queue: QueueReplica,
         logger: Logger,
         changes: ChangeFeed = ChangeFeed(),
-        clock: WallClock = .system
+        clock: WallClock = .system,
+        metrics: StationMetrics = StationMetrics()
     ) {
         self.clock = clock
+        self.metrics = metrics
         self.config = config
         self.changes = changes
         self.store = store

@@ -1,6 +1,6 @@
 /// What the status endpoint reports about the ticket printer.
 public struct PrinterStationStatus: Sendable, Codable, Equatable {
-    public enum State: String, Sendable, Codable {
+    public enum State: String, Sendable, Codable, CaseIterable {
         case starting
         /// Connecting, or reconnecting after the printer went away.
         case disconnected

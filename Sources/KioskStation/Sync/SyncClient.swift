@@ -103,7 +103,12 @@ public final class SyncClient: Service, Sendable {
         await repeatWithBackoff("push") { [self] in
             while true {
                 let batch = try store.outbox(limit: config.sync.batch)
-                publish { $0.outbox = (try? store.outboxCount()) ?? $0.outbox }
+                let count = (try? store.outboxCount()) ?? 0
+                let oldest = batch.first?.time.milliseconds
+                publish {
+                    $0.outbox = count
+                    $0.oldestUnconfirmed = oldest
+                }
                 guard !batch.isEmpty else { break }
                 let answer = try await api.push(batch)
                 try store.confirm(answer.appended.map { ($0.id, $0.sequence) })

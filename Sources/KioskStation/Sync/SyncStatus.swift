@@ -9,6 +9,8 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     public var error: String?
     /// Events written here that the server has not confirmed yet.
     public var outbox = 0
+    /// Milliseconds since 1970 of the oldest event in the outbox (the sync lag), nil when it is empty.
+    public var oldestUnconfirmed: Int64?
     /// How far this station has read the store's log.
     public var lastSequence: Int64 = 0
     /// Milliseconds since 1970 of the last successful exchange.

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Drives a real headless Chromium (Debian's chromium + chromium-driver, through Selenium) for the tests.
+
+Reads commands on stdin, one per line, and answers each with one line on stdout:
+
+    open NAME URL                     load URL in a new tab called NAME          -> ok
+    expect NAME ELEMENT_ID TEXT...    wait up to 15 s until the element's text
+                                      contains TEXT                              -> ok | fail <what it shows>
+    gone NAME ELEMENT_ID TEXT...      wait up to 15 s until it no longer does    -> ok | fail <what it shows>
+    text NAME ELEMENT_ID              the element's text now                     -> ok <text>
+    click NAME ELEMENT_ID             click it                                   -> ok
+    quit
+
+The test that starts this script decides what happens between two commands (a tear-off, a scan), so what
+is checked is that the page, as a browser runs it, follows the kiosk live.
+"""
+import sys
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+
+
+def start():
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,800"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    # Debian's driver, never one selenium-manager would download.
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def element_text(driver, element_id):
+    return driver.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.textContent : null;", element_id)
+
+
+def main():
+    driver = start()
+    tabs = {}
+    say("ready")
+    try:
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            command = words[0]
+            try:
+                if command == "quit":
+                    break
+                if command == "open":
+                    name, url = words[1], words[2]
+                    if tabs:
+                        driver.switch_to.new_window("tab")
+                    driver.get(url)
+                    tabs[name] = driver.current_window_handle
+                    say("ok")
+                    continue
+                driver.switch_to.window(tabs[words[1]])
+                if command == "text":
+                    say("ok " + one_line(element_text(driver, words[2])))
+                elif command == "click":
+                    driver.execute_script("document.getElementById(arguments[0]).click();", words[2])
+                    say("ok")
+                elif command in ("expect", "gone"):
+                    wanted = " ".join(words[3:])
+                    present = command == "expect"
+
+                    def holds(shown):
+                        return shown is not None and (wanted in shown) == present
+
+                    deadline = time.monotonic() + 15
+                    shown = element_text(driver, words[2])
+                    while not holds(shown) and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                        shown = element_text(driver, words[2])
+                    say("ok" if holds(shown) else "fail " + one_line(shown))
+                else:
+                    say("fail unknown command " + command)
+            except (WebDriverException, KeyError, IndexError) as error:
+                say("fail " + one_line(str(error)))
+    finally:
+        driver.quit()
+
+
+def one_line(text):
+    return " ".join(str(text).split())
+
+
+def say(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

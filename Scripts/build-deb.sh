@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the clup-kiosk Debian package: kioskd, clup-server and escpos-emulator (Swift runtime linked in
+# statically, so only Debian's own libraries are needed), the systemd units and sysusers files, the udev
+# rules, the printer profiles and the default configuration as a conffile.
+#
+#   Scripts/build-deb.sh [-c release|debug] [-o OUTDIR] [-v VERSION]
+#
+# Prints the path of the .deb it wrote. `make deb` runs it (release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+configuration=release
+outdir=out/deb
+version="0.1.$(git rev-list --count HEAD 2>/dev/null || echo 0)"
+while getopts "c:o:v:" option; do
+    case "$option" in
+        c) configuration="$OPTARG" ;;
+        o) outdir="$OPTARG" ;;
+        v) version="$OPTARG" ;;
+        *) echo "usage: $0 [-c release|debug] [-o OUTDIR] [-v VERSION]" >&2; exit 64 ;;
+    esac
+done
+
+swift=${SWIFT:-swift}
+flags=(-c "$configuration" --static-swift-stdlib)
+for product in kioskd clup-server escpos-emulator; do
+    "$swift" build "${flags[@]}" --product "$product" >&2
+done
+bin=$("$swift" build "${flags[@]}" --show-bin-path)
+
+arch=$(dpkg --print-architecture)
+root="$outdir/root"
+rm -rf "$root" "$outdir"/clup-kiosk_*.deb
+install -d "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/usr/lib/sysusers.d" \
+    "$root/lib/udev/rules.d" "$root/etc/kioskd" "$root/usr/share/clup-kiosk/profiles" \
+    "$root/usr/share/doc/clup-kiosk"
+for program in kioskd clup-server escpos-emulator; do
+    install -m 0755 "$bin/$program" "$root/usr/bin/$program"
+    if [ "$configuration" = release ]; then strip --strip-unneeded "$root/usr/bin/$program"; fi
+done
+install -m 0644 systemd/kioskd.service systemd/clup-server.service "$root/lib/systemd/system/"
+install -m 0644 systemd/kioskd.sysusers "$root/usr/lib/sysusers.d/kioskd.conf"
+install -m 0644 systemd/clup-server.sysusers "$root/usr/lib/sysusers.d/clup-server.conf"
+install -m 0644 udev/60-clup-kiosk.rules "$root/lib/udev/rules.d/"
+install -m 0644 config/kioskd.toml "$root/etc/kioskd/kioskd.toml"
+install -m 0644 Sources/Drivers/Profiles/*.toml "$root/usr/share/clup-kiosk/profiles/"
+install -m 0644 README.md packaging/debian/copyright docs/clup-server.openapi.yaml "$root/usr/share/doc/clup-kiosk/"
+install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$root/DEBIAN/"
+echo /etc/kioskd/kioskd.toml >"$root/DEBIAN/conffiles"
+
+# Library dependencies as dpkg-shlibdeps finds them (it wants a debian/control beside it).
+shlib=$(mktemp -d)
+trap 'rm -rf "$shlib"' EXIT
+mkdir "$shlib/debian"
+printf 'Source: clup-kiosk\n\nPackage: clup-kiosk\nArchitecture: any\n' >"$shlib/debian/control"
+binaries=$(for program in kioskd clup-server escpos-emulator; do echo "$PWD/$root/usr/bin/$program"; done)
+# shellcheck disable=SC2086
+depends=$(cd "$shlib" && dpkg-shlibdeps -O $binaries 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "dpkg-shlibdeps found no dependencies (is dpkg-dev installed?)" >&2; exit 1; }
+depends="$depends, adduser, tzdata"
+
+size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" -e "s/@SIZE@/$size/" \
+    packaging/debian/control.in >"$root/DEBIAN/control"
+
+deb="$outdir/clup-kiosk_${version}_${arch}.deb"
+dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
+rm -rf "$root"
+echo "$deb"

@@ -1,0 +1,184 @@
+import CLupServer
+import DeviceEmulators
+import Drivers
+import Foundation
+import KioskCore
+import KioskStation
+import Logging
+import ServiceLifecycle
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything `kioskd demo` runs: an embedded clup-server with a registered store, an emulated presenter
+/// printer on TCP, an emulated serial scanner on a pty, and the kiosk in both roles syncing with the server,
+/// set up the way an installer would (the store registered and the kiosk enrolled through the server's API).
+final class DemoRig: Sendable {
+    let printer: PrinterEmulator
+    let printerEndpoint: TCPEndpoint
+    let scanner: SerialScannerEmulator
+    let server: ServerApp
+    let serverGroup: ServiceGroup
+    let serverURL: String
+    let store: StoreID
+    let kiosk: Kiosk
+    let profileName: String
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The demo store: small, so "store full" and "not your turn" come quickly; open all day.
+    static let capacity = 3
+
+    init(out: String, profile: String, httpPort: Int, serverPort: Int, logger: Logger) async throws {
+        let printerProfile = try PrinterProfile.load(named: profile)
+        profileName = printerProfile.name
+        var quiet = logger
+        quiet.logLevel = .warning
+        printer = try PrinterEmulator(profile: printerProfile, outputDirectory: "\(out)/tickets", logger: quiet)
+        printerEndpoint = try TCPEndpoint(emulator: printer, port: 0, logger: quiet)
+        scanner = try SerialScannerEmulator(suffix: .cr, aimPrefix: "]Q1")
+
+        let token = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
+        var options = ServerApp.Options(adminToken: token)
+        options.port = serverPort
+        options.databasePath = "\(out)/server/clup.sqlite"
+        try FileManager.default.createDirectory(atPath: "\(out)/server", withIntermediateDirectories: true)
+        let server = try ServerApp.build(options, logger: quiet)
+        self.server = server
+        let serverGroup = server.serviceGroup(logger: quiet, handleSignals: false)
+        self.serverGroup = serverGroup
+        Task { try await serverGroup.run() }
+        guard let port = await Self.waitFor({ server.port.current }) else {
+            throw Failure(description: "the embedded clup-server did not start listening")
+        }
+        serverURL = "http://127.0.0.1:\(port)"
+
+        // What an installer does: the system manager registers the store, its manager enrolls the kiosk.
+        let api = DemoAPI(base: serverURL)
+        store = try await api.registerStore(adminToken: token, capacity: Self.capacity)
+        let session = try await api.login()
+        let credential = try await api.enroll("demo-entrance", store: store, token: session)
+
+        var config = KioskConfig(store: .init(id: store))
+        config.store.name = DemoAPI.storeName
+        config.store.capacity = Self.capacity
+        config.store.openingTime = TimeOfDay(hour: 0, minute: 0)
+        config.store.averageVisit = .seconds(15 * 60)
+        config.device.id = "demo-entrance"
+        config.device.stateDirectory = "\(out)/kiosk"
+        config.printer.address = "tcp://127.0.0.1:\(printerEndpoint.port)"
+        config.printer.profile = profile
+        config.door.enabled = true
+        config.door.scanner = "serial://\(scanner.path)"
+        config.sync.server = serverURL
+        config.sync.credential = credential
+        config.sync.pullWaitSeconds = 5
+        config.http.port = httpPort
+        kiosk = try Kiosk.build(config: config, logger: logger)
+    }
+
+    /// A customer takes a virtual ticket in the app: its code and the QR the phone shows.
+    func takeAppTicket() async throws -> (code: String, qr: String) {
+        try await DemoAPI(base: serverURL).takeTicket(store: store)
+    }
+
+    func stop() async {
+        await serverGroup.triggerGracefulShutdown()
+        printerEndpoint.stop()
+        scanner.close()
+    }
+
+    /// Polls `value` every 10 ms for up to 10 s.
+    static func waitFor<T>(_ value: () -> T?) async -> T? {
+        for _ in 0..<1000 {
+            if let value = value() { return value }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+}
+
+/// The few clup-server calls the demo makes, as an installer and a customer's app would.
+struct DemoAPI {
+    let base: String
+    static let storeName = "CLup Demo Market"
+    static let manager = "demo-manager"
+    static let password = "demo-password-123"
+
+    func registerStore(adminToken: String, capacity: Int) async throws -> StoreID {
+        let body = try await call(
+            "POST",
+            "/v1/stores",
+            token: adminToken,
+            json: [
+                "store": [
+                    "name": Self.storeName, "address": "1 Demo Street",
+                    "location": ["latitude": 45.4642, "longitude": 9.19],
+                    "capacity": capacity,
+                    "openingHours": Array(repeating: ["open": "00:00", "close": "23:59"], count: 7),
+                    "utcOffsetMinutes": TimeZone.current.secondsFromGMT() / 60, "averageVisitMinutes": 15,
+                    "slotMinutes": 15, "slotSize": 1,
+                ],
+                "manager": ["username": Self.manager, "password": Self.password],
+            ]
+        )
+        guard let id = (body["id"] as? String).flatMap(UUID.init(uuidString:)) else {
+            throw DemoRig.Failure(description: "registering the demo store: no id in \(body)")
+        }
+        return id
+    }
+
+    func login() async throws -> String {
+        let body = try await call("POST", "/v1/login", json: ["username": Self.manager, "password": Self.password])
+        guard let token = body["token"] as? String else {
+            throw DemoRig.Failure(description: "manager login: no token in \(body)")
+        }
+        return token
+    }
+
+    func enroll(_ device: String, store: StoreID, token: String) async throws -> String {
+        let body = try await call(
+            "POST",
+            "/v1/stores/\(store.uuidString)/devices",
+            token: token,
+            json: ["device": device]
+        )
+        guard let credential = body["credential"] as? String else {
+            throw DemoRig.Failure(description: "enrolling \(device): no credential in \(body)")
+        }
+        return credential
+    }
+
+    func takeTicket(store: StoreID) async throws -> (code: String, qr: String) {
+        let body = try await call("POST", "/v1/stores/\(store.uuidString)/tickets")
+        guard let ticket = body["ticket"] as? [String: Any], let code = ticket["code"] as? String,
+            let qr = body["qr"] as? String
+        else { throw DemoRig.Failure(description: "app ticket: unexpected answer \(body)") }
+        return (code, qr)
+    }
+
+    private func call(
+        _ method: String,
+        _ path: String,
+        token: String? = nil,
+        json: [String: Any]? = nil
+    ) async throws -> [String: Any] {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        guard (200..<300).contains(status) else {
+            throw DemoRig.Failure(description: "\(method) \(path): HTTP \(status) \(body["error"] ?? "")")
+        }
+        return body
+    }
+}

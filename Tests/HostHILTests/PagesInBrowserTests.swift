@@ -1,0 +1,84 @@
+import DeviceEmulators
+import Foundation
+import KioskCore
+import Testing
+
+@testable import KioskStation
+
+/// The window display and the manager page as a real browser runs them (headless Chromium through
+/// Selenium, Scripts/browser_pages.py): a tear-off at the emulated printer, an admission from the emulated
+/// scanner, an exit clicked on the page, and the printer running out of paper all show up live.
+@Suite(.serialized) struct PagesInBrowserTests {
+    static var chromiumReady: Bool {
+        HIL.strict
+            || (HIL.python != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"))
+    }
+
+    @Test(
+        .enabled(
+            if: chromiumReady,
+            "needs chromium, chromium-driver and selenium in .venv-test (make test installs them)"
+        )
+    )
+    func displayAndManagerPagesFollowTheKiosk() async throws {
+        let python = try #require(HIL.python, "no Python with selenium: run make test")
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let rig = try StationRig(profile: "citizen-ppu-700") {
+            $0.store.capacity = 1
+            $0.store.name = "Browser Market"
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(scanner.path)"
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            let port = try #require(rig.kiosk.httpPort.wait())
+            let door = try #require(rig.kiosk.door)
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            try await rig.requireTickets(1)
+            #expect(await rig.wait { rig.station.status.state == .ready && door.status.state == "ready" } != nil)
+            #expect(await browser.ask("open display http://127.0.0.1:\(port)/display") == "ok")
+            #expect(await browser.ask("expect display link live") == "ok")
+            #expect(await browser.ask("expect display store Browser Market") == "ok")
+            #expect(await browser.ask("expect display waiting 0") == "ok")
+            #expect(await browser.ask("open manager http://127.0.0.1:\(port)/") == "ok")
+            #expect(await browser.ask("expect manager link live") == "ok")
+            #expect(await browser.ask("expect manager printer ticket A001 waiting") == "ok")
+
+            // A001 torn off: the display calls it (the store is empty), the manager page shows A002 waiting.
+            await rig.customerTakes()
+            let tickets = try await rig.requireTickets(2)
+            #expect(await browser.ask("expect display called A001") == "ok")
+            #expect(await browser.ask("expect manager next A001") == "ok")
+            #expect(await browser.ask("expect manager printer ticket A002 waiting") == "ok")
+
+            // A001 scanned at the door: admitted on the manager page, inside 1 on the display, the store full.
+            try scanner.scan(try #require(tickets[0].qrCodes.first))
+            #expect(await browser.ask("expect manager decision A001") == "ok")
+            #expect(door.status.last?.reason == "admit")
+            #expect(await browser.ask("expect manager occupancy 1 / 1") == "ok")
+            #expect(await browser.ask("expect display inside 1") == "ok")
+            #expect(await browser.ask("expect display called please wait") == "ok")
+
+            // The manager clicks "Someone left" in the browser: the exit is recorded and both pages follow.
+            #expect(await browser.ask("click manager exit") == "ok")
+            #expect(await rig.wait { door.status.exits == 1 } != nil)
+            #expect(await browser.ask("expect manager occupancy 0 / 1") == "ok")
+            #expect(await browser.ask("expect display inside 0") == "ok")
+            #expect(await browser.ask("expect display called take a ticket") == "ok")
+
+            // Paper out: the window display warns the street.
+            rig.emulator.simulate(.paperEnd(true))
+            #expect(await browser.ask("expect display notice out of paper") == "ok")
+            rig.emulator.simulate(.paperEnd(false))
+            #expect(await browser.ask("gone display notice out of paper") == "ok")
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
+    }
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Installs the clup-kiosk .deb on a clean Debian 12 (a minbase debootstrap: no Swift, no build tools) and
+# runs kioskd there as the unit would, printing to the packaged escpos-emulator. A chroot, not a booted
+# system: systemd is not PID 1, so the unit's own command line is run as its user (the units themselves are
+# checked by systemd-analyze in SystemdTests). Needs root and debootstrap.
+#
+#   Tests/Packaging/install-in-chroot.sh DEB CHROOT_CACHE
+#
+# CHROOT_CACHE keeps a pristine debootstrap between runs; each run installs into a fresh copy of it.
+# Prints one "ok ..." line per check; exits non-zero at the first failure.
+set -euo pipefail
+deb=$(realpath "$1")
+cache=$2
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+if [ ! -x "$cache/pristine/usr/bin/apt-get" ]; then
+    rm -rf "$cache/pristine"
+    mkdir -p "$cache"
+    debootstrap --variant=minbase bookworm "$cache/pristine" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
+        { tail -20 "$cache/debootstrap.log"; exit 1; }
+fi
+root=$(mktemp -d "$cache/run.XXXXXX")
+cp -a "$cache/pristine/." "$root/"
+emulator=
+kioskd=
+cleanup() {
+    [ -n "$kioskd" ] && kill -9 "$kioskd" 2>/dev/null || true
+    [ -n "$emulator" ] && kill "$emulator" 2>/dev/null || true
+    umount "$root/proc" 2>/dev/null || true
+    umount "$root/dev/pts" 2>/dev/null || true
+    umount "$root/dev" 2>/dev/null || true
+    rm -rf "$root"
+}
+trap cleanup EXIT
+mount --bind /dev "$root/dev"
+mount --bind /dev/pts "$root/dev/pts"
+mount -t proc proc "$root/proc"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive "$@"; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+if in_root sh -c 'command -v swift' >/dev/null; then fail "the chroot has Swift"; fi
+cp "$deb" "$root/tmp/clup-kiosk.deb"
+in_root apt-get update -qq >/dev/null
+in_root apt-get install -y -qq --no-install-recommends /tmp/clup-kiosk.deb console-setup-linux >"$root/tmp/install.log" 2>&1 ||
+    { tail -30 "$root/tmp/install.log"; fail "apt-get install"; }
+echo "ok installed with its dependencies on a clean Debian 12: $(in_root dpkg-query -W -f='${Version}' clup-kiosk)"
+
+in_root id kioskd | grep -q 'dialout' || fail "kioskd user or its dialout group missing: $(in_root id kioskd)"
+in_root id clup-server >/dev/null || fail "clup-server user missing"
+echo "ok system users: $(in_root id kioskd)"
+for file in /usr/bin/kioskd /usr/bin/clup-server /lib/systemd/system/kioskd.service \
+    /usr/lib/sysusers.d/kioskd.conf /lib/udev/rules.d/60-clup-kiosk.rules /etc/kioskd/kioskd.toml \
+    /usr/share/clup-kiosk/profiles/citizen-ppu-700.toml; do
+    [ -e "$root$file" ] || fail "$file not installed"
+done
+echo "ok files in place"
+in_root kioskd --help >/dev/null || fail "kioskd does not start"
+in_root clup-server --help >/dev/null || fail "clup-server does not start"
+echo "ok the binaries run without a Swift toolchain"
+
+# A kiosk configured by hand, printing to the packaged emulator on loopback (the chroot shares the network).
+printer_port=$((20000 + RANDOM % 20000))
+http_port=$((printer_port + 1))
+in_root escpos-emulator --profile citizen-ppu-700 --tcp "$printer_port" --out /tmp/tickets >"$root/tmp/emulator.log" 2>&1 &
+emulator=$!
+cat >"$root/etc/kioskd/kioskd.toml" <<TOML
+# edited by the installer
+[store]
+id = "6F1D5C2E-3B8A-4E61-9C7D-2A5B8E4F1C90"
+name = "Chroot Market"
+[printer]
+address = "tcp://127.0.0.1:$printer_port"
+profile = "citizen-ppu-700"
+[http]
+port = $http_port
+TOML
+# What systemd's StateDirectory= would make, then the unit's ExecStart as its User=.
+install -d -m 0700 "$root/var/lib/kioskd"
+in_root chown kioskd:kioskd /var/lib/kioskd
+exec_start=$(sed -n 's/^ExecStart=//p' "$root/lib/systemd/system/kioskd.service")
+# shellcheck disable=SC2086
+chroot --userspec=kioskd:kioskd "$root" env -i PATH=/usr/bin:/bin $exec_start >"$root/tmp/kioskd.log" 2>&1 &
+kioskd=$!
+for _ in $(seq 1 150); do
+    if curl -fsS "http://127.0.0.1:$http_port/status" 2>/dev/null | grep -q '"state":"ready"'; then break; fi
+    kill -0 "$kioskd" 2>/dev/null || { cat "$root/tmp/kioskd.log"; fail "kioskd exited"; }
+    sleep 0.2
+done
+status=$(curl -fsS "http://127.0.0.1:$http_port/status") || { cat "$root/tmp/kioskd.log"; fail "no status page"; }
+echo "$status" | grep -q '"waitingTicket":"A001"' || { cat "$root/tmp/kioskd.log"; fail "no ticket waiting: $status"; }
+[ -s "$root/tmp/tickets/ticket-0001.png" ] || fail "the emulator cut no ticket"
+[ "$(stat -c %U "$root/var/lib/kioskd/kioskd.sqlite")" = kioskd ] || fail "the database is not the kioskd user's"
+echo "ok kioskd runs as the kioskd user from the unit's command line: ticket A001 printed and waiting"
+kill -TERM "$kioskd"
+wait "$kioskd" || fail "kioskd did not stop cleanly on SIGTERM"
+kioskd=
+echo "ok SIGTERM stops kioskd with exit 0"
+
+# A changed configuration survives reinstalling the package; removing keeps it, purging takes it.
+in_root dpkg -i /tmp/clup-kiosk.deb >/dev/null </dev/null || fail "reinstall"
+grep -q "edited by the installer" "$root/etc/kioskd/kioskd.toml" || fail "reinstall overwrote the changed configuration"
+echo "ok a changed configuration is kept on reinstall"
+in_root apt-get remove -y -qq clup-kiosk >/dev/null 2>&1 || fail "remove"
+[ ! -e "$root/usr/bin/kioskd" ] || fail "remove left /usr/bin/kioskd"
+[ -e "$root/etc/kioskd/kioskd.toml" ] || fail "remove took the configuration"
+in_root dpkg --purge clup-kiosk >/dev/null 2>&1 || fail "purge"
+[ ! -e "$root/etc/kioskd/kioskd.toml" ] && [ ! -e "$root/var/lib/kioskd" ] || fail "purge left configuration or state"
+echo "ok remove keeps the configuration, purge removes it and the state"
