@@ -22,7 +22,9 @@ while getopts "c:o:v:" option; do
 done
 
 swift=${SWIFT:-swift}
-flags=(-c "$configuration" --static-swift-stdlib)
+# FoundationNetworking's static archive does not pull in its curl glue by itself: name it, and Debian's
+# libcurl by file (libcurl4 has no unversioned .so without a -dev package).
+flags=(-c "$configuration" --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker -l:libcurl.so.4)
 for product in kioskd clup-server escpos-emulator; do
     "$swift" build "${flags[@]}" --product "$product" >&2
 done
@@ -64,6 +66,8 @@ sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" -
     packaging/debian/control.in >"$root/DEBIAN/control"
 
 deb="$outdir/clup-kiosk_${version}_${arch}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >&2
+# A debug package (the test's) is big and thrown away: compress it fast.
+if [ "$configuration" = release ]; then compression=(-Zxz); else compression=(-Zgzip -z1); fi
+dpkg-deb --root-owner-group "${compression[@]}" --build "$root" "$deb" >&2
 rm -rf "$root"
 echo "$deb"

@@ -23,9 +23,14 @@ root=$(mktemp -d "$cache/run.XXXXXX")
 cp -a "$cache/pristine/." "$root/"
 emulator=
 kioskd=
+stop() {
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 1 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+    kill -9 "$1" 2>/dev/null || true
+}
 cleanup() {
-    [ -n "$kioskd" ] && kill -9 "$kioskd" 2>/dev/null || true
-    [ -n "$emulator" ] && kill "$emulator" 2>/dev/null || true
+    if [ -n "$kioskd" ]; then stop "$kioskd"; fi
+    if [ -n "$emulator" ]; then stop "$emulator"; fi
     umount "$root/proc" 2>/dev/null || true
     umount "$root/dev/pts" 2>/dev/null || true
     umount "$root/dev" 2>/dev/null || true
@@ -42,11 +47,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 if in_root sh -c 'command -v swift' >/dev/null; then fail "the chroot has Swift"; fi
 cp "$deb" "$root/tmp/clup-kiosk.deb"
 in_root apt-get update -qq >/dev/null
-in_root apt-get install -y -qq --no-install-recommends /tmp/clup-kiosk.deb console-setup-linux >"$root/tmp/install.log" 2>&1 ||
+# As on any Debian 12 system: systemd there (its sysusers makes the users); the emulator's fonts.
+in_root apt-get install -y -qq --no-install-recommends /tmp/clup-kiosk.deb systemd console-setup-linux >"$root/tmp/install.log" 2>&1 ||
     { tail -30 "$root/tmp/install.log"; fail "apt-get install"; }
 echo "ok installed with its dependencies on a clean Debian 12: $(in_root dpkg-query -W -f='${Version}' clup-kiosk)"
 
-in_root id kioskd | grep -q 'dialout' || fail "kioskd user or its dialout group missing: $(in_root id kioskd)"
+for group in dialout input lp; do
+    in_root id -nG kioskd | grep -qw "$group" || fail "kioskd user or its $group group missing: $(in_root id kioskd)"
+done
 in_root id clup-server >/dev/null || fail "clup-server user missing"
 echo "ok system users: $(in_root id kioskd)"
 for file in /usr/bin/kioskd /usr/bin/clup-server /lib/systemd/system/kioskd.service \
@@ -62,7 +70,9 @@ echo "ok the binaries run without a Swift toolchain"
 # A kiosk configured by hand, printing to the packaged emulator on loopback (the chroot shares the network).
 printer_port=$((20000 + RANDOM % 20000))
 http_port=$((printer_port + 1))
-in_root escpos-emulator --profile citizen-ppu-700 --tcp "$printer_port" --out /tmp/tickets >"$root/tmp/emulator.log" 2>&1 &
+# chroot and env exec, so $! is the emulator itself (a shell function here would put a subshell between).
+chroot "$root" env -i PATH=/usr/bin:/bin escpos-emulator --profile citizen-ppu-700 --tcp "$printer_port" \
+    --out /tmp/tickets </dev/null >"$root/tmp/emulator.log" 2>&1 &
 emulator=$!
 cat >"$root/etc/kioskd/kioskd.toml" <<TOML
 # edited by the installer
@@ -80,7 +90,7 @@ install -d -m 0700 "$root/var/lib/kioskd"
 in_root chown kioskd:kioskd /var/lib/kioskd
 exec_start=$(sed -n 's/^ExecStart=//p' "$root/lib/systemd/system/kioskd.service")
 # shellcheck disable=SC2086
-chroot --userspec=kioskd:kioskd "$root" env -i PATH=/usr/bin:/bin $exec_start >"$root/tmp/kioskd.log" 2>&1 &
+chroot --userspec=kioskd:kioskd "$root" env -i PATH=/usr/bin:/bin $exec_start </dev/null >"$root/tmp/kioskd.log" 2>&1 &
 kioskd=$!
 for _ in $(seq 1 150); do
     if curl -fsS "http://127.0.0.1:$http_port/status" 2>/dev/null | grep -q '"state":"ready"'; then break; fi
@@ -90,7 +100,7 @@ done
 status=$(curl -fsS "http://127.0.0.1:$http_port/status") || { cat "$root/tmp/kioskd.log"; fail "no status page"; }
 echo "$status" | grep -q '"waitingTicket":"A001"' || { cat "$root/tmp/kioskd.log"; fail "no ticket waiting: $status"; }
 [ -s "$root/tmp/tickets/ticket-0001.png" ] || fail "the emulator cut no ticket"
-[ "$(stat -c %U "$root/var/lib/kioskd/kioskd.sqlite")" = kioskd ] || fail "the database is not the kioskd user's"
+[ "$(in_root stat -c %U /var/lib/kioskd/kioskd.sqlite)" = kioskd ] || fail "the database is not the kioskd user's"
 echo "ok kioskd runs as the kioskd user from the unit's command line: ticket A001 printed and waiting"
 kill -TERM "$kioskd"
 wait "$kioskd" || fail "kioskd did not stop cleanly on SIGTERM"

@@ -18,12 +18,12 @@ enum DisplayPage {
           #link { font-size: 1.8vw; color: #9fb3c8; }
           #link.down { color: #ff8a80; }
           main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 2vw; padding: 2vw; }
-          .label { font-size: 2.6vw; color: #9fb3c8; text-transform: uppercase; letter-spacing: 0.1em; }
-          #called { font-size: 11vw; font-weight: 800; line-height: 1.05; display: flex; flex-wrap: wrap;
-                    gap: 0 4vw; color: #7CFC9A; }
-          #called.none { font-size: 5vw; color: #9fb3c8; font-weight: 400; }
-          .figure { font-size: 8vw; font-weight: 800; }
-          .unit { font-size: 3vw; font-weight: 400; }
+          .label { font-size: min(2.4vw, 4vh); color: #9fb3c8; text-transform: uppercase; letter-spacing: 0.1em; }
+          #called { font-size: min(11vw, 24vh); font-weight: 800; line-height: 1.05; display: flex;
+                    flex-wrap: wrap; gap: 0 4vw; color: #7CFC9A; }
+          #called.none { font-size: min(5vw, 9vh); color: #9fb3c8; font-weight: 400; }
+          .figure { font-size: min(7vw, 13vh); font-weight: 800; line-height: 1.1; margin-bottom: 2vh; }
+          .unit { font-size: min(3vw, 5vh); font-weight: 400; }
           #notice { font-size: 3.4vw; font-weight: 700; padding: 2vh 2vw; background: #b3261e; display: none; }
           #notice.shown { display: block; }
         </style>
@@ -38,7 +38,7 @@ enum DisplayPage {
           </section>
           <section>
             <div class="label">Waiting</div>
-            <div class="figure"><span id="waiting">–</span> <span class="unit">people</span></div>
+            <div class="figure"><span id="waiting">–</span> <span class="unit" id="people">people</span></div>
             <div class="label">Wait for a new ticket</div>
             <div class="figure"><span id="wait">–</span> <span class="unit">min</span></div>
             <div class="label">Inside</div>
@@ -61,6 +61,7 @@ enum DisplayPage {
             called.textContent = q.waiting > 0 || q.inside >= q.capacity ? "please wait" : "take a ticket and go in";
           }
           $("waiting").textContent = q.waiting;
+          $("people").textContent = q.waiting == 1 ? "person" : "people";
           $("wait").textContent = q.estimatedWaitMinutes;
           $("inside").textContent = q.inside;
           $("capacity").textContent = q.capacity;
