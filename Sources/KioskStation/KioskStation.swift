@@ -1,8 +1,8 @@
 /// KioskStation: the station runtime as a library, what `kioskd` and the tests both build.
 ///
-/// Owns the printer station loop, the local store (SQLite), the configuration and the local HTTP endpoint (the door
-/// station and the sync client join them),
-/// and the test ticket that `kioskd print-test` and the benchmarks print.
+/// Owns the printer and door stations, the local store (SQLite), the sync client, the configuration, the local
+/// HTTP endpoint (manager page, window display, status, events, metrics) and the test ticket that
+/// `kioskd print-test` and the benchmarks print.
 ///
 /// Must not touch: C modules or device nodes directly — hardware goes through `Drivers`.
 public enum KioskStation {}
