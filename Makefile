@@ -18,9 +18,10 @@ APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos,
 # a real browser for the pages, and what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot).
 APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver \
-             dpkg-dev debootstrap curl
-# Package: dpkg-shlibdeps works out the library dependencies.
-APT_DEB   := dpkg-dev
+             dpkg-dev debootstrap curl libcurl4-openssl-dev
+# Package: dpkg-shlibdeps works out the library dependencies; the static Swift runtime's FoundationNetworking
+# links libcurl by its development name.
+APT_DEB   := dpkg-dev libcurl4-openssl-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "kioskd", targets: ["kioskd"]),
         .executable(name: "escpos-emulator", targets: ["escpos-emulator"]),
         .executable(name: "clup-server", targets: ["clup-server"]),
+        .executable(name: "scanner-emulator", targets: ["scanner-emulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -139,6 +140,15 @@ let package = Package(
                 "DeviceEmulators", "Drivers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "scanner-emulator",
+            dependencies: [
+                "DeviceEmulators",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),

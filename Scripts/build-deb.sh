@@ -22,9 +22,9 @@ while getopts "c:o:v:" option; do
 done
 
 swift=${SWIFT:-swift}
-# FoundationNetworking's static archive does not pull in its curl glue by itself: name it, and Debian's
-# libcurl by file (libcurl4 has no unversioned .so without a -dev package).
-flags=(-c "$configuration" --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker -l:libcurl.so.4)
+# FoundationNetworking's static archive does not pull in its curl glue by itself: name it, and libcurl
+# (libcurl4-openssl-dev provides libcurl.so).
+flags=(-c "$configuration" --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker -lcurl)
 for product in kioskd clup-server escpos-emulator; do
     "$swift" build "${flags[@]}" --product "$product" >&2
 done
