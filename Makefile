@@ -25,7 +25,7 @@ APT_DEB   := dpkg-dev libcurl4-openssl-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build demo test bench deb format lint deps-build deps-run deps-test clean
+.PHONY: all build demo test bench deb hil format lint deps-build deps-run deps-test clean
 
 SOURCES := Sources Tests Benchmarks Package.swift
 
@@ -71,6 +71,12 @@ test: deps-test lint
 	# would distort.
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \
 		$(SWIFT) test --skip-build --no-parallel $(TEST_FLAGS) $(SWIFT_FLAGS)
+
+# The USB gadget rig (Tests/hil-vm): a qemu guest with a USB printer and a HID scanner gadget. Work in
+# progress, not yet part of `make test`.
+hil: deps-test
+	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
+	CLUP_HIL_VM=1 $(SWIFT) test --skip-build --filter USBGadgetRigTests $(TEST_FLAGS) $(SWIFT_FLAGS)
 
 deb: deps-build
 	$(call apt_ensure,$(APT_DEB))

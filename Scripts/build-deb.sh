@@ -24,7 +24,9 @@ done
 swift=${SWIFT:-swift}
 # FoundationNetworking's static archive does not pull in its curl glue by itself: name it, and libcurl
 # (libcurl4-openssl-dev provides libcurl.so).
-flags=(-c "$configuration" --static-swift-stdlib -Xlinker -l_CFURLSessionInterface -Xlinker -lcurl)
+# Its own build folder: objects compiled for the static runtime never mix with the everyday build's.
+flags=(-c "$configuration" --static-swift-stdlib --scratch-path "${DEB_SCRATCH:-.build-deb}"
+    -Xlinker -l_CFURLSessionInterface -Xlinker -lcurl)
 for product in kioskd clup-server escpos-emulator; do
     "$swift" build "${flags[@]}" --product "$product" >&2
 done
@@ -43,7 +45,7 @@ done
 install -m 0644 systemd/kioskd.service systemd/clup-server.service "$root/lib/systemd/system/"
 install -m 0644 systemd/kioskd.sysusers "$root/usr/lib/sysusers.d/kioskd.conf"
 install -m 0644 systemd/clup-server.sysusers "$root/usr/lib/sysusers.d/clup-server.conf"
-install -m 0644 udev/60-clup-kiosk.rules "$root/lib/udev/rules.d/"
+install -m 0644 udev/70-clup-kiosk.rules "$root/lib/udev/rules.d/"
 install -m 0644 config/kioskd.toml "$root/etc/kioskd/kioskd.toml"
 install -m 0644 Sources/Drivers/Profiles/*.toml "$root/usr/share/clup-kiosk/profiles/"
 install -m 0644 README.md packaging/debian/copyright docs/clup-server.openapi.yaml "$root/usr/share/doc/clup-kiosk/"

@@ -24,6 +24,9 @@ struct ScannerEmulator: ParsableCommand {
     @Flag(help: "Type digits and * + - . / on the numeric keypad, as some scanners do.")
     var keypad = false
 
+    @Option(help: "Milliseconds between two reports (a scanner's keyboard speed setting; 0 = as fast as USB goes).")
+    var keyDelayMs = 0
+
     func run() throws {
         let fd = open(device, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -34,6 +37,7 @@ struct ScannerEmulator: ParsableCommand {
         defer { close(fd) }
         func type(_ payload: String) throws {
             for report in try HIDKeyboardReports.reports(typing: payload, keypad: keypad) {
+                if keyDelayMs > 0 { usleep(useconds_t(keyDelayMs * 1000)) }
                 let written = report.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 guard written == report.count else {
                     throw ValidationError("\(device): write failed (\(String(cString: strerror(errno))))")

@@ -131,6 +131,23 @@ import Testing
         #expect(decode(Self.stream("Mixed Case 42", capsLock: true)) == [.scan(Scan(text: "Mixed Case 42"))])
     }
 
+    /// The kernel repeats a key whose release comes late (seen in the USB gadget rig under emulation): the
+    /// repeats (value 2) are not characters of the scan.
+    @Test func autorepeatDoesNotDoubleACharacter() {
+        var events = Self.stream("A042")
+        let pressOfZero = events.firstIndex { $0.1 == 11 && $0.2 == 1 }!  // KEY_0 pressed
+        events.insert(contentsOf: [(1, 11, 2), (1, 11, 2)], at: pressOfZero + 1)
+        #expect(decode(events) == [.scan(Scan(text: "A042"))])
+    }
+
+    /// SYN_DROPPED in the middle of a scan: keys are missing, so the scan is refused, not guessed at.
+    @Test func droppedEventsRefuseTheScan() {
+        var events = Self.stream("A042")
+        events.insert((0, 3, 0), at: 4)  // EV_SYN SYN_DROPPED
+        events += Self.stream("OK")
+        #expect(decode(events) == [.refused(.eventsDropped), .scan(Scan(text: "OK"))])
+    }
+
     @Test func aFunctionKeyRefusesItsScanOnly() {
         var events = Self.stream("AB")
         events.insert((1, 59, 1), at: 3)  // KEY_F1 pressed inside the scan

@@ -2,12 +2,12 @@ import Drivers
 import Foundation
 import Testing
 
-/// udev/60-clup-kiosk.rules, read as udev reads it (udevadm of Debian 12 has no `verify`; the USB gadget rig
+/// udev/70-clup-kiosk.rules, read as udev reads it (udevadm of Debian 12 has no `verify`; the USB gadget rig
 /// runs the rules under a real udevd): every line is `KEY[{attr}]OP"value"` pairs, matches compare and
 /// assignments assign, every GOTO has its LABEL; and the rules cover what the kiosk needs.
 @Suite struct UdevRulesTests {
     static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("udev/60-clup-kiosk.rules").path
+        .deletingLastPathComponent().appendingPathComponent("udev/70-clup-kiosk.rules").path
 
     struct Pair: Equatable {
         var key: String

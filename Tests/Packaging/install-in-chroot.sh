@@ -58,7 +58,7 @@ done
 in_root id clup-server >/dev/null || fail "clup-server user missing"
 echo "ok system users: $(in_root id kioskd)"
 for file in /usr/bin/kioskd /usr/bin/clup-server /lib/systemd/system/kioskd.service \
-    /usr/lib/sysusers.d/kioskd.conf /lib/udev/rules.d/60-clup-kiosk.rules /etc/kioskd/kioskd.toml \
+    /usr/lib/sysusers.d/kioskd.conf /lib/udev/rules.d/70-clup-kiosk.rules /etc/kioskd/kioskd.toml \
     /usr/share/clup-kiosk/profiles/citizen-ppu-700.toml; do
     [ -e "$root$file" ] || fail "$file not installed"
 done
@@ -68,12 +68,19 @@ in_root clup-server --help >/dev/null || fail "clup-server does not start"
 echo "ok the binaries run without a Swift toolchain"
 
 # A kiosk configured by hand, printing to the packaged emulator on loopback (the chroot shares the network).
-printer_port=$((20000 + RANDOM % 20000))
+# Below the ephemeral range (32768–60999), so no outgoing connection holds it.
+printer_port=$((20000 + RANDOM % 10000))
 http_port=$((printer_port + 1))
 # chroot and env exec, so $! is the emulator itself (a shell function here would put a subshell between).
 chroot "$root" env -i PATH=/usr/bin:/bin escpos-emulator --profile citizen-ppu-700 --tcp "$printer_port" \
     --out /tmp/tickets </dev/null >"$root/tmp/emulator.log" 2>&1 &
 emulator=$!
+for _ in $(seq 1 100); do
+    grep -q '^ready' "$root/tmp/emulator.log" 2>/dev/null && break
+    kill -0 "$emulator" 2>/dev/null || { cat "$root/tmp/emulator.log"; fail "the packaged escpos-emulator exited"; }
+    sleep 0.2
+done
+grep -q '^ready' "$root/tmp/emulator.log" || { cat "$root/tmp/emulator.log"; fail "the packaged escpos-emulator is not ready"; }
 cat >"$root/etc/kioskd/kioskd.toml" <<TOML
 # edited by the installer
 [store]
@@ -98,7 +105,8 @@ for _ in $(seq 1 150); do
     sleep 0.2
 done
 status=$(curl -fsS "http://127.0.0.1:$http_port/status") || { cat "$root/tmp/kioskd.log"; fail "no status page"; }
-echo "$status" | grep -q '"waitingTicket":"A001"' || { cat "$root/tmp/kioskd.log"; fail "no ticket waiting: $status"; }
+echo "$status" | grep -q '"waitingTicket":"A001"' ||
+    { tail -5 "$root/tmp/kioskd.log"; cat "$root/tmp/emulator.log"; fail "no ticket waiting: $status"; }
 [ -s "$root/tmp/tickets/ticket-0001.png" ] || fail "the emulator cut no ticket"
 [ "$(in_root stat -c %U /var/lib/kioskd/kioskd.sqlite)" = kioskd ] || fail "the database is not the kioskd user's"
 echo "ok kioskd runs as the kioskd user from the unit's command line: ticket A001 printed and waiting"

@@ -6,6 +6,8 @@
 public struct HIDKeyDecoder: Sendable {
     /// evdev event types and codes used here (linux/input-event-codes.h).
     public static let evKey: UInt16 = 0x01
+    static let evSyn: UInt16 = 0x00
+    static let synDropped: UInt16 = 3
     static let keyLeftShift: UInt16 = 42
     static let keyRightShift: UInt16 = 54
     static let keyCapsLock: UInt16 = 58
@@ -26,12 +28,19 @@ public struct HIDKeyDecoder: Sendable {
 
     /// Feeds one input event (type, code, value: 1 press, 0 release, 2 autorepeat).
     public mutating func handle(type: UInt16, code: UInt16, value: Int32) -> ScanEvent? {
+        // SYN_DROPPED: the kernel's buffer for this reader overflowed, so the scan in progress lacks keys.
+        if type == Self.evSyn && code == Self.synDropped {
+            if refusal == nil { refusal = .eventsDropped }
+            return nil
+        }
         guard type == Self.evKey else { return nil }
         if code == Self.keyLeftShift || code == Self.keyRightShift {
             if value == 0 { shift.remove(code) } else { shift.insert(code) }
             return nil
         }
-        guard value == 1 || value == 2 else { return nil }
+        // Presses only: a scanner never holds a key on purpose, and the kernel's software autorepeat (value 2)
+        // fires when a release arrives late (a busy USB bus, a slow machine) — it would double a character.
+        guard value == 1 else { return nil }
         if code == Self.keyCapsLock {
             if value == 1 { capsLock.toggle() }
             return nil

@@ -23,6 +23,8 @@ public enum ScanRefusal: Sendable, Equatable, CustomStringConvertible {
     case incomplete(bytes: Int)
     /// A key the decoder cannot map (HID), e.g. a function key.
     case unmappedKey(code: UInt16)
+    /// The kernel dropped input events (its buffer overflowed while kioskd was busy): keys are missing.
+    case eventsDropped
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum ScanRefusal: Sendable, Equatable, CustomStringConvertible {
         case .binary(let n): return "scan refused: \(n) bytes with control characters"
         case .incomplete(let n): return "scan refused: incomplete (\(n) bytes, then nothing) — scan again"
         case .unmappedKey(let code): return "scan refused: key code \(code) is not part of a barcode"
+        case .eventsDropped: return "scan refused: the system lost some of its keys — scan again"
         }
     }
 }

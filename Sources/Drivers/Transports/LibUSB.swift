@@ -14,7 +14,7 @@ enum LibUSB {
             return PrinterError(
                 .accessDenied,
                 device: device,
-                "access denied — install udev/60-clup-kiosk.rules so the kiosk user may open USB printers, then replug",
+                "access denied — install udev/70-clup-kiosk.rules so the kiosk user may open USB printers, then replug",
                 cause: detail
             )
         case LIBUSB_ERROR_BUSY:

@@ -27,6 +27,11 @@ extension DoorStation {
             switch scan {
             case .scan(let scan):
                 var verified = verify(scan.text, ring)
+                if case .failure(let why) = verified, [.notATicket, .malformed, .truncated].contains(why) {
+                    // What the scanner typed, for the installer (a wrong keyboard layout shows here). A QR's
+                    // text holds no personal data.
+                    logger.info("scan is not a ticket", metadata: ["scanned": "\(scan.text.prefix(80))"])
+                }
                 if case .failure(.unknownKey) = verified, let fresh = reloadedKeyRing(now: now) {
                     ring = fresh
                     verified = verify(scan.text, ring)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Prepares the USB gadget rig (idempotent), from Debian packages only: qemu, a static busybox, and Debian's
+# current kernel package fetched with `apt-get download` and unpacked (modules.dep made with depmod, the
+# uncompressed vmlinux taken out of vmlinuz: it boots much faster under software emulation), plus a small
+# initramfs that mounts the host's / as the guest's root. Everything is cached in CACHE.
+#
+#   Tests/hil-vm/setup.sh CACHE        prints the kernel version it prepared
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cache=$(mkdir -p "$1" && cd "$1" && pwd)
+sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+
+missing=$(for p in qemu-system-x86 busybox-static kmod udev xz-utils cpio; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"; done)
+if [ -n "$missing" ]; then
+    echo "installing Debian packages: $missing" >&2
+    $sudo apt-get update -qq >&2
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >&2
+fi
+
+package=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+[ -n "$package" ] || { echo "no linux-image package behind linux-image-amd64 (apt-get update?)" >&2; exit 1; }
+version=${package#linux-image-}
+kernel=$cache/kernel/$version
+if [ ! -f "$kernel/vmlinux" ]; then
+    rm -rf "$kernel" && mkdir -p "$kernel/download"
+    (cd "$kernel/download" && apt-get download "$package" >&2)
+    dpkg -x "$kernel"/download/*.deb "$kernel/root"
+    rm -rf "$kernel/download"
+    depmod -b "$kernel/root" "$version"
+    # vmlinuz is a bzImage around an xz stream: the ELF inside boots through qemu's PVH entry point.
+    offset=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$kernel/root/boot/vmlinuz-$version" | head -1 | cut -d: -f1)
+    tail -c +$((offset + 1)) "$kernel/root/boot/vmlinuz-$version" | xz -dc 2>/dev/null >"$kernel/vmlinux.part" || true
+    [ "$(head -c 4 "$kernel/vmlinux.part" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] ||
+        { echo "could not take the ELF kernel out of vmlinuz-$version" >&2; exit 1; }
+    mv "$kernel/vmlinux.part" "$kernel/vmlinux"
+fi
+
+# The initramfs: busybox and the modules that reach a 9p root and make an overlay (in dependency order).
+initramfs=$kernel/initramfs.cpio.gz
+if [ ! -f "$initramfs" ] || [ "$here/init-stage1.sh" -nt "$initramfs" ]; then
+    tree=$(mktemp -d)
+    mkdir -p "$tree"/{bin,modules,proc,sys,dev,lower,rw,newroot}
+    cp /bin/busybox "$tree/bin/busybox"
+    for m in virtio_pci 9pnet_virtio 9p overlay; do
+        modprobe -d "$kernel/root" -S "$version" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+    done | awk '!seen[$0]++' | while read -r module; do
+        cp "$module" "$tree/modules/"
+        basename "$module" >>"$tree/modules/load.list"
+    done
+    install -m 0755 "$here/init-stage1.sh" "$tree/init"
+    (cd "$tree" && find . | cpio -o -H newc --quiet | gzip -1 >"$initramfs")
+    rm -rf "$tree"
+fi
+echo "$version"
