@@ -29,7 +29,8 @@ import Testing
         for line in results.split(separator: "\n") { print("  \(line)") }
         #expect(run.status == 0, "\(diagnosis)")
         for check in [
-            "devices", "udev-rules", "usblp-bound", "usb-print", "tear-off", "evdev-scan", "replug", "kioskd-stops",
+            "devices", "udev-rules", "usblp-bound", "usb-print", "tear-off", "evdev-scan", "scanner-replug", "replug",
+            "kioskd-stops",
         ] {
             #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")
         }

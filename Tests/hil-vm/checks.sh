@@ -129,6 +129,20 @@ leaked=$(cat /tmp/leaked)
 [ -n "$admit_ms" ] && [ "$leaked" = 0 ]
 check evdev-scan $? "typed ${#payload} characters, admitted after ${admit_ms:-?} ms; bytes another reader saw: $leaked; door: $(status | grep -o '"last":{[^}]*}')"
 
+# 5 (continued). Unplug the scanner and plug it back: the door says so, reopens it, and reads again (the same
+# ticket a second time is "already used").
+door_is() { status | grep -q "\"door\":{[^}]*\"state\":\"$1\""; }
+unplug scanner
+scanner_gone_ms=$(wait_until 10000 door_is disconnected)
+plug scanner "$(udc 1)"
+scanner_back_ms=$(wait_until 20000 door_is ready)
+udevadm settle --timeout=10
+used() { status | grep -q '"reason":"already_used"'; }
+"$bin/scanner-emulator" /dev/hidg0 --key-delay-ms 4 --scan "$payload"
+used_ms=$(wait_until 20000 used)
+[ -n "$scanner_gone_ms" ] && [ -n "$scanner_back_ms" ] && [ -n "$used_ms" ]
+check scanner-replug $? "gone after ${scanner_gone_ms:-?} ms, ready ${scanner_back_ms:-?} ms after the replug, next scan decided after ${used_ms:-?} ms"
+
 # 4. Unplug and plug back the printer mid-run: reported gone within 1 s, printing again within 2 s.
 before=$(cut_count)
 state_is() { status | grep -q "\"state\":\"$1\""; }
