@@ -16,9 +16,11 @@ APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3
 # Run: the emulator's console fonts.
 APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos,
-# a real browser for the pages, and what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot).
+# a real browser for the pages, what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot), and
+# what the USB gadget rig needs (qemu, a static busybox for its initramfs, depmod).
 APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver \
-             dpkg-dev debootstrap curl libcurl4-openssl-dev
+             dpkg-dev debootstrap curl libcurl4-openssl-dev \
+             qemu-system-x86 busybox-static kmod udev xz-utils cpio
 # Package: dpkg-shlibdeps works out the library dependencies; the static Swift runtime's FoundationNetworking
 # links libcurl by its development name.
 APT_DEB   := dpkg-dev libcurl4-openssl-dev
@@ -72,8 +74,8 @@ test: deps-test lint
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \
 		$(SWIFT) test --skip-build --no-parallel $(TEST_FLAGS) $(SWIFT_FLAGS)
 
-# The USB gadget rig (Tests/hil-vm): a qemu guest with a USB printer and a HID scanner gadget. Work in
-# progress, not yet part of `make test`.
+# The USB gadget rig alone (Tests/hil-vm): a qemu guest with a USB printer and a HID scanner gadget. `make test`
+# runs it too.
 hil: deps-test
 	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
 	CLUP_HIL_VM=1 $(SWIFT) test --skip-build --filter USBGadgetRigTests $(TEST_FLAGS) $(SWIFT_FLAGS)

@@ -1,4 +1,5 @@
 import Drivers
+import Foundation
 import KioskCore
 import Logging
 import Testing
@@ -103,6 +104,19 @@ import Testing
         #expect(EmulatorControl.execute("status", on: emulator) == "ok ready")
         #expect(EmulatorControl.execute("cover maybe", on: emulator).hasPrefix("error: unknown command"))
         #expect(EmulatorControl.execute("tickets", on: emulator) == "ok 0 -")
+    }
+
+    /// `tickets` tells other processes when the last cut arrived (the USB rig measures tear-off latency by it).
+    @Test func controlReportsWhenTheLastTicketWasCut() throws {
+        let profile = try PrinterProfile.load(named: "citizen-ppu-700")
+        let emulator = try PrinterEmulator(profile: profile, logger: logger)
+        let before = Int64(Date().timeIntervalSince1970 * 1000)
+        _ = emulator.receive(try EscPosEncoder(profile: profile).encode(PrintDocument([.text("1"), .cut()])))
+        let after = Int64(Date().timeIntervalSince1970 * 1000)
+        let words = EmulatorControl.execute("tickets", on: emulator).split(separator: " ")
+        #expect(words.count == 4 && words[0] == "ok" && words[1] == "1" && words[2] == "-")
+        let cutMs = try #require(words.count == 4 ? Int64(words[3]) : nil)
+        #expect(cutMs >= before && cutMs <= after)
     }
 
     @Test func pngHasSignatureAndSize() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the USB gadget rig: boots Debian's kernel in qemu over the host's filesystem (software emulation;
-# KVM only with HIL_KVM=1 where it really works), runs guest.sh there with the project's test build, and
+# Runs the USB gadget rig: boots Debian's kernel in qemu over the host's filesystem (software emulation, or
+# KVM where it really works), runs guest.sh there with the project's test build, and
 # leaves in OUT: console.log, guest.log, status (the guest script's exit status), results.txt, and
 # host.txt (wall time, qemu's peak memory). A guest that hangs is killed by the timeout.
 #
@@ -15,7 +15,14 @@ started=$(date +%s.%N)
 version=$("$here/setup.sh" "$cache") || { echo "rig setup failed" >"$out/host.txt"; exit 1; }
 kernel=$cache/kernel/$version
 rm -f "$out/status" "$out/results.txt" "$out/guest.log"
-if [ "${HIL_KVM:-0}" = 1 ]; then accel=(-enable-kvm -cpu host); else accel=(-accel tcg,thread=multi,tb-size=256 -cpu max); fi
+# KVM where it really works: /dev/kvm usable and a processor with hardware virtualisation (some hosts have a
+# /dev/kvm that cannot run Debian's kernel). HIL_KVM=1 forces KVM, HIL_KVM=0 software emulation.
+kvm=${HIL_KVM:-auto}
+if [ "$kvm" = auto ]; then
+    kvm=0
+    [ -r /dev/kvm ] && [ -w /dev/kvm ] && grep -qE '^flags.* (vmx|svm)( |$)' /proc/cpuinfo && kvm=1
+fi
+if [ "$kvm" = 1 ]; then accel=(-enable-kvm -cpu host); else accel=(-accel tcg,thread=multi,tb-size=256 -cpu max); fi
 qemu-system-x86_64 -M q35 "${accel[@]}" -smp 2 -m 512 \
     -nodefaults -no-user-config -display none -no-reboot \
     -chardev "file,id=con,path=$out/console.log" -serial chardev:con \
@@ -38,6 +45,8 @@ while kill -0 "$qemu" 2>/dev/null; do
 done
 wait "$qemu"
 wall=$(awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { print a - b }')
-printf 'wall_seconds %.1f\nqemu_peak_mib %d\nkernel %s\n' "$wall" $((peak / 1024)) "$version" >"$out/host.txt"
+accel_name=$([ "$kvm" = 1 ] && echo kvm || echo tcg)
+printf 'wall_seconds %.1f\nqemu_peak_mib %d\nkernel %s\naccel %s\n' "$wall" $((peak / 1024)) "$version" "$accel_name" \
+    >"$out/host.txt"
 [ -f "$out/status" ] && exit "$(cat "$out/status")"
 exit 1

@@ -25,7 +25,8 @@ version=${package#linux-image-}
 kernel=$cache/kernel/$version
 if [ ! -f "$kernel/vmlinux" ]; then
     rm -rf "$kernel" && mkdir -p "$kernel/download"
-    (cd "$kernel/download" && apt-get download "$package" >&2)
+    # (As root apt would drop to its _apt user, which cannot write into the cache: it would only warn.)
+    (cd "$kernel/download" && apt-get download $([ "$(id -u)" = 0 ] && echo -o APT::Sandbox::User=root) "$package" >&2)
     dpkg -x "$kernel"/download/*.deb "$kernel/root"
     rm -rf "$kernel/download"
     depmod -b "$kernel/root" "$version"

@@ -9,7 +9,7 @@ import SystemPackage
 ///     take                      the customer takes the ticket
 ///     paper-near-end on|off     paper-end on|off     cover on|off     offline on|off     cutter-error on|off
 ///     status                    conditions the printer reports now
-///     tickets                   how many tickets were cut, and the last one's PNG
+///     tickets                   how many tickets were cut, the last one's PNG and when it was cut (ms since 1970)
 ///
 /// Every command gets one line back: `ok ...` or `error: ...`.
 public enum EmulatorControl {
@@ -22,8 +22,9 @@ public enum EmulatorControl {
             let active = emulator.activeConditions.sorted().map(\.rawValue)
             return "ok " + (active.isEmpty ? "ready" : active.joined(separator: ","))
         case "tickets":
-            let last = emulator.tickets.last?.pngPath ?? "-"
-            return "ok \(emulator.ticketCount) \(last)"
+            guard let last = emulator.tickets.last else { return "ok \(emulator.ticketCount) -" }
+            let cutMs = Int64((last.cutDate.timeIntervalSince1970 * 1000).rounded(.down))
+            return "ok \(emulator.ticketCount) \(last.pngPath ?? "-") \(cutMs)"
         case "help":
             return "ok take | paper-near-end on|off | paper-end on|off | cover on|off | offline on|off | "
                 + "cutter-error on|off | status | tickets"

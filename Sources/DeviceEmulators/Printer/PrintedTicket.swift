@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 
 /// One ticket the emulator printed and cut.
@@ -14,5 +15,8 @@ public struct PrintedTicket: Sendable {
     public let partialCut: Bool
     /// Where the PNG was written, if the emulator has an output directory.
     public let pngPath: String?
+    /// When the cut command arrived (before the emulator rendered the ticket): what a client measures to.
     public let cutAt: ContinuousClock.Instant
+    /// The same moment on the wall clock, for clients in other processes (the control language's `tickets`).
+    public let cutDate: Date
 }

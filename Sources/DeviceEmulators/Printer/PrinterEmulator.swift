@@ -301,6 +301,7 @@ public final class PrinterEmulator: @unchecked Sendable {
     }
 
     private func cut(partial: Bool) -> PrintedTicket {
+        let (cutAt, cutDate) = (ContinuousClock.now, Date())
         let (image, text, qrCodes) = renderer.finishPage()
         let count = min(parsedSinceCut, ticketBytes.count)
         let bytes = Array(ticketBytes[0..<count])
@@ -325,7 +326,8 @@ public final class PrinterEmulator: @unchecked Sendable {
             bytes: bytes,
             partialCut: partial,
             pngPath: path,
-            cutAt: .now
+            cutAt: cutAt,
+            cutDate: cutDate
         )
         printed.append(ticket)
         if printed.count > Self.keptTickets { printed.removeFirst(printed.count - Self.keptTickets) }

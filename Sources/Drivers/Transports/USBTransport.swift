@@ -127,7 +127,7 @@ public final class USBTransport: PrinterTransport {
             if rc == LIBUSB_ERROR_PIPE.rawValue {
                 _ = libusb_clear_halt(handle, interface.bulkOut)
             }
-            guard rc == 0 else { throw LibUSB.error(rc, device: address, during: "bulk OUT") }
+            guard rc == 0 else { throw LibUSB.error(refined(rc), device: address, during: "bulk OUT") }
         }
     }
 
@@ -146,8 +146,17 @@ public final class USBTransport: PrinterTransport {
         )
         if rc == LIBUSB_ERROR_TIMEOUT.rawValue { return Array(buffer[0..<Int(received)]) }
         if rc == LIBUSB_ERROR_PIPE.rawValue { _ = libusb_clear_halt(handle, endpoint) }
-        guard rc == 0 else { throw LibUSB.error(rc, device: address, during: "bulk IN") }
+        guard rc == 0 else { throw LibUSB.error(refined(rc), device: address, during: "bulk IN") }
         return Array(buffer[0..<Int(received)])
+    }
+
+    /// A transfer cut off by an unplug can fail as a plain I/O error: asking the device for its configuration
+    /// tells whether it is still there, so the operator reads "unplugged" rather than "transfer failed".
+    private func refined(_ rc: CInt) -> CInt {
+        guard rc == LIBUSB_ERROR_IO.rawValue, let handle else { return rc }
+        var configuration: CInt = 0
+        let probe = libusb_get_configuration(handle, &configuration)
+        return probe == LIBUSB_ERROR_NO_DEVICE.rawValue ? probe : rc
     }
 
     public func close() {

@@ -8,6 +8,8 @@ final class DoorLoop: @unchecked Sendable {
     let station: DoorStation
     let reader: any ScannerReader
     private var backoff: Duration = .milliseconds(200)
+    /// Why the scanner could not be opened, while it cannot (logged once per cause, not once per retry).
+    private var unreachable: String?
 
     init(station: DoorStation, reader: any ScannerReader) {
         self.station = station
@@ -28,11 +30,15 @@ final class DoorLoop: @unchecked Sendable {
             do {
                 try reader.open()
                 backoff = .milliseconds(200)
+                unreachable = nil
                 station.publish(state: "ready")
                 station.logger.notice("scanner connected", metadata: ["scanner": "\(reader.address)"])
             } catch {
                 station.publish(state: "disconnected")
-                station.logger.warning("scanner not reachable", metadata: ["error": "\(error.message)"])
+                if unreachable != error.message {
+                    unreachable = error.message
+                    station.logger.warning("scanner not reachable", metadata: ["error": "\(error.message)"])
+                }
                 station.signal.sleep(backoff)
                 backoff = min(backoff * 2, .seconds(2))
                 return

@@ -25,6 +25,10 @@ final class PrinterLoop: @unchecked Sendable {
     private let started = ContinuousClock.now
     private var device: PrinterDevice?
     private var backoff: Duration = .milliseconds(200)
+    /// Why the printer could not be reached, while it cannot (logged once per cause).
+    private var unreachable: String?
+    /// Notices a USB printer plugged back in (made at the first failed connection to a `usb://` address).
+    private var arrivalWatch: USBArrivalWatch?
     /// A ticket whose print a fault interrupted: printed again, after the printer's buffer is cleared.
     private var interrupted: TicketID?
     private var current: IssuedTicket?
@@ -105,6 +109,8 @@ final class PrinterLoop: @unchecked Sendable {
             if sensor == .asb { try candidate.enableAutomaticStatusBack() }
             device = candidate
             backoff = .milliseconds(200)
+            unreachable = nil
+            arrivalWatch = nil  // its queued notices are about this connection
             logger.notice("printer connected", metadata: ["printer": "\(address)"])
             return candidate
         } catch {
@@ -113,10 +119,35 @@ final class PrinterLoop: @unchecked Sendable {
                 $0.state = .disconnected
                 $0.action = error.message
             }
-            logger.warning("printer not reachable", metadata: ["printer": "\(address)", "error": "\(error.message)"])
+            // Once per cause, not once per retry: an unplugged printer would fill the journal.
+            if unreachable != error.message {
+                unreachable = error.message
+                logger.warning(
+                    "printer not reachable",
+                    metadata: ["printer": "\(address)", "error": "\(error.message)"]
+                )
+            }
+            waitBeforeRetry()
+            return nil
+        }
+    }
+
+    /// Sleeps before the next connection attempt, with a backoff up to 2 s. A USB printer's arrival (libusb
+    /// hotplug) ends the wait at once and the backoff starts again, so a replugged printer prints within the
+    /// 2 s the station promises, whatever the backoff had grown to.
+    private func waitBeforeRetry() {
+        guard case .usb(let match) = address else {
             station.signal.sleep(backoff)
             backoff = min(backoff * 2, .seconds(2))
-            return nil
+            return
+        }
+        let watch = arrivalWatch ?? USBArrivalWatch(match: match)
+        arrivalWatch = watch
+        if watch.waitForArrival(timeout: backoff, shouldStop: { station.signal.isStopped }) {
+            logger.info("a matching USB device was plugged in", metadata: ["printer": "\(address)"])
+            backoff = .milliseconds(200)
+        } else {
+            backoff = min(backoff * 2, .seconds(2))
         }
     }
 

@@ -1,0 +1,79 @@
+import CLibUSB
+import Glibc
+
+/// Waits for a USB printer to be plugged (back) in: libusb's hotplug notices (from udev) end the wait as soon
+/// as a device with the wanted vendor/product arrives, so a reconnect loop resumes well within a second of a
+/// replug instead of at its next retry. Where hotplug is not available (no udev), a wait is a plain sleep and
+/// the caller's retries find the printer.
+///
+/// Arrivals are queued by libusb between waits, so one that comes while the caller is busy ends the next wait
+/// at once. Used from one thread at a time.
+public final class USBArrivalWatch {
+    private var context: OpaquePointer?
+    private var callback: libusb_hotplug_callback_handle = 0
+    /// Set by the hotplug callback (called by libusb on the waiting thread, inside `handle_events`).
+    fileprivate var arrived = false
+
+    /// Starts watching for `match`'s vendor/product (any device when the match names neither).
+    public init(match: USBMatch) {
+        var ctx: OpaquePointer?
+        guard libusb_init(&ctx) == 0, let ctx else { return }
+        guard libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 else {
+            libusb_exit(ctx)
+            return
+        }
+        let any = LIBUSB_HOTPLUG_MATCH_ANY
+        let rc = libusb_hotplug_register_callback(
+            ctx,
+            CInt(LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED.rawValue),
+            0,
+            match.vendor.map { CInt($0) } ?? any,
+            match.product.map { CInt($0) } ?? any,
+            any,
+            { _, _, _, user in
+                guard let user else { return 0 }
+                Unmanaged<USBArrivalWatch>.fromOpaque(user).takeUnretainedValue().arrived = true
+                return 0
+            },
+            Unmanaged.passUnretained(self).toOpaque(),
+            &callback
+        )
+        guard rc == 0 else {
+            libusb_exit(ctx)
+            return
+        }
+        context = ctx
+    }
+
+    deinit {
+        if let context {
+            libusb_hotplug_deregister_callback(context, callback)
+            libusb_exit(context)
+        }
+    }
+
+    /// Whether arrivals are noticed here (false: `waitForArrival` only sleeps).
+    public var isWatching: Bool { context != nil }
+
+    /// Returns true as soon as a matching device arrives, false when `timeout` passes first or `shouldStop`
+    /// (asked every 100 ms) says to give up.
+    public func waitForArrival(timeout: Duration, shouldStop: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        arrived = false
+        while !arrived && !shouldStop() {
+            let left = clock.now.duration(to: deadline)
+            guard left > .zero else { break }
+            let slice = min(left, .milliseconds(100))
+            guard let context else {
+                var pause = timespec(tv_sec: 0, tv_nsec: Int(slice.milliseconds) * 1_000_000)
+                nanosleep(&pause, nil)
+                continue
+            }
+            var tv = timeval(tv_sec: 0, tv_usec: Int(max(slice.milliseconds, 1)) * 1000)
+            var completed: CInt = 0
+            _ = libusb_handle_events_timeout_completed(context, &tv, &completed)
+        }
+        return arrived
+    }
+}
