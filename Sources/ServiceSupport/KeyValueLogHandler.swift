@@ -54,6 +54,8 @@ public struct KeyValueLogHandler: LogHandler {
         )
     }
 
+    static let timeFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
     /// The line for one message (with its newline).
     public static func line(
         level: Logger.Level,
@@ -64,7 +66,8 @@ public struct KeyValueLogHandler: LogHandler {
         now: Date
     ) -> String {
         var fields: [String] = []
-        if !journal { fields.append("time=\(now.formatted(.iso8601))") }
+        // Milliseconds: what happened around an unplug or a tear-off is told apart by them.
+        if !journal { fields.append("time=\(now.formatted(Self.timeFormat))") }
         fields.append("level=\(level.rawValue)")
         fields.append("logger=\(quoted(label))")
         fields.append("msg=\(quoted(message))")

@@ -3,6 +3,8 @@
 public protocol ScannerReader: AnyObject {
     /// The address in URI form, for messages.
     var address: String { get }
+    /// The device node it reads.
+    var path: String { get }
     var isOpen: Bool { get }
     func open() throws(PrinterError)
     /// Scans and refusals completed within `timeout`; `[]` if none.

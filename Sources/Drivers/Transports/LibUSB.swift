@@ -54,7 +54,12 @@ enum LibUSB {
                 cause: detail
             )
         default:
-            return PrinterError(.io, device: device, "USB \(operation) failed", cause: detail)
+            return PrinterError(
+                .io,
+                device: device,
+                "USB \(operation) failed — check the cable (kioskd reconnects by itself)",
+                cause: detail
+            )
         }
     }
 

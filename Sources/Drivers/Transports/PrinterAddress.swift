@@ -123,5 +123,15 @@ public enum PrinterAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What notices this printer coming back after it was not found: libusb hotplug for USB, the device node
+    /// for usblp and serial printers; nil for network printers and CUPS queues (their retries find them).
+    public func makeArrivalWatch() -> (any ArrivalWatch)? {
+        switch self {
+        case .usb(let match): return USBArrivalWatch(match: match)
+        case .serial(let path, _), .usblp(let path): return DeviceNodeWatch(path: path)
+        case .cups, .tcp: return nil
+        }
+    }
+
     public var description: String { makeTransport().address }
 }

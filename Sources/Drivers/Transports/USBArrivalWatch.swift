@@ -8,14 +8,17 @@ import Glibc
 ///
 /// Arrivals are queued by libusb between waits, so one that comes while the caller is busy ends the next wait
 /// at once. Used from one thread at a time.
-public final class USBArrivalWatch {
+public final class USBArrivalWatch: ArrivalWatch {
+    private let match: USBMatch
     private var context: OpaquePointer?
     private var callback: libusb_hotplug_callback_handle = 0
     /// Set by the hotplug callback (called by libusb on the waiting thread, inside `handle_events`).
     fileprivate var arrived = false
+    private var lookedForPresence = false
 
     /// Starts watching for `match`'s vendor/product (any device when the match names neither).
     public init(match: USBMatch) {
+        self.match = match
         var ctx: OpaquePointer?
         guard libusb_init(&ctx) == 0, let ctx else { return }
         guard libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 else {
@@ -61,6 +64,12 @@ public final class USBArrivalWatch {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         arrived = false
+        // Plugged in while this watch was being set up: libusb saw it while enumerating, and tells no arrival.
+        // (Only the first time: a device that is there but cannot be used must not end every wait.)
+        if !lookedForPresence {
+            lookedForPresence = true
+            if isPresent { return true }
+        }
         while !arrived && !shouldStop() {
             let left = clock.now.duration(to: deadline)
             guard left > .zero else { break }
@@ -75,5 +84,23 @@ public final class USBArrivalWatch {
             _ = libusb_handle_events_timeout_completed(context, &tv, &completed)
         }
         return arrived
+    }
+
+    /// Whether a device with the wanted vendor/product is in libusb's list (updated from udev). A match by
+    /// printer class alone is not looked for: any device would do, and the wait would never wait.
+    private var isPresent: Bool {
+        guard let context, match.vendor != nil || match.product != nil else { return false }
+        var list: UnsafeMutablePointer<OpaquePointer?>?
+        let count = libusb_get_device_list(context, &list)
+        guard count > 0, let list else { return false }
+        defer { libusb_free_device_list(list, 1) }
+        for i in 0..<count {
+            var desc = libusb_device_descriptor()
+            guard let device = list[i], libusb_get_device_descriptor(device, &desc) == 0 else { continue }
+            if (match.vendor ?? desc.idVendor) == desc.idVendor && (match.product ?? desc.idProduct) == desc.idProduct {
+                return true
+            }
+        }
+        return false
     }
 }

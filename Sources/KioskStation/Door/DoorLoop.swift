@@ -39,8 +39,7 @@ final class DoorLoop: @unchecked Sendable {
                     unreachable = error.message
                     station.logger.warning("scanner not reachable", metadata: ["error": "\(error.message)"])
                 }
-                station.signal.sleep(backoff)
-                backoff = min(backoff * 2, .seconds(2))
+                waitBeforeRetry(after: error)
                 return
             }
         }
@@ -55,6 +54,24 @@ final class DoorLoop: @unchecked Sendable {
         } catch {
             station.logger.error("door station error", metadata: ["error": "\(error)"])
             station.signal.sleep(.seconds(1))
+        }
+    }
+
+    /// Sleeps before opening the scanner again, with a backoff up to 2 s; a missing scanner's device node
+    /// appearing (udev, on replug) ends the wait at once and the backoff starts again.
+    private func waitBeforeRetry(after error: PrinterError) {
+        guard error.code == .notFound else {
+            station.signal.sleep(backoff)
+            backoff = min(backoff * 2, .seconds(2))
+            return
+        }
+        if DeviceNodeWatch(path: reader.path).waitForArrival(
+            timeout: backoff,
+            shouldStop: { station.signal.isStopped }
+        ) {
+            backoff = .milliseconds(200)
+        } else {
+            backoff = min(backoff * 2, .seconds(2))
         }
     }
 

@@ -27,8 +27,8 @@ final class PrinterLoop: @unchecked Sendable {
     private var backoff: Duration = .milliseconds(200)
     /// Why the printer could not be reached, while it cannot (logged once per cause).
     private var unreachable: String?
-    /// Notices a USB printer plugged back in (made at the first failed connection to a `usb://` address).
-    private var arrivalWatch: USBArrivalWatch?
+    /// Notices the printer plugged back in (made when it is first not found; none for network printers).
+    private var arrivalWatch: (any ArrivalWatch)?
     /// A ticket whose print a fault interrupted: printed again, after the printer's buffer is cleared.
     private var interrupted: TicketID?
     private var current: IssuedTicket?
@@ -127,24 +127,23 @@ final class PrinterLoop: @unchecked Sendable {
                     metadata: ["printer": "\(address)", "error": "\(error.message)"]
                 )
             }
-            waitBeforeRetry()
+            waitBeforeRetry(after: error)
             return nil
         }
     }
 
-    /// Sleeps before the next connection attempt, with a backoff up to 2 s. A USB printer's arrival (libusb
-    /// hotplug) ends the wait at once and the backoff starts again, so a replugged printer prints within the
-    /// 2 s the station promises, whatever the backoff had grown to.
-    private func waitBeforeRetry() {
-        guard case .usb(let match) = address else {
+    /// Sleeps before the next connection attempt, with a backoff up to 2 s. When the printer was not found,
+    /// its coming back (libusb hotplug, a device node appearing) ends the wait at once and the backoff starts
+    /// again, so a replugged printer prints within the 2 s the station promises, whatever the backoff had grown to.
+    private func waitBeforeRetry(after error: PrinterError) {
+        if error.code == .notFound, arrivalWatch == nil { arrivalWatch = address.makeArrivalWatch() }
+        guard error.code == .notFound, let watch = arrivalWatch else {
             station.signal.sleep(backoff)
             backoff = min(backoff * 2, .seconds(2))
             return
         }
-        let watch = arrivalWatch ?? USBArrivalWatch(match: match)
-        arrivalWatch = watch
         if watch.waitForArrival(timeout: backoff, shouldStop: { station.signal.isStopped }) {
-            logger.info("a matching USB device was plugged in", metadata: ["printer": "\(address)"])
+            logger.info("the printer is plugged in again", metadata: ["printer": "\(address)"])
             backoff = .milliseconds(200)
         } else {
             backoff = min(backoff * 2, .seconds(2))
