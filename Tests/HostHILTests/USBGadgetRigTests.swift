@@ -51,4 +51,23 @@ import Testing
         }
         try? FileManager.default.removeItem(atPath: out)
     }
+
+    /// A guest that never finishes is powered off by its watchdog and reported as a failure with its console,
+    /// never as a pass (the host's timeout kills qemu itself if even that fails).
+    @Test(.enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
+    func aHungGuestIsAFailure() throws {
+        try #require(HIL.isRoot, "the rig's guest needs root here (its root filesystem is this machine's): run as root")
+        let out = HIL.temporaryDirectory("hil-vm-hang")
+        let run = try HIL.run(
+            "\(HIL.packageRoot)/Tests/hil-vm/run.sh",
+            [out, "25"],
+            environment: ["HIL_SCRIPT": "\(HIL.packageRoot)/Tests/hil-vm/hang.sh"]
+        )
+        let console = (try? String(contentsOfFile: "\(out)/console.log", encoding: .utf8)) ?? ""
+        #expect(run.status != 0, "a hung guest must fail the rig")
+        #expect(console.contains("hanging on purpose"), "the console shows what the guest did: \(console.suffix(1500))")
+        #expect(console.contains("GUEST WATCHDOG") || console.contains("rig timeout"), "\(console.suffix(1500))")
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/status"))
+        try? FileManager.default.removeItem(atPath: out)
+    }
 }
