@@ -38,7 +38,6 @@ fetch() {
     S=${S#*$'\r\n\r\n'}
     [ -n "$S" ]
 }
-status() { fetch && printf '%s\n' "$S"; }
 # A string field of the last fetched status ("" when absent).
 field() { local re="\"$1\":\"([^\"]*)\""; [[ $S =~ $re ]] && echo "${BASH_REMATCH[1]}"; }
 printer_is() { local re="\"printer\":\\{[^}]*\"state\":\"$1\""; fetch && [[ $S =~ $re ]]; }

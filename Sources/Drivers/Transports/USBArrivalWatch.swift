@@ -3,28 +3,30 @@ import Glibc
 
 /// Waits for a USB printer to be plugged (back) in: libusb's hotplug notices (from udev) end the wait as soon
 /// as a device with the wanted vendor/product arrives, so a reconnect loop resumes well within a second of a
-/// replug instead of at its next retry. Where hotplug is not available (no udev), a wait is a plain sleep and
-/// the caller's retries find the printer.
+/// replug instead of at its next retry. Where hotplug is not available there is no watch, and the caller's
+/// retries find the printer.
 ///
 /// Arrivals are queued by libusb between waits, so one that comes while the caller is busy ends the next wait
 /// at once. Used from one thread at a time.
 public final class USBArrivalWatch: ArrivalWatch {
     private let match: USBMatch
-    private var context: OpaquePointer?
+    private let context: OpaquePointer
     private var callback: libusb_hotplug_callback_handle = 0
     /// Set by the hotplug callback (called by libusb on the waiting thread, inside `handle_events`).
     fileprivate var arrived = false
     private var lookedForPresence = false
 
-    /// Starts watching for `match`'s vendor/product (any device when the match names neither).
-    public init(match: USBMatch) {
+    /// Starts watching for `match`'s vendor/product (any device when the match names neither); nil where
+    /// libusb cannot tell arrivals.
+    public init?(match: USBMatch) {
         self.match = match
         var ctx: OpaquePointer?
-        guard libusb_init(&ctx) == 0, let ctx else { return }
+        guard libusb_init(&ctx) == 0, let ctx else { return nil }
         guard libusb_has_capability(UInt32(LIBUSB_CAP_HAS_HOTPLUG.rawValue)) != 0 else {
             libusb_exit(ctx)
-            return
+            return nil
         }
+        context = ctx
         let any = LIBUSB_HOTPLUG_MATCH_ANY
         let rc = libusb_hotplug_register_callback(
             ctx,
@@ -41,22 +43,14 @@ public final class USBArrivalWatch: ArrivalWatch {
             Unmanaged.passUnretained(self).toOpaque(),
             &callback
         )
-        guard rc == 0 else {
-            libusb_exit(ctx)
-            return
-        }
-        context = ctx
+        // (Fully initialised by now: deinit gives the context back.)
+        guard rc == 0 else { return nil }
     }
 
     deinit {
-        if let context {
-            libusb_hotplug_deregister_callback(context, callback)
-            libusb_exit(context)
-        }
+        libusb_hotplug_deregister_callback(context, callback)
+        libusb_exit(context)
     }
-
-    /// Whether arrivals are noticed here (false: `waitForArrival` only sleeps).
-    public var isWatching: Bool { context != nil }
 
     /// Returns true as soon as a matching device arrives, false when `timeout` passes first or `shouldStop`
     /// (asked every 100 ms) says to give up.
@@ -74,11 +68,6 @@ public final class USBArrivalWatch: ArrivalWatch {
             let left = clock.now.duration(to: deadline)
             guard left > .zero else { break }
             let slice = min(left, .milliseconds(100))
-            guard let context else {
-                var pause = timespec(tv_sec: 0, tv_nsec: Int(slice.milliseconds) * 1_000_000)
-                nanosleep(&pause, nil)
-                continue
-            }
             var tv = timeval(tv_sec: 0, tv_usec: Int(max(slice.milliseconds, 1)) * 1000)
             var completed: CInt = 0
             _ = libusb_handle_events_timeout_completed(context, &tv, &completed)
@@ -89,7 +78,7 @@ public final class USBArrivalWatch: ArrivalWatch {
     /// Whether a device with the wanted vendor/product is in libusb's list (updated from udev). A match by
     /// printer class alone is not looked for: any device would do, and the wait would never wait.
     private var isPresent: Bool {
-        guard let context, match.vendor != nil || match.product != nil else { return false }
+        guard match.vendor != nil || match.product != nil else { return false }
         var list: UnsafeMutablePointer<OpaquePointer?>?
         let count = libusb_get_device_list(context, &list)
         guard count > 0, let list else { return false }

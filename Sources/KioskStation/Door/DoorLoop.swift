@@ -7,7 +7,7 @@ final class DoorLoop: @unchecked Sendable {
     // @unchecked Sendable: built on the service's task, then used by one thread only.
     let station: DoorStation
     let reader: any ScannerReader
-    private var backoff: Duration = .milliseconds(200)
+    private var backoff = ReconnectBackoff()
     /// Why the scanner could not be opened, while it cannot (logged once per cause, not once per retry).
     private var unreachable: String?
 
@@ -29,7 +29,7 @@ final class DoorLoop: @unchecked Sendable {
         if !reader.isOpen {
             do {
                 try reader.open()
-                backoff = .milliseconds(200)
+                backoff.reset()
                 unreachable = nil
                 station.publish(state: "ready")
                 station.logger.notice("scanner connected", metadata: ["scanner": "\(reader.address)"])
@@ -57,22 +57,10 @@ final class DoorLoop: @unchecked Sendable {
         }
     }
 
-    /// Sleeps before opening the scanner again, with a backoff up to 2 s; a missing scanner's device node
-    /// appearing (udev, on replug) ends the wait at once and the backoff starts again.
+    /// Sleeps before opening the scanner again; a missing scanner's device node appearing (udev, on replug)
+    /// ends the wait at once.
     private func waitBeforeRetry(after error: PrinterError) {
-        guard error.code == .notFound else {
-            station.signal.sleep(backoff)
-            backoff = min(backoff * 2, .seconds(2))
-            return
-        }
-        if DeviceNodeWatch(path: reader.path).waitForArrival(
-            timeout: backoff,
-            shouldStop: { station.signal.isStopped }
-        ) {
-            backoff = .milliseconds(200)
-        } else {
-            backoff = min(backoff * 2, .seconds(2))
-        }
+        _ = backoff.wait(on: station.signal, watch: error.code == .notFound ? DeviceNodeWatch(path: reader.path) : nil)
     }
 
     /// The configured good-read or refusal command (a beep, an LED), for scanners that take one. A scanner

@@ -24,7 +24,7 @@ final class PrinterLoop: @unchecked Sendable {
     private var machine: TearOffMachine
     private let started = ContinuousClock.now
     private var device: PrinterDevice?
-    private var backoff: Duration = .milliseconds(200)
+    private var backoff = ReconnectBackoff()
     /// Why the printer could not be reached, while it cannot (logged once per cause).
     private var unreachable: String?
     /// Notices the printer plugged back in (made when it is first not found; none for network printers).
@@ -108,7 +108,7 @@ final class PrinterLoop: @unchecked Sendable {
             try candidate.open()
             if sensor == .asb { try candidate.enableAutomaticStatusBack() }
             device = candidate
-            backoff = .milliseconds(200)
+            backoff.reset()
             unreachable = nil
             arrivalWatch = nil  // its queued notices are about this connection
             logger.notice("printer connected", metadata: ["printer": "\(address)"])
@@ -132,21 +132,14 @@ final class PrinterLoop: @unchecked Sendable {
         }
     }
 
-    /// Sleeps before the next connection attempt, with a backoff up to 2 s. When the printer was not found,
-    /// its coming back (libusb hotplug, a device node appearing) ends the wait at once and the backoff starts
-    /// again, so a replugged printer prints within the 2 s the station promises, whatever the backoff had grown to.
+    /// Sleeps before the next connection attempt. When the printer was not found, its coming back (libusb
+    /// hotplug, a device node appearing) ends the wait at once, so a replugged printer prints within the 2 s the
+    /// station promises, whatever the backoff had grown to.
     private func waitBeforeRetry(after error: PrinterError) {
-        if error.code == .notFound, arrivalWatch == nil { arrivalWatch = address.makeArrivalWatch() }
-        guard error.code == .notFound, let watch = arrivalWatch else {
-            station.signal.sleep(backoff)
-            backoff = min(backoff * 2, .seconds(2))
-            return
-        }
-        if watch.waitForArrival(timeout: backoff, shouldStop: { station.signal.isStopped }) {
+        let notFound = error.code == .notFound
+        if notFound, arrivalWatch == nil { arrivalWatch = address.makeArrivalWatch() }
+        if backoff.wait(on: station.signal, watch: notFound ? arrivalWatch : nil) {
             logger.info("the printer is plugged in again", metadata: ["printer": "\(address)"])
-            backoff = .milliseconds(200)
-        } else {
-            backoff = min(backoff * 2, .seconds(2))
         }
     }
 
