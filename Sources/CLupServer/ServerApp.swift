@@ -84,7 +84,10 @@ public struct ServerApp: Sendable {
             database: database,
             logs: logs,
             routes: routes.sorted(),
-            services: [http, expiry, TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger)],
+            services: [
+                http, expiry, BusinessDayStart(logs: logs, interval: .seconds(1), logger: logger),
+                TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger),
+            ],
             port: port
         )
     }

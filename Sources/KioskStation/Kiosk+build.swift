@@ -39,6 +39,7 @@ extension Kiosk {
         let changes = ChangeFeed()
         let metrics = StationMetrics()
         let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
+        let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: clock, logger: logger)
         let printer =
             config.printer.enabled
             ? PrinterStation(
@@ -48,7 +49,8 @@ extension Kiosk {
                 logger: logger,
                 changes: changes,
                 clock: clock,
-                metrics: metrics
+                metrics: metrics,
+                days: days
             ) : nil
         let door =
             config.door.enabled
@@ -59,7 +61,8 @@ extension Kiosk {
                 logger: logger,
                 changes: changes,
                 clock: clock,
-                metrics: metrics
+                metrics: metrics,
+                days: days
             ) : nil
         let sync =
             config.sync.enabled
@@ -86,7 +89,7 @@ extension Kiosk {
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? config.http.port) },
             logger: logger
         )
-        var services: [any Service] = []
+        var services: [any Service] = [days]
         if let printer { services.append(printer) }
         if let door { services.append(door) }
         if let sync { services.append(sync) }

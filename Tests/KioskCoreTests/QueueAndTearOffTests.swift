@@ -125,6 +125,16 @@ import Testing
         #expect(machine.handle(.tick(at: ms(3000))) == [.taken(id)])
     }
 
+    /// A ticket grabbed before the first look (never seen present) must not cost the next customer the
+    /// 2 s promise: by default it counts as taken 1 s after the print, leaving a second for the next print.
+    @Test func aQuickGrabIsDecidedWithinOneSecondByDefault() {
+        var machine = TearOffMachine()
+        _ = machine.handle(.printed(id, at: ms(0)))
+        #expect(machine.handle(.sensor(present: false, at: ms(20))) == [.wake(at: ms(1000))])
+        #expect(machine.handle(.tick(at: ms(999))) == [.wake(at: ms(1000))])
+        #expect(machine.handle(.tick(at: ms(1000))) == [.taken(id)])
+    }
+
     @Test func controlAPITakeCountsAtOnce() {
         var machine = TearOffMachine()
         _ = machine.handle(.printed(id, at: ms(0)))

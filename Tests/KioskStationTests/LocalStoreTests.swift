@@ -21,7 +21,7 @@ import Testing
             prefix: prefix,
             day: day ?? self.day,
             at: Timestamp(milliseconds: 1_000)
-        ) { "QR-\($0.code)" }
+        ) { "QR-\($0.code)" }.ticket
     }
 
     @Test func numbersAreConsecutivePerPrefixAndDay() throws {
@@ -46,8 +46,9 @@ import Testing
         #expect(waiting.ticket == first.ticket && waiting.state == .printed && waiting.qr == "QR-A001")
         #expect(try reopened.signingKey().keyID == key.keyID)
 
-        try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 2_000))
-        try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 3_000))  // once only
+        #expect(try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 2_000)) != nil)
+        // Once only: a second record writes nothing and says so.
+        #expect(try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 3_000)) == nil)
         #expect(try reopened.waitingTicket(prefix: "A") == nil)
         let kinds = try reopened.events().map(\.kind)
         #expect(kinds == ["ticketIssued", "ticketTaken"])

@@ -1,13 +1,15 @@
 /// A condition a printer can report. Raw values are the keys used in profile files.
+/// Declared most specific first: a printer whose paper ran out also says it is offline, and the operator must
+/// read "load a new roll", not "check that it is switched on".
 public enum StatusCondition: String, Sendable, Hashable, CaseIterable, Comparable {
-    case offline
-    case coverOpen = "cover_open"
-    case paperNearEnd = "paper_near_end"
     case paperEnd = "paper_end"
+    case coverOpen = "cover_open"
     case cutterError = "cutter_error"
     case recoverableError = "recoverable_error"
     case unrecoverableError = "unrecoverable_error"
     case autoRecoverableError = "auto_recoverable_error"
+    case offline
+    case paperNearEnd = "paper_near_end"
     /// A ticket is in the output or presenter (it has not been taken yet).
     case ticketPresent = "ticket_present"
 

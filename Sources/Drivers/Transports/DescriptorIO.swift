@@ -7,10 +7,23 @@ public struct DescriptorIO: Sendable {
     public let fd: FileDescriptor
     /// Names the device in errors.
     public let device: String
+    /// How this kind of descriptor says the other side went away.
+    public let hangUp: HangUp
 
-    public init(fd: FileDescriptor, device: String) {
+    /// How a descriptor reports that its device went away.
+    public enum HangUp: Sendable {
+        /// Sockets, pipes and usblp: a read of 0 bytes is the end of file.
+        case endOfFile
+        /// Terminals (serial ports, CDC-ACM, ptys): a raw tty with VMIN=0/VTIME=0 may report POLLIN and then
+        /// read 0 bytes while a line is still on its way through the line discipline. There 0 bytes is "nothing
+        /// yet"; a hang-up shows as POLLHUP with nothing to read, or as EIO.
+        case pollHangUpOrEIO
+    }
+
+    public init(fd: FileDescriptor, device: String, hangUp: HangUp = .endOfFile) {
         self.fd = fd
         self.device = device
+        self.hangUp = hangUp
     }
 
     /// Writes everything within `timeout`, waiting for the device when it is full (flow control).
@@ -58,35 +71,48 @@ public struct DescriptorIO: Sendable {
     }
 
     /// Reads what arrives within `timeout` (at most `limit` bytes); `[]` on timeout.
-    /// End of file means the other side went away and is reported as `disconnected`.
+    /// The other side going away (``HangUp``) is reported as `disconnected`.
     public func read(timeout: Duration, limit: Int = 4096) throws(PrinterError) -> [UInt8] {
-        let revents: Int16
-        do {
-            revents = try pollOne(fd.rawValue, events: Int16(POLLIN), timeout: timeout)
-        } catch {
-            throw PrinterError.fromSystem(error, device: device)
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var remaining = timeout
+        while true {
+            let revents: Int16
+            do {
+                revents = try pollOne(fd.rawValue, events: Int16(POLLIN), timeout: remaining)
+            } catch {
+                throw PrinterError.fromSystem(error, device: device)
+            }
+            if revents == 0 { return [] }
+            if revents & Int16(POLLNVAL) != 0 {
+                throw PrinterError(.disconnected, device: device, "the device was closed")
+            }
+            let hungUp = revents & Int16(POLLHUP | POLLERR) != 0
+            if hangUp == .pollHangUpOrEIO && hungUp && revents & Int16(POLLIN) == 0 { throw closedByDevice }
+            var buffer = [UInt8](repeating: 0, count: limit)
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            if n > 0 { return Array(buffer[0..<n]) }
+            if n < 0 {
+                let code = Glibc.errno
+                if code == EINTR || code == EAGAIN { return [] }
+                if code == EIO && hangUp == .pollHangUpOrEIO { throw closedByDevice }
+                throw PrinterError.fromSystem(
+                    SystemCallError(operation: "read", errno: Errno(rawValue: code)),
+                    device: device
+                )
+            }
+            // 0 bytes: the end of a stream; on a tty only when it also hung up, else the line is still coming.
+            if hangUp == .endOfFile || hungUp { throw closedByDevice }
+            remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { return [] }
+            // Let the line discipline catch up rather than spin on a POLLIN that has nothing behind it yet.
+            usleep(UInt32(min(remaining, .milliseconds(2)).milliseconds * 1000))
+            remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { return [] }
         }
-        if revents == 0 { return [] }
-        if revents & Int16(POLLNVAL) != 0 {
-            throw PrinterError(.disconnected, device: device, "the device was closed")
-        }
-        var buffer = [UInt8](repeating: 0, count: limit)
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
-        if n < 0 {
-            let code = Glibc.errno
-            if code == EINTR || code == EAGAIN { return [] }
-            throw PrinterError.fromSystem(
-                SystemCallError(operation: "read", errno: Errno(rawValue: code)),
-                device: device
-            )
-        }
-        if n == 0 {
-            throw PrinterError(
-                .disconnected,
-                device: device,
-                "the device closed the connection — check its power and cable"
-            )
-        }
-        return Array(buffer[0..<n])
+    }
+
+    private var closedByDevice: PrinterError {
+        PrinterError(.disconnected, device: device, "the device closed the connection — check its power and cable")
     }
 }

@@ -64,9 +64,11 @@ public final class SerialTransport: PrinterTransport {
                     "the port did not accept \(settings.baud) baud 8N1 — check the adapter and the printer's DIP switches"
                 )
             }
-            try syscall("tcflush") { tcflush(raw, TCIOFLUSH) }
+            // Only output is dropped (what an earlier owner left queued). Input is kept: on a scanner it may be
+            // the scan that is arriving right now.
+            try syscall("tcflush") { tcflush(raw, TCOFLUSH) }
             saved = old
-            io = DescriptorIO(fd: fd, device: address)
+            io = DescriptorIO(fd: fd, device: address, hangUp: .pollHangUpOrEIO)
         } catch let error as PrinterError {
             _ = CLinuxShims_tiocnxcl(raw)
             try? fd.close()

@@ -3,8 +3,11 @@
 /// Inputs are what the sensor saw (a presenter bit from a status poll or an ASB push, or a modem line) and
 /// when; time is "elapsed since some start" so tests drive it without a clock. A ticket counts as taken once
 /// the sensor reported it present and then absent for `debounce` without interruption; a flicker shorter than
-/// that is ignored. A ticket the sensor never saw (taken between two polls) counts as taken once the sensor
-/// reports absent for `unseenTimeout` after the print. A take requested on the control API counts at once.
+/// that is ignored. A ticket the sensor never saw (grabbed the moment it came out, between the cut and the first
+/// look) counts as taken once the sensor has reported it absent and `unseenTimeout` has passed since the print:
+/// long enough for a presenter to push the ticket out (Citizen and Custom presenters take well under half a
+/// second), short enough that the next ticket still prints within the 2 s the station promises (1 s plus one
+/// ticket's print). A take requested on the control API counts at once.
 public struct TearOffMachine: Sendable, Equatable {
     public enum Input: Sendable, Equatable {
         /// The ticket was cut and now waits in the printer.
@@ -31,7 +34,7 @@ public struct TearOffMachine: Sendable, Equatable {
     public let unseenTimeout: Duration
     public private(set) var state: State = .idle
 
-    public init(debounce: Duration = .milliseconds(30), unseenTimeout: Duration = .seconds(3)) {
+    public init(debounce: Duration = .milliseconds(30), unseenTimeout: Duration = .seconds(1)) {
         self.debounce = debounce
         self.unseenTimeout = unseenTimeout
     }

@@ -28,6 +28,8 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
     case alreadyUsed(at: Timestamp)
     /// Called, but did not show up within the call window.
     case expired
+    /// A ticket of an earlier business day: that day's queue ended at today's opening.
+    case previousDay
     case cancelled
     /// A booking before its slot (R19).
     case tooEarly(slotStart: Timestamp)
@@ -55,6 +57,7 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         case .storeFull: return "store_full"
         case .alreadyUsed: return "already_used"
         case .expired: return "expired"
+        case .previousDay: return "previous_day"
         case .cancelled: return "cancelled"
         case .tooEarly: return "too_early"
         case .tooLate: return "too_late"
@@ -73,6 +76,7 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
             return "store full (\(inside)/\(capacity)) — please wait to be called"
         case .alreadyUsed: return "this ticket was already used"
         case .expired: return "ticket expired: it was called and not used in time — take a new one"
+        case .previousDay: return "this ticket is from an earlier day — please take a new one"
         case .cancelled: return "ticket cancelled"
         case .tooEarly: return "booking not started yet — come back at your slot"
         case .tooLate: return "booking more than 5 minutes late — take a ticket"
@@ -103,7 +107,7 @@ public enum Admission {
         let ticket = entry.ticket
         switch entry.stage {
         case .admitted(let at): return .alreadyUsed(at: at)
-        case .expired: return .expired
+        case .expired: return queue.isFromEarlierDay(ticket.id) ? .previousDay : .expired
         case .cancelled: return .cancelled
         case .inPrinter, .waiting: break
         }

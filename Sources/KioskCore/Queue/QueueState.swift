@@ -34,6 +34,16 @@ public struct QueueState: Sendable, Equatable {
     private var admittedBy: [TicketID: DeviceID] = [:]
     /// How many tickets at the front of `order` are known to have `calledAt` set (a cursor, not state).
     private var stamped = Cursor()
+    /// The business day the log has started last (``StoreEvent/Body/dayStarted``), and when it started.
+    public private(set) var day: BusinessDay?
+    public private(set) var dayStartedAt: Timestamp?
+    /// How many were still counted inside when the last business day ended: a figure for the manager (people
+    /// who left unseen, or a missed exit), not carried into the new day.
+    public private(set) var insideAtLastDayEnd = 0
+    /// When this day's admissions and exits happened: an event of the new day may reach the log before the
+    /// `dayStarted` that another device wrote, and the reset must keep what happened after the day's start.
+    private var admittedTimes: [Timestamp] = []
+    private var exitTimes: [Timestamp] = []
 
     /// A position kept only to save work; two states that agree on everything else are equal.
     private struct Cursor: Sendable, Equatable {
@@ -94,10 +104,16 @@ public struct QueueState: Sendable, Equatable {
                 entry.stage = .admitted(at: event.time)
                 admitted = true
             }
-            if admitted { admittedBy[id] = door }
-            if admitted { inside += 1 }
+            if admitted {
+                admittedBy[id] = door
+                inside += 1
+                admittedTimes.append(event.time)
+            }
         case .customerExited:
             inside = max(inside - 1, 0)
+            exitTimes.append(event.time)
+        case .dayStarted(let newDay):
+            startDay(newDay, at: event.time)
         case .ticketExpired(let id):
             update(id) { entry in
                 if case .waiting = entry.stage { entry.stage = .expired }
@@ -114,6 +130,30 @@ public struct QueueState: Sendable, Equatable {
         case .scanRefused:
             break
         }
+    }
+
+    /// Ends the day before `start`: its line expires (bookings and tickets that joined since stay), and the
+    /// count inside starts again from those admitted since, less those who left since. An older or repeated
+    /// day changes nothing.
+    private mutating func startDay(_ newDay: BusinessDay, at start: Timestamp) {
+        if let day, newDay <= day { return }
+        day = newDay
+        dayStartedAt = start
+        let stale = order.prefix(order.partitionPoint { $0.joined >= start })
+        for key in Array(stale) {
+            update(key.id) { $0.stage = .expired }
+        }
+        admittedTimes.removeAll { $0 < start }
+        exitTimes.removeAll { $0 < start }
+        let today = max(admittedTimes.count - exitTimes.count, 0)
+        insideAtLastDayEnd = max(inside - today, 0)
+        inside = today
+    }
+
+    /// Whether `id` was issued before the current business day started (a ticket of an earlier day).
+    public func isFromEarlierDay(_ id: TicketID) -> Bool {
+        guard let start = dayStartedAt, let ticket = entries[id]?.ticket else { return false }
+        return (ticket.slot?.start ?? ticket.issuedAt) < start
     }
 
     private mutating func update(_ id: TicketID, _ change: (inout Entry) -> Void) {

@@ -3,7 +3,7 @@
 /// document share. An unknown type is an error naming it (a newer device's event reaches an older one).
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
-        case type, ticket, ticketId, door, reason, capacity
+        case type, ticket, ticketId, door, reason, capacity, day
     }
 
     public init(from decoder: any Decoder) throws {
@@ -21,6 +21,7 @@ extension StoreEvent.Body {
         case "ticketExpired": self = .ticketExpired(try c.decode(TicketID.self, forKey: .ticketId))
         case "ticketCancelled": self = .ticketCancelled(try c.decode(TicketID.self, forKey: .ticketId))
         case "capacityChanged": self = .capacityChanged(try c.decode(Int.self, forKey: .capacity))
+        case "dayStarted": self = .dayStarted(BusinessDay(number: try c.decode(Int64.self, forKey: .day)))
         case "scanRefused":
             self = .scanRefused(
                 reason: try c.decode(String.self, forKey: .reason),
@@ -60,6 +61,9 @@ extension StoreEvent.Body {
         case .capacityChanged(let capacity):
             try c.encode("capacityChanged", forKey: .type)
             try c.encode(capacity, forKey: .capacity)
+        case .dayStarted(let day):
+            try c.encode("dayStarted", forKey: .type)
+            try c.encode(day.number, forKey: .day)
         case .scanRefused(let reason, let ticket, let door):
             try c.encode("scanRefused", forKey: .type)
             try c.encode(reason, forKey: .reason)

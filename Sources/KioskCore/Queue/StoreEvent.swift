@@ -32,6 +32,12 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case ticketExpired(TicketID)
         case ticketCancelled(TicketID)
         case capacityChanged(Int)
+        /// A business day began (at the store's opening time, the event's time): the tickets still waiting or
+        /// called from before expire, and occupancy starts again from zero (a count still inside is kept as a
+        /// figure, ``QueueState/insideAtLastDayEnd``). Paper tickets still in a printer and bookings for the
+        /// new day stay. Every station and the server write it with the same id (``StoreEvent/dayStarted``),
+        /// so the log holds it once.
+        case dayStarted(BusinessDay)
         /// The door refused a scan (`reason` is ``AdmissionDecision/reason``); the ticket if it could be read.
         /// Changes nothing in the queue: it keeps every decision in the log.
         case scanRefused(reason: String, ticket: TicketID?, door: DeviceID)
@@ -44,7 +50,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
             return id
         case .scanRefused(_, let id, _): return id
-        case .customerExited, .capacityChanged: return nil
+        case .customerExited, .capacityChanged, .dayStarted: return nil
         }
     }
 
@@ -58,6 +64,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .ticketExpired: return "ticketExpired"
         case .ticketCancelled: return "ticketCancelled"
         case .capacityChanged: return "capacityChanged"
+        case .dayStarted: return "dayStarted"
         case .scanRefused: return "scanRefused"
         }
     }
@@ -67,5 +74,25 @@ extension StoreEvent {
     /// A new event made by `device` at `now`: a fresh UUIDv7 id, no server sequence yet.
     public static func new(_ body: Body, store: StoreID, device: DeviceID, at now: Timestamp) -> StoreEvent {
         StoreEvent(id: .v7(at: now), store: store, device: device, time: now, body: body)
+    }
+}
+
+extension StoreEvent {
+    /// The event that starts business day `day` of `store` at `start` (its opening instant). Its id is derived
+    /// from the store and the day, not drawn at random: every station and the server that notice the new day
+    /// write the same event, and the log, which ignores a second append of an id, keeps one.
+    public static func dayStarted(
+        _ day: BusinessDay,
+        store: StoreID,
+        device: DeviceID,
+        at start: Timestamp
+    ) -> StoreEvent {
+        StoreEvent(
+            id: .derived(from: "dayStarted \(store.uuidString) \(day.number)"),
+            store: store,
+            device: device,
+            time: start,
+            body: .dayStarted(day)
+        )
     }
 }

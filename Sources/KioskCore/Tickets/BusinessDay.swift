@@ -17,6 +17,11 @@ public struct BusinessDay: Sendable, Hashable, Codable, Comparable {
         number = local.floorDivided(by: 86_400)
     }
 
+    /// The instant this business day starts: its opening time, local time.
+    public func start(openingTime: Int, utcOffset: Int) -> Timestamp {
+        Timestamp(milliseconds: (number * 86_400 + Int64(openingTime) - Int64(utcOffset)) * 1000)
+    }
+
     /// The local calendar day of `time` (a business day that starts at midnight).
     public init(localDateOf time: Timestamp, utcOffsetMinutes: Int) {
         self.init(at: time, openingTime: 0, utcOffset: utcOffsetMinutes * 60)

@@ -1,3 +1,4 @@
+import Crypto
 import FoundationEssentials
 
 /// A store, as the server registered it.
@@ -28,6 +29,15 @@ extension UUID {
     public static func v7(at time: Timestamp) -> UUID {
         var rng = SystemRandomNumberGenerator()
         return v7(at: time, using: &rng)
+    }
+
+    /// A version 8 UUID (RFC 9562, custom) from the first bytes of SHA-256 of `name`: the same name always
+    /// gives the same id, on every device (an event that several devices write, e.g. ``StoreEvent/dayStarted``).
+    public static func derived(from name: String) -> UUID {
+        var bytes = Array(SHA256.hash(data: Array(name.utf8)).prefix(16))
+        bytes[6] = 0x80 | (bytes[6] & 0x0F)  // version 8
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)  // RFC 9562 variant
+        return UUID(bytes: bytes)
     }
 
     init(bytes b: [UInt8]) {

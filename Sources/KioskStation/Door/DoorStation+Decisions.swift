@@ -13,6 +13,7 @@ extension DoorStation {
     /// what keeps a flood of garbage from a broken scanner from slowing the door down.
     public func decide(_ scans: [ScanEvent], at now: Timestamp? = nil) throws -> [AdmissionDecision] {
         guard !scans.isEmpty else { return [] }
+        try days.startDayIfDue()
         let now = now ?? clock.now()
         var ring = keyRing
         var state = queue.snapshot
@@ -98,6 +99,7 @@ extension DoorStation {
     /// not recorded, and `false` says so.
     @discardableResult
     public func customerExited(at now: Timestamp? = nil) throws -> Bool {
+        try days.startDayIfDue()
         let now = now ?? clock.now()
         guard queue.snapshot.inside > 0 else {
             logger.notice("exit ignored: nobody is inside")

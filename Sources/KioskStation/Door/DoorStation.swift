@@ -24,6 +24,8 @@ public final class DoorStation: Service, Sendable {
     /// Beaten by the scanner loop once per turn (the systemd watchdog's sign of life).
     public let heartbeat = Heartbeat()
     let metrics: StationMetrics
+    /// Starts the business day before a decision of the new day is made on yesterday's state.
+    let days: BusinessDayKeeper
     private let ring: Mutex<KeyRing>
     private let lastRingReload = Mutex(Timestamp(milliseconds: 0))
     private let verified = Mutex(VerifiedCodes())
@@ -36,10 +38,12 @@ public final class DoorStation: Service, Sendable {
         logger: Logger,
         changes: ChangeFeed = ChangeFeed(),
         clock: WallClock = .system,
-        metrics: StationMetrics = StationMetrics()
+        metrics: StationMetrics = StationMetrics(),
+        days: BusinessDayKeeper
     ) throws {
         self.clock = clock
         self.metrics = metrics
+        self.days = days
         self.config = config
         self.store = store
         self.queue = queue

@@ -171,6 +171,9 @@ final class PrinterLoop: @unchecked Sendable {
         let status = try readStatus(device)
         publishStatus(status)
         guard status.canPrint else {
+            // No new ticket while paper is out or the cover is open, but the one already waiting in the
+            // presenter (often the roll's last) can still be taken, and is recorded when it is.
+            if machine.waitingTicket != nil { try watchForTake(device, status: status) }
             station.signal.sleep(min(config.printer.pollInterval, .milliseconds(200)))
             return
         }
@@ -178,6 +181,14 @@ final class PrinterLoop: @unchecked Sendable {
             try ensureTicketWaiting(device, status: status)
             return
         }
+        try watchForTake(device, status: status)
+        if machine.waitingTicket != nil && sensor != .asb {
+            station.signal.sleep(untilNextLook)
+        }
+    }
+
+    /// Feeds the control API and the sensor to the tear-off machine and records a take it decides.
+    private func watchForTake(_ device: PrinterDevice, status: PrinterStatus) throws {
         var actions: [TearOffMachine.Action] = []
         if station.signal.takeNudge() { actions += machine.handle(.takeRequested(at: now)) }
         for present in try presenceSamples(device, status: status) {
@@ -190,9 +201,6 @@ final class PrinterLoop: @unchecked Sendable {
             case .taken: try recordTaken()
             case .wake(let at): nextWake = at
             }
-        }
-        if machine.waitingTicket != nil && sensor != .asb {
-            station.signal.sleep(untilNextLook)
         }
     }
 
@@ -285,9 +293,10 @@ final class PrinterLoop: @unchecked Sendable {
     }
 
     private func issueNext() throws -> IssuedTicket {
+        try station.days.startDayIfDue()
         let now = station.clock.now()
         let day = businessDay
-        let ticket = try station.store.issueTicket(
+        let (ticket, event) = try station.store.issueTicket(
             store: config.store.id,
             device: config.device.id,
             prefix: config.printer.codePrefix,
@@ -296,9 +305,7 @@ final class PrinterLoop: @unchecked Sendable {
         ) { ticket in
             TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
         }
-        station.queue.apply(
-            StoreEvent.new(.ticketIssued(ticket.ticket), store: config.store.id, device: config.device.id, at: now)
-        )
+        station.queue.apply(event)
         station.publish {
             $0.ticketsToday =
                 (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: day)) ?? $0.ticketsToday
@@ -337,6 +344,20 @@ final class PrinterLoop: @unchecked Sendable {
         try station.store.mark(ticket.ticket.id, .sending)
         try device.send(bytes)
         let after = try device.queryStatus()
+        // What the sensor said since the bytes went (ASB pushes and this reply), oldest first.
+        let samples = canSeePresence ? try presenceSamples(device, status: after) : []
+        if !after.canPrint && samples.contains(true) {
+            // The fault struck after the cut (a roll usually ends that way): the ticket came out whole and
+            // waits in the presenter, or a customer already has it. It was printed; printing it again would put
+            // its code in two hands.
+            logger.notice(
+                "printer stopped after the ticket was cut",
+                metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
+            )
+            try station.store.mark(ticket.ticket.id, .printed)
+            confirmPrinted(ticket, status: after, samples: samples, bytes: bytes.count)
+            return
+        }
         guard after.canPrint else {
             // First clear the printer's buffer, so it does not finish the ticket by itself when the fault
             // clears; then record that it must go again (also after a restart); then tell the operator.
@@ -350,9 +371,13 @@ final class PrinterLoop: @unchecked Sendable {
             )
             return
         }
-        publishStatus(after)
-        interrupted = nil
         try station.store.mark(ticket.ticket.id, .printed)
+        confirmPrinted(ticket, status: after, samples: samples, bytes: bytes.count)
+    }
+
+    /// The printer cut the ticket (its `printed` mark is on disk): it waits in the printer now.
+    private func confirmPrinted(_ ticket: IssuedTicket, status: PrinterStatus, samples: [Bool], bytes: Int) {
+        interrupted = nil
         station.metrics.ticketsPrinted.increment()
         if let takenAt {
             station.metrics.tearOffToNextTicket.record(ContinuousClock.now - takenAt)
@@ -360,22 +385,22 @@ final class PrinterLoop: @unchecked Sendable {
         }
         current?.state = .printed
         _ = machine.handle(.printed(ticket.ticket.id, at: now))
-        if canSeePresence {
-            for present in try presenceSamples(device, status: after) {
-                _ = machine.handle(.sensor(present: present, at: now))
-            }
+        for present in samples {
+            _ = machine.handle(.sensor(present: present, at: now))
         }
         station.publish {
             $0.state = .ready
             $0.waitingTicket = ticket.ticket.code.description
         }
-        logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)", "bytes": "\(bytes.count)"])
+        publishStatus(status)
+        logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)", "bytes": "\(bytes)"])
     }
 
     private func recordTaken() throws {
         guard let ticket = current else { return }
-        let event = try station.store.recordTaken(ticket.ticket, device: config.device.id, at: station.clock.now())
-        station.queue.apply(event)
+        if let event = try station.store.recordTaken(ticket.ticket, device: config.device.id, at: station.clock.now()) {
+            station.queue.apply(event)
+        }
         station.metrics.ticketsTaken.increment()
         takenAt = .now
         current = nil

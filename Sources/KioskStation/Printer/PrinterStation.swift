@@ -23,6 +23,8 @@ public final class PrinterStation: Service, Sendable {
     /// Beaten by the device loop once per turn (the systemd watchdog's sign of life).
     public let heartbeat = Heartbeat()
     let metrics: StationMetrics
+    /// Starts the business day before a decision of the new day is made on yesterday's state.
+    let days: BusinessDayKeeper
     private let published: Mutex<PrinterStationStatus>
 
     public init(
@@ -32,10 +34,12 @@ public final class PrinterStation: Service, Sendable {
         logger: Logger,
         changes: ChangeFeed = ChangeFeed(),
         clock: WallClock = .system,
-        metrics: StationMetrics = StationMetrics()
+        metrics: StationMetrics = StationMetrics(),
+        days: BusinessDayKeeper
     ) {
         self.clock = clock
         self.metrics = metrics
+        self.days = days
         self.config = config
         self.changes = changes
         self.store = store

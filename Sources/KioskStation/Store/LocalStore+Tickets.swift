@@ -38,7 +38,8 @@ extension LocalStore {
     }
 
     /// Issues the next paper ticket: the next number of the business day for `prefix`, its `ticketIssued`
-    /// event and its signed QR, in one durable transaction.
+    /// event and its signed QR, in one durable transaction. Returns the ticket and the very event stored, which
+    /// the caller applies to the replica (the replica drops a pending event when the server's log names its id).
     public func issueTicket(
         store: StoreID,
         device: DeviceID,
@@ -46,7 +47,7 @@ extension LocalStore {
         day: BusinessDay,
         at now: Timestamp,
         qr: (Ticket) -> String
-    ) throws -> IssuedTicket {
+    ) throws -> (ticket: IssuedTicket, event: StoreEvent) {
         try db.write { db in
             let last =
                 try Int.fetchOne(
@@ -70,11 +71,9 @@ extension LocalStore {
                     """,
                 arguments: [ticket.id.uuidString, prefix, day.number, last + 1, now.milliseconds, text]
             )
-            try insert(
-                StoreEvent.new(.ticketIssued(ticket), store: store, device: device, at: now),
-                db
-            )
-            return IssuedTicket(ticket: ticket, qr: text, state: .notSent, takenAt: nil)
+            let event = StoreEvent.new(.ticketIssued(ticket), store: store, device: device, at: now)
+            try insert(event, db)
+            return (IssuedTicket(ticket: ticket, qr: text, state: .notSent, takenAt: nil), event)
         }
     }
 
@@ -90,18 +89,19 @@ extension LocalStore {
     }
 
     /// The ticket was torn off: it joins the queue now. Durable before the next ticket is printed.
+    /// Returns the event written, or nil when the ticket was already recorded taken (nothing was written).
     @discardableResult
-    public func recordTaken(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent {
+    public func recordTaken(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent? {
         let event = StoreEvent.new(.ticketTaken(ticket.id), store: ticket.store, device: device, at: now)
-        try db.write { db in
+        return try db.write { db -> StoreEvent? in
             try db.execute(
                 sql: "UPDATE printed_tickets SET taken_at = ?, printed = 2 WHERE id = ? AND taken_at IS NULL",
                 arguments: [now.milliseconds, ticket.id.uuidString]
             )
-            guard db.changesCount == 1 else { return }
+            guard db.changesCount == 1 else { return nil }
             try insert(event, db)
+            return event
         }
-        return event
     }
 
     /// How many tickets this station issued on a business day.

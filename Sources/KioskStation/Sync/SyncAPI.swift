@@ -1,16 +1,27 @@
+import AsyncHTTPClient
 import Foundation
 import KioskCore
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 
 /// The part of clup-server's `/v1` API a kiosk uses, over HTTP/JSON with the device's credential.
+///
+/// On async-http-client (swift-server's NIO client): a pool of connections, and every request with its own
+/// deadline, so an answer lost on the way (a flaky uplink, a NAT timeout, a proxy restarting) costs one deadline
+/// and a retry, never a silent stall. A push must be short (the tear-off waits for nobody, but the 10 s it has
+/// to reach the server does); a pull may wait as long as it asked the server to hold it, plus a margin.
 struct SyncAPI: Sendable {
-    let base: URL
+    let base: String
     let store: StoreID
     let credential: String
-    let session: URLSession
+    let client: HTTPClient
+
+    /// How long a push, a key upload or a key ring fetch may take in all (connect, send, answer). A push is a
+    /// few kilobytes that the server commits in milliseconds: 4 s is ample on a slow uplink and leaves room for
+    /// a retry inside the 10 s in which a printed ticket must reach the server.
+    static let shortDeadline: TimeAmount = .seconds(4)
+    /// What a long-poll may take beyond the wait it asked for (the server answers at the end of the wait).
+    static let pullMargin: TimeAmount = .seconds(5)
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -18,14 +29,22 @@ struct SyncAPI: Sendable {
         var permanent = false
     }
 
-    init(base: URL, store: StoreID, credential: String) {
+    /// `base` ends with `/`.
+    init(base: String, store: StoreID, credential: String, client: HTTPClient) {
         self.base = base
         self.store = store
         self.credential = credential
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 90
-        configuration.httpMaximumConnectionsPerHost = 4
-        session = URLSession(configuration: configuration)
+        self.client = client
+    }
+
+    /// The client kioskd syncs with: a small pool (push, pull, keys run side by side), connections that
+    /// time out when a connect hangs, no redirects (a kiosk talks to one server).
+    static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.timeout = .init(connect: .seconds(3))
+        configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 4)
+        configuration.httpVersion = .http1Only
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
     struct Appended: Decodable {
@@ -57,49 +76,63 @@ struct SyncAPI: Sendable {
     }
 
     func push(_ events: [StoreEvent]) async throws -> Appended {
-        try await call("POST", "v1/stores/\(store.uuidString)/events", body: Batch(events: events), timeout: 30)
+        try await call(
+            .POST,
+            "v1/stores/\(store.uuidString)/events",
+            body: Batch(events: events),
+            timeout: Self.shortDeadline
+        )
     }
 
     func pull(after sequence: Int64, wait: Int, limit: Int = 1000) async throws -> Page {
         try await call(
-            "GET",
+            .GET,
             "v1/stores/\(store.uuidString)/events?after=\(sequence)&wait=\(wait)&limit=\(limit)",
             body: Optional<Batch>.none,
-            timeout: Double(wait) + 15
+            timeout: .seconds(Int64(wait)) + Self.pullMargin
         )
     }
 
     func keys() async throws -> Keys {
-        try await call("GET", "v1/stores/\(store.uuidString)/keys", body: Optional<Batch>.none, timeout: 30)
+        try await call(
+            .GET,
+            "v1/stores/\(store.uuidString)/keys",
+            body: Optional<Batch>.none,
+            timeout: Self.shortDeadline
+        )
     }
 
     func registerKey(_ key: Key) async throws {
-        let _: Empty = try await call("PUT", "v1/devices/self/key", body: key, timeout: 30)
+        let _: Empty = try await call(.PUT, "v1/devices/self/key", body: key, timeout: Self.shortDeadline)
     }
 
     struct Empty: Decodable {}
 
     private func call<Body: Encodable, Answer: Decodable>(
-        _ method: String,
+        _ method: HTTPMethod,
         _ path: String,
         body: Body?,
-        timeout: Double
+        timeout: TimeAmount
     ) async throws -> Answer {
-        guard let url = URL(string: path, relativeTo: base) else { throw Failure(description: "bad URL \(path)") }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        request.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(credential)")
         if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(body)
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
         }
-        let (data, response): (Data, URLResponse)
+        let status: UInt
+        let data: Data
         do {
-            (data, response) = try await session.data(for: request)
+            let response = try await client.execute(request, timeout: timeout)
+            status = response.status.code
+            // Answers are small (a page of events is at most a few hundred kilobytes).
+            data = Data((try await response.body.collect(upTo: 16 << 20)).readableBytesView)
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw Failure(description: "\(method) \(path): no answer from \(base) within \(timeout.seconds) s")
         } catch {
-            throw Failure(description: "\(base.absoluteString) not reachable (\(error.localizedDescription))")
+            throw Failure(description: "\(method) \(path): \(base) not reachable (\(Self.describe(error)))")
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             let message =
                 (try? JSONDecoder().decode([String: String].self, from: data))
@@ -124,4 +157,22 @@ struct SyncAPI: Sendable {
             throw Failure(description: "unexpected answer from \(path): \(error)")
         }
     }
+
+    /// A transport error as an operator reads it ("connection refused", "remote connection closed").
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .remoteConnectionClosed: return "the connection was closed before the answer came"
+            case .connectTimeout: return "connecting timed out"
+            case .readTimeout, .deadlineExceeded: return "the answer did not come in time"
+            default: return "\(error)"
+            }
+        }
+        return "\(error)"
+    }
+}
+
+extension TimeAmount {
+    /// Whole seconds, for messages.
+    fileprivate var seconds: Int64 { nanoseconds / 1_000_000_000 }
 }

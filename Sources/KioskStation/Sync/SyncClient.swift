@@ -7,14 +7,16 @@ import Synchronization
 
 /// Keeps the station's log in step with clup-server: pushes the outbox in order, pulls the store's log
 /// from the last sequence read (long-poll), registers the station's signing key and caches the store's key
-/// ring. Both directions retry with backoff (1 s doubling to 5 s, with jitter) and never block printing or admitting:
+/// ring. Both directions retry with backoff (0.2 s doubling to 5 s, with jitter; every failed attempt is logged
+/// with its cause) and never block printing or admitting:
 /// those only write the local database, which this service reads.
 public final class SyncClient: Service, Sendable {
     let config: KioskConfig
     let store: LocalStore
     let queue: QueueReplica
     let logger: Logger
-    let api: SyncAPI
+    /// The server's address, ending with `/`.
+    let base: String
     let onKeyRingChanged: @Sendable () -> Void
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
@@ -30,14 +32,18 @@ public final class SyncClient: Service, Sendable {
         logger: Logger,
         onKeyRingChanged: @escaping @Sendable () -> Void = {}
     ) throws {
-        guard let base = URL(string: config.sync.server.hasSuffix("/") ? config.sync.server : config.sync.server + "/")
-        else { throw LocalStore.StoreError(description: "[sync] server: '\(config.sync.server)' is not a URL") }
+        let base = config.sync.server.hasSuffix("/") ? config.sync.server : config.sync.server + "/"
+        guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw LocalStore.StoreError(
+                description: "[sync] server: '\(config.sync.server)' is not an http:// or https:// URL"
+            )
+        }
         self.config = config
         self.store = store
         self.queue = queue
         self.logger = logger
         self.onKeyRingChanged = onKeyRingChanged
-        self.api = SyncAPI(base: base, store: config.store.id, credential: config.sync.credential)
+        self.base = base
         self.published = Mutex(SyncStatus(server: config.sync.server))
     }
 
@@ -53,27 +59,34 @@ public final class SyncClient: Service, Sendable {
     }
 
     public func run() async throws {
+        // The client lives exactly as long as the service runs (async-http-client wants an explicit shutdown).
+        let client = SyncAPI.makeClient()
+        let api = SyncAPI(base: base, store: config.store.id, credential: config.sync.credential, client: client)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.pushLoop() }
-            group.addTask { await self.pullLoop() }
-            group.addTask { await self.keyLoop() }
+            group.addTask { await self.pushLoop(api) }
+            group.addTask { await self.pullLoop(api) }
+            group.addTask { await self.keyLoop(api) }
         }
+        try? await client.shutdown()
         publish { $0.state = "stopped" }
     }
 
     /// The longest wait between two attempts while the server cannot be reached: short enough that a
     /// station is back in step seconds after an outage, long enough to be no load on a server that is down.
     static let maximumBackoff: Duration = .seconds(5)
+    /// The first retry comes soon: one lost answer (a dropped connection, a NAT timeout) is the common failure,
+    /// and a printed ticket has 10 s to reach the server. Doubling from here reaches the maximum in five tries.
+    static let firstBackoff: Duration = .milliseconds(200)
 
     /// Runs `step` until shutdown; after a failure waits with backoff, after success as `step` says.
     private func repeatWithBackoff(_ name: String, _ step: @escaping @Sendable () async throws -> Duration) async {
-        var backoff: Duration = .seconds(1)
+        var backoff = Self.firstBackoff
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             let pause: Duration
             do {
                 // A long-poll or a wait for local changes ends at once on shutdown.
                 pause = try await cancelWhenGracefulShutdown { try await step() }
-                backoff = .seconds(1)
+                backoff = Self.firstBackoff
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { break }  // stopping, not failing
                 let failure = (error as? SyncAPI.Failure)?.description ?? "\(error)"
@@ -99,7 +112,7 @@ public final class SyncClient: Service, Sendable {
     }
 
     /// Pushes the outbox, oldest first, whenever the local log grows (and every few seconds regardless).
-    private func pushLoop() async {
+    private func pushLoop(_ api: SyncAPI) async {
         await repeatWithBackoff("push") { [self] in
             while true {
                 let batch = try store.outbox(limit: config.sync.batch)
@@ -121,7 +134,7 @@ public final class SyncClient: Service, Sendable {
     }
 
     /// Long-polls the store's log from the last sequence read and merges it into the replica.
-    private func pullLoop() async {
+    private func pullLoop(_ api: SyncAPI) async {
         await repeatWithBackoff("pull") { [self] in
             let after = try store.lastPulled()
             let page = try await api.pull(after: after, wait: config.sync.pullWaitSeconds, limit: 1000)
@@ -141,7 +154,7 @@ public final class SyncClient: Service, Sendable {
 
     /// Registers this station's signing key once, and refreshes the store's key ring every 5 minutes and
     /// whenever the log names a ticket issuer whose key is missing.
-    private func keyLoop() async {
+    private func keyLoop(_ api: SyncAPI) async {
         await repeatWithBackoff("key ring") { [self] in
             let own = try store.signingKey()
             if !(try store.keyRegistered()) {

@@ -15,6 +15,11 @@ final class TCPProxy: Sendable {
     private let victim = Mutex<(pid: pid_t, chance: Double)?>(nil)
     /// How many push answers the proxy held back by killing the client.
     let killsOnAnswer = Mutex(0)
+    /// The chance (0…1) that an answer from the server is swallowed and its connection closed instead: what a
+    /// flaky uplink, a NAT timeout or a restarting proxy does after the server did the work.
+    private let answerLoss = Mutex(0.0)
+    /// How many answers were swallowed that way.
+    let lostAnswers = Mutex(0)
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -47,6 +52,11 @@ final class TCPProxy: Sendable {
     /// From now on, kill `pid` with SIGKILL at a push answer with probability `chance` (nil: never).
     func killOnPushAnswer(_ pid: pid_t?, chance: Double = 1) {
         victim.withLock { $0 = pid.map { ($0, chance) } }
+    }
+
+    /// From now on, lose each answer with probability `chance`, closing its connection.
+    func loseAnswers(chance: Double) {
+        answerLoss.withLock { $0 = chance }
     }
 
     func stop() {
@@ -86,7 +96,10 @@ final class TCPProxy: Sendable {
                         defer { pushing = false }
                         return pushing
                     }
-                    return !(answersPush && killVictim())
+                    if answersPush && killVictim() { return false }
+                    guard Double.random(in: 0..<1) < answerLoss.withLock({ $0 }) else { return true }
+                    lostAnswers.withLock { $0 += 1 }
+                    return false
                 }
             }.start()
         }

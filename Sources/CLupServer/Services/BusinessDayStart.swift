@@ -1,0 +1,47 @@
+import KioskCore
+import Logging
+import ServiceLifecycle
+
+/// Starts each store's business day at its opening time (its earliest opening, in the store's time): writes
+/// ``StoreEvent/Body/dayStarted``, so yesterday's app tickets and called paper tickets leave the queue and
+/// occupancy starts from zero — the same event, with the same id, that the store's kiosks write when they
+/// notice the new day first (the log keeps one).
+struct BusinessDayStart: Service {
+    let logs: StoreLogs
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            await startDueDays()
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+
+    /// Writes `dayStarted` for every store whose log has not started its current business day.
+    func startDueDays() async {
+        let now = logs.clock.now()
+        for live in logs.all {
+            let profile = live.record.profile
+            let opening = profile.dayStart.secondsAfterMidnight
+            let offset = profile.utcOffsetMinutes * 60
+            let today = BusinessDay(at: now, openingTime: opening, utcOffset: offset)
+            if let day = live.state.day, day >= today { continue }
+            let event = StoreEvent.dayStarted(
+                today,
+                store: live.record.id,
+                device: StoreLogs.serverDevice,
+                at: today.start(openingTime: opening, utcOffset: offset)
+            )
+            do {
+                _ = try await logs.append([event], store: live.record.id)
+                logger.info("business day started", metadata: ["store": "\(live.record.id)", "day": "\(today.number)"])
+            } catch {
+                logger.error(
+                    "cannot start the business day",
+                    metadata: ["store": "\(live.record.id)", "error": "\(error)"]
+                )
+            }
+        }
+    }
+}
