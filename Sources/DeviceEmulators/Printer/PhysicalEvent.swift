@@ -11,12 +11,23 @@ public enum PhysicalEvent: Sendable, Equatable, CustomStringConvertible {
     /// A fault that strikes once `afterBytes` more bytes of print data were processed: paper running out, or
     /// the cover opened, in the middle of a ticket.
     indirect case during(PhysicalEvent, afterBytes: Int)
+    /// A fault that strikes the moment the next ticket is cut: the roll ends at the cut (the ticket came out
+    /// whole and waits in the presenter).
+    indirect case atNextCut(PhysicalEvent)
 
     /// Parses the control-channel form: `take`, `paper-near-end on`, `paper-end off`, `cover on`,
-    /// `offline on`, `cutter-error off` (`on`/`off`, `1`/`0` or `true`/`false`).
+    /// `offline on`, `cutter-error off` (`on`/`off`, `1`/`0` or `true`/`false`); `at-cut paper-end on` arms a
+    /// fault for the next cut.
     public init?(command: String) {
         let words = command.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let verb = words.first else { return nil }
+        if verb == "at-cut" {
+            guard let fault = PhysicalEvent(command: words.dropFirst().joined(separator: " ")), fault != .take else {
+                return nil
+            }
+            self = .atNextCut(fault)
+            return
+        }
         if verb == "take" && words.count == 1 {
             self = .take
             return
@@ -49,6 +60,7 @@ public enum PhysicalEvent: Sendable, Equatable, CustomStringConvertible {
         case .offline(let b): return "offline \(onOff(b))"
         case .cutterError(let b): return "cutter-error \(onOff(b))"
         case .during(let event, let bytes): return "\(event) after \(bytes) bytes"
+        case .atNextCut(let event): return "at-cut \(event)"
         }
     }
 }

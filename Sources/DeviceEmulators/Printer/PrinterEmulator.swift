@@ -38,6 +38,8 @@ public final class PrinterEmulator: @unchecked Sendable {
     private var taken: [PrintedTicket] = []
     /// A fault armed to strike after so many more bytes of print data.
     private var armed: (event: PhysicalEvent, remaining: Int)?
+    /// A fault armed to strike at the next cut.
+    private var armedAtCut: PhysicalEvent?
     private var onTicketHandler: (@Sendable (PrintedTicket) -> Void)?
 
     private struct PhysicalState {
@@ -172,6 +174,8 @@ public final class PrinterEmulator: @unchecked Sendable {
             presented = nil
         case .during(let fault, let bytes):
             armed = (fault, bytes)
+        case .atNextCut(let fault):
+            armedAtCut = fault
         case .paperNearEnd(let on): physical.paperNearEnd = on
         case .paperEnd(let on): physical.paperEnd = on
         case .coverOpen(let on): physical.coverOpen = on
@@ -198,16 +202,21 @@ public final class PrinterEmulator: @unchecked Sendable {
             return
         }
         armed = nil
+        strike(pending.event, pushes: &pushes)
+    }
+
+    /// A physical fault happens now (armed earlier).
+    private func strike(_ event: PhysicalEvent, pushes: inout [UInt8]) {
         let before = conditions()
-        switch pending.event {
+        switch event {
         case .paperEnd(let on): physical.paperEnd = on
         case .coverOpen(let on): physical.coverOpen = on
         case .offline(let on): physical.offlineSwitch = on
         case .cutterError(let on): physical.cutterError = on
         case .paperNearEnd(let on): physical.paperNearEnd = on
-        case .take, .during: break
+        case .take, .during, .atNextCut: break
         }
-        logger.info("armed fault struck", metadata: ["event": "\(pending.event)"])
+        logger.info("armed fault struck", metadata: ["event": "\(event)"])
         if conditions() != before { pushASB(into: &pushes) }
     }
 
@@ -292,6 +301,10 @@ public final class PrinterEmulator: @unchecked Sendable {
                     physical.ticketPresent = true
                     pushASB(into: &pushes)
                 }
+            }
+            if let fault = armedAtCut {
+                armedAtCut = nil
+                strike(fault, pushes: &pushes)
             }
         case .unknown(let byte):
             logger.debug("unknown control byte", metadata: ["byte": "\(byte)"])

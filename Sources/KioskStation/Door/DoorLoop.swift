@@ -50,7 +50,10 @@ final class DoorLoop: @unchecked Sendable {
         } catch let error as PrinterError {
             station.logger.warning("scanner went away", metadata: ["error": "\(error.message)"])
             reader.close()
-            station.publish(state: "disconnected")
+            station.publish {
+                $0.state = "disconnected"
+                $0.connectionsLost += 1
+            }
         } catch {
             station.logger.error("door station error", metadata: ["error": "\(error)"])
             station.signal.sleep(.seconds(1))

@@ -17,6 +17,8 @@ public struct DoorStationStatus: Sendable, Codable, Equatable {
     public var admitted = 0
     public var refused = 0
     public var exits = 0
+    /// How often the scanner went away since kioskd started (unplugged, or a line that drops).
+    public var connectionsLost = 0
     /// `ready` or `disconnected` when an exit key input is configured.
     public var exitInput: String?
 

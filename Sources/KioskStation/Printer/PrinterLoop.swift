@@ -150,6 +150,7 @@ final class PrinterLoop: @unchecked Sendable {
         station.publish {
             $0.state = .disconnected
             $0.action = error.message
+            $0.connectionsLost += 1
         }
         // A ticket not confirmed yet may not have reached the printer: print it again (after clearing the
         // printer's buffer of any half-received command). A confirmed one is looked for when the printer is back.

@@ -25,6 +25,8 @@ public struct PrinterStationStatus: Sendable, Codable, Equatable {
     public var waitingTicket: String?
     public var lastTaken: String?
     public var ticketsToday = 0
+    /// How often the connection to the printer was lost since kioskd started (a cable or a port that drops).
+    public var connectionsLost = 0
     /// Milliseconds since 1970 of the last change.
     public var updatedAt: Int64 = 0
 

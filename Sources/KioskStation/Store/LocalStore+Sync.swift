@@ -34,13 +34,22 @@ extension LocalStore {
     public func storePulled(_ events: [StoreEvent], through last: Int64) throws -> [StoreEvent] {
         try db.write { db in
             var new: [StoreEvent] = []
-            let confirm = try db.cachedStatement(sql: "UPDATE events SET sequence = ? WHERE id = ?")
+            // The server's copy wins: an event several devices write with one id (a day's start) keeps the
+            // time and device of the copy the server appended first, here as on every other station.
+            let confirm = try db.cachedStatement(
+                sql: "UPDATE events SET sequence = ?, device = ?, time = ?, body = ? WHERE id = ?"
+            )
             for event in events {
                 try insert(event, db)
                 if db.changesCount == 1 {
                     new.append(event)
                 } else {
-                    try confirm.execute(arguments: [event.sequence, event.id.uuidString])
+                    try confirm.execute(
+                        arguments: [
+                            event.sequence, event.device, event.time.milliseconds, try Self.encoder.encode(event.body),
+                            event.id.uuidString,
+                        ]
+                    )
                 }
             }
             try db.execute(
