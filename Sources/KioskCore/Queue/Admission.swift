@@ -43,6 +43,8 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
     case unreadable
     /// Validly signed, but the log has not heard of it yet (an app ticket before sync caught up).
     case unknownTicket
+    /// The door would admit, but cannot record the admission (its storage is full): nobody is let in unrecorded.
+    case notRecorded
 
     public var isAdmitted: Bool {
         if case .admit = self { return true }
@@ -65,6 +67,7 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         case .forged: return "forged"
         case .unreadable: return "unreadable"
         case .unknownTicket: return "unknown_ticket"
+        case .notRecorded: return "not_recorded"
         }
     }
 
@@ -84,6 +87,7 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         case .forged: return "not a valid ticket"
         case .unreadable: return "could not read the code — scan again"
         case .unknownTicket: return "ticket not known here yet — wait a moment and scan again"
+        case .notRecorded: return "the door cannot record entries right now — please wait, staff will help"
         }
     }
 }

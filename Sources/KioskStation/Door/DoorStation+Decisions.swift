@@ -57,8 +57,32 @@ extension DoorStation {
             let code = ticketID.flatMap { state.entries[$0]?.ticket.code.description }
             shown.append((decision, readerRefusal?.description ?? decision.description, code))
         }
-        try store.append(events)  // on disk before the customer sees the answer
-        queue.apply(events)
+        do {
+            try store.withReserve { try store.append(events) }  // on disk before the customer sees the answer
+            queue.apply(events)
+            if status.storageFull {
+                logger.notice("storage has room again: the door records decisions")
+                publish {
+                    $0.storageFull = false
+                    $0.action = nil
+                }
+            }
+        } catch  where LocalStore.isOutOfSpace(error) {
+            // Refusals are safe to show unrecorded; an admission is not (the count inside, a second use of
+            // the ticket): nobody is let in who is not on disk.
+            let full = error as? LocalStore.StorageFull ?? LocalStore.StorageFull(store: store, cause: error)
+            if !status.storageFull {
+                logger.error("storage full: the door cannot record decisions", metadata: ["action": "\(full)"])
+            }
+            shown = shown.map { entry in
+                guard entry.decision.isAdmitted else { return entry }
+                return (.notRecorded, AdmissionDecision.notRecorded.description, entry.code)
+            }
+            publish {
+                $0.storageFull = true
+                $0.action = full.description
+            }
+        }
         let admitted = shown.count { $0.decision.isAdmitted }
         publish {
             if let last = shown.last {
@@ -106,7 +130,7 @@ extension DoorStation {
             return false
         }
         let event = StoreEvent.new(.customerExited, store: config.store.id, device: config.device.id, at: now)
-        try store.append([event])
+        try store.withReserve { try store.append([event]) }
         queue.apply(event)
         publish { $0.exits += 1 }
         metrics.exited()
@@ -121,7 +145,11 @@ extension DoorStation {
         let events = due.map {
             StoreEvent.new(.ticketExpired($0), store: config.store.id, device: config.device.id, at: now)
         }
-        try store.append(events)
+        do {
+            try store.append(events)
+        } catch  where LocalStore.isOutOfSpace(error) {
+            return  // written on a later turn, once there is room (the reserve is kept for admissions)
+        }
         queue.apply(events)
     }
 }

@@ -19,6 +19,10 @@ public struct DoorStationStatus: Sendable, Codable, Equatable {
     public var exits = 0
     /// How often the scanner went away since kioskd started (unplugged, or a line that drops).
     public var connectionsLost = 0
+    /// The state directory is full: decisions are shown but not recorded, and nobody is admitted.
+    public var storageFull = false
+    /// What the operator should do, when something needs doing.
+    public var action: String?
     /// `ready` or `disconnected` when an exit key input is configured.
     public var exitInput: String?
 

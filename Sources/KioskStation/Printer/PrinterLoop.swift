@@ -38,6 +38,11 @@ final class PrinterLoop: @unchecked Sendable {
     private var nextWake: Duration?
     /// When the last tear-off was recorded, until the next ticket is printed (the tear-off latency metric).
     private var takenAt: ContinuousClock.Instant?
+    /// When the waiting ticket was taken, while that take could not be written yet (storage full): it is
+    /// written before anything else happens, and no new ticket is issued until it is.
+    private var unrecordedTake: Timestamp?
+    /// The storage fault last logged (once per cause, not once a second).
+    private var storageFault: String?
 
     init(station: PrinterStation) throws {
         self.station = station
@@ -89,6 +94,18 @@ final class PrinterLoop: @unchecked Sendable {
             where error.code == .disconnected || error.code == .timeout || error.code == .io
         {
             lost(error)
+        } catch  where LocalStore.isOutOfSpace(error) {
+            let full = error as? LocalStore.StorageFull ?? LocalStore.StorageFull(store: station.store, cause: error)
+            if storageFault != full.directory {
+                storageFault = full.directory
+                logger.error("storage full: no new tickets", metadata: ["action": "\(full)"])
+            }
+            station.publish {
+                $0.state = .fault
+                $0.action = full.description
+                $0.storageFull = true
+            }
+            station.signal.sleep(.milliseconds(500))
         } catch {
             logger.error("printer station error", metadata: ["error": "\(error)"])
             station.publish {
@@ -169,6 +186,7 @@ final class PrinterLoop: @unchecked Sendable {
     // MARK: - One step
 
     private func step(_ device: PrinterDevice) throws {
+        if unrecordedTake != nil { try recordTaken() }
         let status = try readStatus(device)
         publishStatus(status)
         guard status.canPrint else {
@@ -262,6 +280,11 @@ final class PrinterLoop: @unchecked Sendable {
 
     private func ensureTicketWaiting(_ device: PrinterDevice, status: PrinterStatus) throws {
         let ticket = try current ?? station.store.waitingTicket(prefix: config.printer.codePrefix) ?? issueNext()
+        if storageFault != nil {
+            storageFault = nil
+            logger.notice("storage has room again: printing resumes")
+            station.publish { $0.storageFull = false }
+        }
         current = ticket
         guard ticket.state != .notSent, interrupted != ticket.ticket.id else {
             try print(ticket, on: device)
@@ -294,6 +317,8 @@ final class PrinterLoop: @unchecked Sendable {
     }
 
     private func issueNext() throws -> IssuedTicket {
+        // Only a ticket that can be recorded, and whose take can be, is handed out.
+        try station.store.requireRoomForNewTicket()
         try station.days.startDayIfDue()
         let now = station.clock.now()
         let day = businessDay
@@ -355,7 +380,7 @@ final class PrinterLoop: @unchecked Sendable {
                 "printer stopped after the ticket was cut",
                 metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
             )
-            try station.store.mark(ticket.ticket.id, .printed)
+            recordPrinted(ticket)
             confirmPrinted(ticket, status: after, samples: samples, bytes: bytes.count)
             return
         }
@@ -372,8 +397,22 @@ final class PrinterLoop: @unchecked Sendable {
             )
             return
         }
-        try station.store.mark(ticket.ticket.id, .printed)
+        recordPrinted(ticket)
         confirmPrinted(ticket, status: after, samples: samples, bytes: bytes.count)
+    }
+
+    /// Marks a cut ticket printed. If that cannot be written (storage full), the ticket stays `sending` on
+    /// disk — after a restart the station looks for it in the printer — and is never printed again from here:
+    /// it is in the printer, or in a customer's hand.
+    private func recordPrinted(_ ticket: IssuedTicket) {
+        do {
+            try station.store.withReserve { try station.store.mark(ticket.ticket.id, .printed) }
+        } catch {
+            logger.error(
+                "cannot record that the ticket was printed",
+                metadata: ["code": "\(ticket.ticket.code)", "error": "\(error)"]
+            )
+        }
     }
 
     /// The printer cut the ticket (its `printed` mark is on disk): it waits in the printer now.
@@ -397,11 +436,18 @@ final class PrinterLoop: @unchecked Sendable {
         logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)", "bytes": "\(bytes)"])
     }
 
+    /// Records the waiting ticket's take. When it cannot be written (storage full, even with the reserve
+    /// given back), the take is kept here and written first on every turn until it can be: the ticket stays
+    /// the current one, so no new ticket is issued, and its code is never printed again.
     private func recordTaken() throws {
         guard let ticket = current else { return }
-        if let event = try station.store.recordTaken(ticket.ticket, device: config.device.id, at: station.clock.now()) {
-            station.queue.apply(event)
+        let at = unrecordedTake ?? station.clock.now()
+        unrecordedTake = at
+        let event = try station.store.withReserve {
+            try station.store.recordTaken(ticket.ticket, device: config.device.id, at: at)
         }
+        unrecordedTake = nil
+        if let event { station.queue.apply(event) }
         station.metrics.ticketsTaken.increment()
         takenAt = .now
         current = nil

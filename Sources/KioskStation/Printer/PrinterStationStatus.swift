@@ -27,6 +27,8 @@ public struct PrinterStationStatus: Sendable, Codable, Equatable {
     public var ticketsToday = 0
     /// How often the connection to the printer was lost since kioskd started (a cable or a port that drops).
     public var connectionsLost = 0
+    /// The state directory is full: no new tickets until there is room to record them.
+    public var storageFull = false
     /// Milliseconds since 1970 of the last change.
     public var updatedAt: Int64 = 0
 

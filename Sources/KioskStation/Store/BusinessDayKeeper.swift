@@ -53,7 +53,7 @@ public final class BusinessDayKeeper: Service, Sendable {
                 utcOffset: Timestamp.utcOffset(at: now)
             )
             let event = StoreEvent.dayStarted(today, store: config.store.id, device: config.device.id, at: start)
-            try store.append([event])
+            try store.withReserve { try store.append([event]) }
             queue.apply(event)
             let after = queue.snapshot
             logger.notice(
