@@ -99,7 +99,7 @@ import Testing
     @Test func controlLanguage() throws {
         let emulator = try PrinterEmulator(profile: try PrinterProfile.load(named: "citizen-ppu-700"), logger: logger)
         #expect(EmulatorControl.execute("paper-end on", on: emulator) == "ok paper-end on")
-        #expect(EmulatorControl.execute("status", on: emulator) == "ok offline,paper_near_end,paper_end")
+        #expect(EmulatorControl.execute("status", on: emulator) == "ok paper_end,offline,paper_near_end")
         #expect(EmulatorControl.execute("paper-end off", on: emulator) == "ok paper-end off")
         #expect(EmulatorControl.execute("status", on: emulator) == "ok ready")
         #expect(EmulatorControl.execute("cover maybe", on: emulator).hasPrefix("error: unknown command"))

@@ -100,26 +100,7 @@ import Testing
     }
 
     func writeConfig(state: String, printer: String, store: StoreID, extra: String = "") throws -> String {
-        let config = "\(state)/kioskd.toml"
-        try """
-        [store]
-        id = "\(store.uuidString)"
-        name = "Crash Test Market"
-        [device]
-        id = "crash-entrance"
-        state_directory = "\(state)"
-        [printer]
-        address = "\(printer)"
-        profile = "custom-vkp80iii"
-        poll_interval_ms = 20
-        debounce_ms = 10
-        [http]
-        port = 0
-        [log]
-        level = "error"
-        \(extra)
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        return config
+        try KioskdConfig.write(state: state, printer: printer, store: store, device: "crash-entrance", extra: extra)
     }
 
     /// Starts kioskd and kills it with SIGKILL at a random moment, `rounds` times, while customers take

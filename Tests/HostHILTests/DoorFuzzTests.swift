@@ -171,7 +171,9 @@ import Testing
             if !ok && wrong.count < 10 { wrong.append("line \(i): \(kind) expected \(kind.reason), got \(refusal.0)") }
         }
         #expect(wrong.isEmpty, "\(wrong)")
-        #expect(events.count == setup.count + 1 + Self.lines)
+        // The setup, the admission, the day's start the kiosk wrote when it started, and one refusal per line.
+        #expect(events.filter { $0.kind == "dayStarted" }.count == 1)
+        #expect(events.count == setup.count + 1 + 1 + Self.lines)
 
         #expect(try kiosk.store.integrityCheck() == ["ok"])
         // What a restart would rebuild from disk is what the running door holds.

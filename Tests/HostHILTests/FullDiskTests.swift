@@ -11,9 +11,7 @@ import Testing
 /// tickets and scanning at the door: no code is handed out twice, the fault says what to do, the door admits
 /// nobody it cannot record, and everything resumes by itself once there is room.
 @Suite(.serialized) struct FullDiskTests {
-    static var isRoot: Bool { getuid() == 0 }
-
-    @Test(.enabled(if: isRoot, "mounts a tmpfs for the state directory: runs as root (make test in CI does)"))
+    @Test(.enabled(if: HIL.isRoot, "mounts a tmpfs for the state directory: runs as root (make test in CI does)"))
     func aFullDiskHandsOutNoCodeTwice() async throws {
         let mount = HIL.temporaryDirectory("full-disk")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)

@@ -3,35 +3,11 @@ import Testing
 
 @testable import KioskCore
 
-@Suite struct AdmissionTests {
+@Suite struct AdmissionTests: TicketFixtures {
     let store = UUID()
     let signer = TicketSigner()
-    let prefix = "HTTPS://CLUP.EXAMPLE/T/"
 
     func ms(_ n: Int64) -> Timestamp { Timestamp(milliseconds: n) }
-
-    func event(_ body: StoreEvent.Body, at time: Timestamp) -> StoreEvent {
-        StoreEvent(id: .v7(at: time), store: store, device: "d", time: time, body: body)
-    }
-
-    func ticket(_ n: Int, kind: TicketKind = .paper, at time: Timestamp, slot: BookingSlot? = nil) -> Ticket {
-        Ticket(
-            id: .v7(at: time),
-            store: store,
-            kind: kind,
-            code: TicketCode(prefix: "A", number: n),
-            issuedAt: time,
-            slot: slot,
-            issuer: "d"
-        )
-    }
-
-    func scan(_ t: Ticket, signer other: TicketSigner? = nil) -> Result<TicketCodec.Claims, TicketCodec.DecodeError> {
-        let text = TicketCodec.encode(t, signer: other ?? signer, prefix: prefix)
-        return Result { () throws(TicketCodec.DecodeError) in
-            try TicketCodec.decode(text, prefix: prefix, keyRing: KeyRing([signer.publicKey]), store: store)
-        }
-    }
 
     /// Three paper tickets taken in order into a store with two places.
     func queueOfThree() -> (QueueState, [Ticket]) {

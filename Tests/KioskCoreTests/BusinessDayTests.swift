@@ -4,39 +4,15 @@ import Testing
 @testable import KioskCore
 
 /// The end of a business day in the fold: the evening's line and occupancy do not reach the next morning.
-@Suite struct BusinessDayTests {
+@Suite struct BusinessDayTests: TicketFixtures {
     let store = UUID()
     let signer = TicketSigner()
-    let prefix = "HTTPS://CLUP.EXAMPLE/T/"
     /// Day 20 000 (2024-10-04) opens at 07:00 UTC.
     let day = BusinessDay(number: 20_000)
     var opening: Timestamp { day.start(openingTime: 7 * 3600, utcOffset: 0) }
 
     func at(_ hours: Double, dayOffset: Int64 = 0) -> Timestamp {
         opening + .milliseconds(Int64(hours * 3_600_000) + dayOffset * 86_400_000)
-    }
-
-    func event(_ body: StoreEvent.Body, at time: Timestamp) -> StoreEvent {
-        StoreEvent(id: .v7(at: time), store: store, device: "d", time: time, body: body)
-    }
-
-    func ticket(_ n: Int, kind: TicketKind = .paper, at time: Timestamp, slot: BookingSlot? = nil) -> Ticket {
-        Ticket(
-            id: .v7(at: time),
-            store: store,
-            kind: kind,
-            code: TicketCode(prefix: "A", number: n),
-            issuedAt: time,
-            slot: slot,
-            issuer: "d"
-        )
-    }
-
-    func scan(_ t: Ticket) -> Result<TicketCodec.Claims, TicketCodec.DecodeError> {
-        let text = TicketCodec.encode(t, signer: signer, prefix: prefix)
-        return Result { () throws(TicketCodec.DecodeError) in
-            try TicketCodec.decode(text, prefix: prefix, keyRing: KeyRing([signer.publicKey]), store: store)
-        }
     }
 
     /// The evening of day 20 000: six tickets taken (14:50), three admitted into a store of three.

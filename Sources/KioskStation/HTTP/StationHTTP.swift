@@ -18,6 +18,9 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         public var called: [String]
         /// Minutes a customer taking a ticket now would wait (the fallback estimate printed on tickets).
         public var estimatedWaitMinutes: Int
+        /// Events written here that the server's log has not sent back yet: folded on top of the server's
+        /// order. Small while sync works (the outbox and one pull); it grows only while the server is away.
+        public var pendingEvents: Int
     }
 
     public var store: String
@@ -69,7 +72,8 @@ public enum StationHTTP {
                     capacity: state.capacity,
                     next: line.prefix(20).map(\.code.description),
                     called: state.called(at: now).prefix(20).map(\.code.description),
-                    estimatedWaitMinutes: WaitEstimate.minutes(estimate)
+                    estimatedWaitMinutes: WaitEstimate.minutes(estimate),
+                    pendingEvents: queue.pendingCount
                 )
             )
         }

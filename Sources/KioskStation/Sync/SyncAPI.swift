@@ -38,11 +38,15 @@ struct SyncAPI: Sendable {
     }
 
     /// The client kioskd syncs with: a small pool (push, pull, keys run side by side), connections that
-    /// time out when a connect hangs, no redirects (a kiosk talks to one server).
+    /// time out when a connect hangs and are not retried behind the caller's back, no redirects (a kiosk talks
+    /// to one server).
     static func makeClient() -> HTTPClient {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: .seconds(3))
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 4)
+        // A failed connect fails its request at once: the sync loops retry on their own backoff (at most 5 s).
+        // The pool's own retries back off to a minute, so a kiosk would wait that long after an outage.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.httpVersion = .http1Only
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }

@@ -1,0 +1,128 @@
+import CLupServer
+import DeviceEmulators
+import Foundation
+import Glibc
+import KioskCore
+import Testing
+
+@testable import KioskStation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A day's worth of tear-offs through kioskd as its own process, syncing with the real clup-server: its memory
+/// stays flat (nothing accumulates per ticket but the day's queue itself), and after each pull the replica holds
+/// no pending event the server already has.
+@Suite(.serialized) struct SoakTests {
+    static var kioskd: String { CrashTests.kioskd }
+
+    /// Resident memory of a process, from /proc (kB).
+    static func residentKB(_ pid: pid_t) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+
+    /// A TCP port nobody listens on now (bound and released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func status(port: Int) async throws -> StationStatus {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/status")!)
+        return try JSONDecoder().decode(StationStatus.self, from: data)
+    }
+
+    /// 5,000 tear-offs (CLUP_SOAK_TEAROFFS) with sync on: RSS grows at most 2 MB from the end of the warm-up
+    /// (2,000) to the end, and the replica's pending events stay at the few the server has not sent back.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: kioskd), "kioskd is not built next to the tests"))
+    func memoryStaysFlatOverADayOfTearOffs() async throws {
+        let count = Int(ProcessInfo.processInfo.environment["CLUP_SOAK_TEAROFFS"] ?? "") ?? 5000
+        let warmUp = count * 2 / 5
+        let server = try await ServerRig()
+        let rig = try EmulatorRig(profile: "custom-vkp80iii")
+        defer { rig.stop() }
+        let state = HIL.temporaryDirectory("soak")
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let process = Process()
+        do {
+            let storeID = try await server.registerStore(["capacity": 100_000])
+            let credential = try await server.enroll("soak-entrance", store: storeID)
+            let port = try Self.freePort()
+            let config = try KioskdConfig.write(
+                state: state,
+                printer: rig.tcpAddress,
+                store: storeID,
+                device: "soak-entrance",
+                httpPort: port,
+                store: "capacity = 100000",
+                extra: """
+                    [sync]
+                    server = "\(server.url)"
+                    credential = "\(credential)"
+                    pull_wait_seconds = 5
+                    """
+            )
+            process.executableURL = URL(fileURLWithPath: Self.kioskd)
+            process.arguments = ["run", "--config", config]
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let pid = process.processIdentifier
+
+            var warm: Int?
+            var maxPending = 0
+            for n in 1...count {
+                let deadline = ContinuousClock.now + .seconds(5)
+                while rig.emulator.ticketCount < n && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                try #require(rig.emulator.ticketCount >= n, "ticket \(n) not printed")
+                // After the station saw it in the presenter (one poll), as a customer would take it.
+                try await Task.sleep(for: .milliseconds(25))
+                rig.emulator.simulate(.take)
+                if n == warmUp { warm = Self.residentKB(pid) }
+                if n % 500 == 0 { maxPending = max(maxPending, try await Self.status(port: port).queue.pendingEvents) }
+            }
+            // Caught up with the server: pending is what was written after the last pull, at most a few events.
+            let end = { server.app.logs.store(storeID)?.lastSequence ?? -1 }
+            var settled = false
+            for _ in 0..<200 {
+                let status = try await Self.status(port: port)
+                if status.sync?.outbox == 0 && status.sync?.lastSequence == end() {
+                    settled = status.queue.pendingEvents <= 2
+                    if settled { break }
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let final = try await Self.status(port: port)
+            #expect(settled, "pending events after the pull: \(final.queue.pendingEvents)")
+            let last = try #require(Self.residentKB(pid))
+            let start = try #require(warm)
+            print("soak: \(count) tear-offs, RSS \(start) kB after \(warmUp) → \(last) kB; pending ≤ \(maxPending)")
+            #expect(last - start <= 2048, "RSS grew \(last - start) kB over \(count - warmUp) tear-offs")
+            #expect(maxPending < 50, "the replica kept \(maxPending) pending events")
+            #expect(server.queue(storeID)?.waiting.count == count)
+        } catch {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            await server.stop()
+            throw error
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        await server.stop()
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import KioskCore
+
+/// A kioskd.toml for a kioskd process under test: one store, the printer emulator at `printer` (Custom VKP80III,
+/// polled every 20 ms), the state in `state`, logs at error level, and `extra` sections appended.
+enum KioskdConfig {
+    static func write(
+        state: String,
+        printer: String,
+        store: StoreID,
+        device: String,
+        httpPort: Int = 0,
+        store extraStore: String = "",
+        extra: String = ""
+    ) throws -> String {
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let path = "\(state)/kioskd.toml"
+        try """
+        [store]
+        id = "\(store.uuidString)"
+        name = "Test Market"
+        \(extraStore)
+        [device]
+        id = "\(device)"
+        state_directory = "\(state)"
+        [printer]
+        address = "\(printer)"
+        profile = "custom-vkp80iii"
+        poll_interval_ms = 20
+        debounce_ms = 10
+        [http]
+        port = \(httpPort)
+        [log]
+        level = "error"
+        \(extra)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
