@@ -27,7 +27,12 @@ import FoundationNetworking
 
     static var ready: Bool { FileManager.default.isExecutableFile(atPath: CrashTests.kioskd) && library != nil }
 
-    @Test(.enabled(if: ready, "needs kioskd built next to the tests and libfaketime (apt-get install faketime; make test does it)"))
+    @Test(
+        .enabled(
+            if: ready,
+            "needs kioskd built next to the tests and libfaketime (apt-get install faketime; make test does it)"
+        )
+    )
     func theNextMorningUnderAFakeClock() async throws {
         let rig = try EmulatorRig(profile: "custom-vkp80iii")
         defer { rig.stop() }

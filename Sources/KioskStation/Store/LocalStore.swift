@@ -23,6 +23,9 @@ public final class LocalStore: Sendable {
             try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // 512 KiB of page cache (SQLite's default is 2 MiB): the station appends and looks up by index, so
+            // the hot pages are few; on a small box the rest is memory better left to the system.
+            try db.execute(sql: "PRAGMA cache_size = -512")
         }
         configuration.busyMode = .timeout(5)
         do {
