@@ -172,6 +172,15 @@ struct SyncAPI: Sendable {
             default: return "\(error)"
             }
         }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return "connection refused — is clup-server running at this address?"
+            case ENETUNREACH, EHOSTUNREACH: return "no route to the server — check the store's network"
+            case ETIMEDOUT: return "connecting timed out"
+            case ECONNRESET: return "the connection was reset"
+            default: break
+            }
+        }
         return "\(error)"
     }
 }
