@@ -145,12 +145,7 @@ import Testing
             #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 6 } != nil)
             #expect(await door.wait(.seconds(10)) { doorStation.keyRing.count >= 2 } != nil)
             #expect(await door.wait { doorStation.status.state == "ready" } != nil)
-            func scan(_ payload: String) async throws -> String? {
-                let before = doorStation.status.admitted + doorStation.status.refused
-                try scanner.scan(payload)
-                _ = await door.wait { doorStation.status.admitted + doorStation.status.refused > before }
-                return doorStation.status.last.map { "\($0.reason) \($0.code ?? "-")" }
-            }
+            func scan(_ payload: String) async throws -> String? { try await door.scan(payload, on: scanner) }
             for n in 0..<3 { #expect(try await scan(qr[n]) == "admit A00\(n + 1)") }
             #expect(try await scan(qr[3]) == "store_full A004")
             #expect(await door.wait(.seconds(10)) { server.queue(storeID)?.inside == 3 } != nil)

@@ -59,11 +59,7 @@ import Testing
             await server.stop(removingData: false)
             let started = ContinuousClock.now
             func scan(_ payload: String, at rig: StationRig) async throws -> String? {
-                let door = try #require(rig.kiosk.door)
-                let before = door.status.admitted + door.status.refused
-                try scanners[rig === north ? 0 : 1].scan(payload)
-                _ = await rig.wait { door.status.admitted + door.status.refused > before }
-                return door.status.last.map { "\($0.reason) \($0.code ?? "-")" }
+                try await rig.scan(payload, on: scanners[rig === north ? 0 : 1])
             }
             // Tear-offs all through the outage, one every eighth of it.
             var torn = 1

@@ -64,12 +64,7 @@ import Testing
 
             let pngs = try tickets.prefix(2).map { try #require($0.pngPath) }
             let paper = try pngs.map { try #require(try HIL.decodeQR(png: $0).first) }
-            func scan(_ payload: String) async throws -> String? {
-                let before = doorStation.status.admitted + doorStation.status.refused
-                try scanner.scan(payload)
-                _ = await door.wait { doorStation.status.admitted + doorStation.status.refused > before }
-                return doorStation.status.last.map { "\($0.reason) \($0.code ?? "-")" }
-            }
+            func scan(_ payload: String) async throws -> String? { try await door.scan(payload, on: scanner) }
             // Two places: A001 and V001 are called; A002 waits behind A001.
             #expect(try await scan(appQR) == "admit V001")
             #expect(try await scan(paper[1]) == "not_your_turn A002")
@@ -126,12 +121,7 @@ import Testing
         }
         do {
             let door = try #require(kiosk.kiosk.door)
-            func scan(_ payload: String) async throws -> String? {
-                let before = door.status.admitted + door.status.refused
-                try scanner.scan(payload)
-                _ = await kiosk.wait { door.status.admitted + door.status.refused > before }
-                return door.status.last.map { "\($0.reason) \($0.code ?? "-")" }
-            }
+            func scan(_ payload: String) async throws -> String? { try await kiosk.scan(payload, on: scanner) }
             // Tomorrow's first slot, 07:00 in the store (UTC+1).
             let formatter = DateFormatter()
             formatter.dateFormat = "yyyy-MM-dd"

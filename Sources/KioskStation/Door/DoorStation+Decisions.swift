@@ -70,7 +70,7 @@ extension DoorStation {
         } catch  where LocalStore.isOutOfSpace(error) {
             // Refusals are safe to show unrecorded; an admission is not (the count inside, a second use of
             // the ticket): nobody is let in who is not on disk.
-            let full = error as? LocalStore.StorageFull ?? LocalStore.StorageFull(store: store, cause: error)
+            let full = store.storageFull(error)
             if !status.storageFull {
                 logger.error("storage full: the door cannot record decisions", metadata: ["action": "\(full)"])
             }

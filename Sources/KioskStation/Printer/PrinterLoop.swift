@@ -95,7 +95,7 @@ final class PrinterLoop: @unchecked Sendable {
         {
             lost(error)
         } catch  where LocalStore.isOutOfSpace(error) {
-            let full = error as? LocalStore.StorageFull ?? LocalStore.StorageFull(store: station.store, cause: error)
+            let full = station.store.storageFull(error)
             if storageFault != full.directory {
                 storageFault = full.directory
                 logger.error("storage full: no new tickets", metadata: ["action": "\(full)"])
@@ -307,14 +307,7 @@ final class PrinterLoop: @unchecked Sendable {
     }
 
     /// Today, as the store counts days (they start at the opening time).
-    private var businessDay: BusinessDay {
-        let now = station.clock.now()
-        return BusinessDay(
-            at: now,
-            openingTime: config.store.openingTime.secondsAfterMidnight,
-            utcOffset: Timestamp.utcOffset(at: now)
-        )
-    }
+    private var businessDay: BusinessDay { station.days.businessDay(at: station.clock.now()) }
 
     private func issueNext() throws -> IssuedTicket {
         // Only a ticket that can be recorded, and whose take can be, is handed out.

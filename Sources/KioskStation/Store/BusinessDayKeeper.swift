@@ -31,12 +31,10 @@ public final class BusinessDayKeeper: Service, Sendable {
 
     /// The business day at `now`, as this store counts days (they start at the opening time, local time).
     func businessDay(at now: Timestamp) -> BusinessDay {
-        BusinessDay(
-            at: now,
-            openingTime: config.store.openingTime.secondsAfterMidnight,
-            utcOffset: Timestamp.utcOffset(at: now)
-        )
+        BusinessDay(at: now, openingTime: openingTime, utcOffset: Timestamp.utcOffset(at: now))
     }
+
+    private var openingTime: Int { config.store.openingTime.secondsAfterMidnight }
 
     /// Writes the current business day's `dayStarted` when the log has not started it yet. Returns whether it
     /// wrote one. Throws when the log cannot be written (the caller must not decide on yesterday's state).
@@ -48,10 +46,7 @@ public final class BusinessDayKeeper: Service, Sendable {
         return try writing.withLock { _ in
             let before = queue.snapshot
             if let day = before.day, day >= today { return false }
-            let start = today.start(
-                openingTime: config.store.openingTime.secondsAfterMidnight,
-                utcOffset: Timestamp.utcOffset(at: now)
-            )
+            let start = today.start(openingTime: openingTime, utcOffset: Timestamp.utcOffset(at: now))
             let event = StoreEvent.dayStarted(today, store: config.store.id, device: config.device.id, at: start)
             try store.withReserve { try store.append([event]) }
             queue.apply(event)

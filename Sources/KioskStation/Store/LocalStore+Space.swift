@@ -69,6 +69,11 @@ extension LocalStore {
         }
     }
 
+    /// `error` (an out-of-space failure) as the ``StorageFull`` that tells the operator what to do.
+    public func storageFull(_ error: any Error) -> StorageFull {
+        error as? StorageFull ?? StorageFull(store: self, cause: error)
+    }
+
     /// SQLite's "database or disk is full", or the file system's "no space left".
     public static func isOutOfSpace(_ error: any Error) -> Bool {
         if error is StorageFull { return true }

@@ -78,6 +78,16 @@ final class StationRig {
         return nil
     }
 
+    /// Scans `payload` on `scanner` and waits for this kiosk's door to decide; returns "reason code", e.g.
+    /// "admit A001" or "store_full A004" ("-" when the scan names no known ticket).
+    func scan(_ payload: String, on scanner: SerialScannerEmulator) async throws -> String? {
+        let door = try #require(kiosk.door)
+        let before = door.status.admitted + door.status.refused
+        try scanner.scan(payload)
+        _ = await wait { door.status.admitted + door.status.refused > before }
+        return door.status.last.map { "\($0.reason) \($0.code ?? "-")" }
+    }
+
     /// Waits until the emulator cut `count` tickets in all.
     func tickets(_ count: Int, timeout: Duration = .seconds(10)) async -> [PrintedTicket]? {
         await wait(timeout) { emulator.ticketCount >= count } != nil ? emulator.tickets : nil
