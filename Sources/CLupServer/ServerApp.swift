@@ -24,6 +24,12 @@ public struct ServerApp: Sendable {
         public var adminToken: String
         /// What the server takes as now (tests shift it to make a booked slot come).
         public var clock: WallClock = .system
+        /// What anonymous clients may create, and how fast.
+        public var limits = PublicLimits()
+        /// How often called tickets past their window are expired.
+        public var expiryInterval: Duration = .seconds(5)
+        /// Proxies (load balancers) whose `X-Forwarded-For` names the client; nobody else's is believed.
+        public var trustedProxies: [CIDR] = []
 
         public init(adminToken: String) {
             self.adminToken = adminToken
@@ -53,13 +59,31 @@ public struct ServerApp: Sendable {
         let database = try ServerDatabase(path: options.databasePath, clock: options.clock)
         let logs = try StoreLogs(database: database)
         let auth = Authenticator(adminToken: options.adminToken, database: database)
+        let clients = ClientAddress(trustedProxies: options.trustedProxies)
+        let now = options.clock.now()
+        let gate = TicketGate(
+            limits: options.limits,
+            tokens: HolderTokens(key: try database.serverKey("holder-tokens")),
+            holders: Holders(
+                limits: .init(maxBookings: options.limits.maxBookingsPerHolder),
+                owned: try database.holders(
+                    since: now - .seconds(Int64(options.limits.bookingHorizonDays + 2) * 86_400)
+                )
+            )
+        )
         let router = Router(context: ServerContext.self)
+        router.middlewares.add(ErrorEnvelope())
         router.get("healthz") { _, _ in "ok" }
         StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
         EventRoutes(database: database, logs: logs, auth: auth).register(on: router)
-        AccountRoutes(database: database, throttle: LoginThrottle(), sessionLifetime: options.sessionLifetime)
-            .register(on: router)
-        let app = AppRoutes(logs: logs, statusURL: options.statusURL)
+        AccountRoutes(
+            database: database,
+            throttle: LoginThrottle(),
+            sessionLifetime: options.sessionLifetime,
+            clients: clients
+        )
+        .register(on: router)
+        let app = AppRoutes(logs: logs, statusURL: options.statusURL, gate: gate, auth: auth, clients: clients)
         app.register(on: router)
         BookingRoutes(logs: logs, statusURL: options.statusURL, app: app).register(on: router)
         let port = ListeningPort()
@@ -77,7 +101,7 @@ public struct ServerApp: Sendable {
         let expiry = NoShowExpiry(
             logs: logs,
             policy: AdmissionPolicy(callWindow: .seconds(options.callWindowMinutes * 60)),
-            interval: .seconds(5),
+            interval: options.expiryInterval,
             logger: logger
         )
         return ServerApp(

@@ -194,10 +194,38 @@ import Testing
                     as? String
             }
             #expect(stage(await stream.next()) == "waiting")
-            answer = try await server.call("DELETE", "/v1/tickets/\(firstID)", token: nil)
+            // Only the device that took a ticket cancels it: not who knows its id, not another holder.
+            let firstHolder = try #require(first.body["holderToken"] as? String)
+            let secondHolder = try #require(second.body["holderToken"] as? String)
+            #expect(try await server.call("DELETE", "/v1/tickets/\(firstID)", token: nil).status == 401)
+            answer = try await server.call(
+                "DELETE",
+                "/v1/tickets/\(firstID)",
+                token: nil,
+                headers: ["Clup-Holder": secondHolder]
+            )
+            #expect(answer.status == 403)
+            answer = try await server.call(
+                "DELETE",
+                "/v1/tickets/\(firstID)",
+                token: nil,
+                headers: ["Clup-Holder": firstHolder.dropLast(2) + "AA"]
+            )
+            #expect(answer.status == 401 && answer.body["field"] as? String == "Clup-Holder")
+            answer = try await server.call(
+                "DELETE",
+                "/v1/tickets/\(firstID)",
+                token: nil,
+                headers: ["Clup-Holder": firstHolder]
+            )
             #expect(answer.status == 200 && answer.body["stage"] as? String == "cancelled")
             #expect(stage(await stream.next()) == "called")
-            _ = try await server.call("DELETE", "/v1/tickets/\(secondID)", token: nil)
+            _ = try await server.call(
+                "DELETE",
+                "/v1/tickets/\(secondID)",
+                token: nil,
+                headers: ["Clup-Holder": secondHolder]
+            )
             #expect(stage(await stream.next()) == "cancelled")
             #expect(await stream.ended(within: .seconds(5)))  // the app closes its EventSource on a final stage
             #expect(server.queue(milano)?.waiting.isEmpty == true)
@@ -268,7 +296,8 @@ import Testing
     /// Manager login: a token that enrolls the manager's own store's kiosks; wrong credentials say nothing
     /// about which part was wrong, and a guesser is slowed down.
     @Test func managersLogInAndGuessersAreSlowedDown() async throws {
-        let server = try await ServerRig()
+        // Loopback is the proxy: X-Forwarded-For names other clients.
+        let server = try await ServerRig(trustedProxies: [CIDR("127.0.0.1")!])
         do {
             let store = try await server.registerStore(manager: "anna")
             let other = try await server.registerStore(["name": "Other Market"], manager: "bruno")
@@ -333,7 +362,45 @@ import Testing
                 token: nil,
                 json: ["username": "bruno", "password": "correct horse battery"]
             )
-            #expect(blocked.status == 429, "even the right password waits while blocked")
+            #expect(blocked.status == 429, "the right password from the guessing address waits too")
+            // The manager's own device, an address with no failures, is not locked out by someone else's guesses.
+            let own = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "bruno", "password": "correct horse battery"],
+                headers: ["X-Forwarded-For": "192.0.2.44"]
+            )
+            #expect(own.status == 200)
+            // An address that guesses many names is refused before its passwords are even hashed.
+            var fromOne: [Int] = []
+            for n in 0..<12 {
+                fromOne.append(
+                    try await server.call(
+                        "POST",
+                        "/v1/login",
+                        token: nil,
+                        json: ["username": "name\(n)", "password": "guess"],
+                        headers: ["X-Forwarded-For": "198.51.100.9"]
+                    ).status
+                )
+            }
+            #expect(fromOne.prefix(10).allSatisfy { $0 == 401 } && fromOne.last == 429)
+            // The same time for an unknown name as for a known one (both hash a password).
+            func timed(_ user: String) async throws -> Duration {
+                let start = ContinuousClock.now
+                _ = try await server.call(
+                    "POST",
+                    "/v1/login",
+                    token: nil,
+                    json: ["username": user, "password": "wrong password"],
+                    headers: ["X-Forwarded-For": "192.0.2.\(Int.random(in: 100...200))"]
+                )
+                return ContinuousClock.now - start
+            }
+            let known = try await timed("anna")
+            let unknown = try await timed("nobody-at-all")
+            #expect(unknown > known / 3, "unknown \(unknown) vs known \(known)")
         } catch {
             await server.stop()
             throw error

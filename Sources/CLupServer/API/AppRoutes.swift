@@ -4,11 +4,15 @@ import KioskCore
 import NIOCore
 
 /// The customer app's API: stores near a point (R1), virtual tickets (R2, R3) with their position and
-/// estimated wait (R11, R13) and live updates (R14), cancelling. No personal data: a ticket's id is all the
-/// app holds, and it is the only key to the ticket.
+/// estimated wait (R11, R13) and live updates (R14), cancelling. No personal data: a ticket's id is public
+/// (it is in its QR) and shows its status; acting on a ticket takes the anonymous holder token of the device
+/// that took it (``HolderTokens``), or a manager of its store.
 struct AppRoutes {
     let logs: StoreLogs
     let statusURL: String
+    let gate: TicketGate
+    let auth: Authenticator
+    let clients: ClientAddress
 
     struct Nearby: ResponseEncodable {
         var stores: [StoreSummary]
@@ -54,11 +58,30 @@ struct AppRoutes {
             }
             return Nearby(stores: stores.sorted { $0.distanceKm < $1.distanceKm })
         }
-        router.post("v1/stores/:store/tickets") { _, context -> EditedResponse<TicketStatus> in
+        router.post("v1/stores/:store/tickets") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
-            let issued = try await logs.issue(kind: .app, store: store, statusURL: statusURL, at: logs.clock.now())
+            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+            let now = logs.clock.now()
+            let pass = try gate.enter(
+                .app,
+                store: live,
+                token: request.headers[HolderTokens.field],
+                address: clients.of(request, peer: context.remoteAddress),
+                at: now
+            )
+            var ticket: TicketID?
+            defer { gate.finish(pass, ticket: ticket) }
+            let issued = try await logs.issue(
+                kind: .app,
+                store: store,
+                statusURL: statusURL,
+                holder: pass.holder,
+                at: now
+            )
+            ticket = issued.ticket.id
             guard var status = status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
             status.qr = issued.qr
+            status.holderToken = pass.newToken
             return EditedResponse(status: .created, response: status)
         }
         router.get("v1/tickets/:ticket") { _, context -> TicketStatus in
@@ -71,11 +94,12 @@ struct AppRoutes {
             guard let live = logs.store(containing: id) else { throw APIError.notFound("ticket \(id)") }
             return events(of: id, feed: live.changes)
         }
-        router.delete("v1/tickets/:ticket") { _, context -> TicketStatus in
+        router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
             guard let live = logs.store(containing: id), let entry = live.state.entries[id] else {
                 throw APIError.notFound("ticket \(id)")
             }
+            try authorizeCancel(id, of: entry.ticket, request: request)
             switch entry.stage {
             case .inPrinter, .waiting: break
             case .cancelled:
@@ -94,6 +118,28 @@ struct AppRoutes {
             guard let status = status(of: id) else { throw APIError.notFound("ticket \(id)") }
             return status
         }
+    }
+
+    /// Only who took a ticket may cancel it (its holder token), or a manager of its store; paper tickets have
+    /// no holder. The ticket id alone, or anything in the QR, is never enough.
+    func authorizeCancel(_ id: TicketID, of ticket: Ticket, request: Request) throws(APIError) {
+        if let token = request.headers[HolderTokens.field] {
+            guard let holder = gate.tokens.holder(token) else {
+                throw APIError(.unauthorized, "unknown holder token", field: HolderTokens.header)
+            }
+            guard gate.holders.holder(of: id) == holder else {
+                throw APIError(.forbidden, "only the device that took this ticket can cancel it")
+            }
+            return
+        }
+        guard request.bearerToken != nil else {
+            throw APIError(
+                .unauthorized,
+                "cancelling needs the \(HolderTokens.header) header of the device that took the ticket "
+                    + "(or a manager of the store)"
+            )
+        }
+        try auth.requireManager(request, of: ticket.store)
     }
 
     func status(of id: TicketID) -> TicketStatus? {
@@ -185,6 +231,9 @@ struct TicketStatus: ResponseEncodable, Equatable {
     var estimatedWaitSeconds: Int?
     /// The signed code to show at the door; only in the answer that creates the ticket.
     var qr: String?
+    /// A new holder token, when the request that created the ticket came without one: the device keeps it
+    /// and sends it as `Clup-Holder` with its next tickets and to cancel.
+    var holderToken: String?
 
     init?(_ id: TicketID, in live: StoreLogs.Live, at now: Timestamp) {
         let state = live.state

@@ -9,6 +9,8 @@ struct BookingRoutes {
     let statusURL: String
     let app: AppRoutes
 
+    var horizon: Duration { .seconds(Int64(app.gate.limits.bookingHorizonDays) * 86_400) }
+
     struct Day: ResponseEncodable {
         var date: String
         var slotMinutes: Int
@@ -31,11 +33,19 @@ struct BookingRoutes {
             guard let date = request.uri.queryParameters["date"].map(String.init), let day = Slots.day(date) else {
                 throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
             }
+            let now = logs.clock.now()
+            let today = BusinessDay(localDateOf: now, utcOffsetMinutes: live.record.profile.utcOffsetMinutes).number
+            guard (today - 1...today + Int64(app.gate.limits.bookingHorizonDays)).contains(day) else {
+                throw APIError.badRequest(
+                    "visits can be booked up to \(app.gate.limits.bookingHorizonDays) days ahead",
+                    field: "date"
+                )
+            }
             let slots = Slots.of(
                 day: day,
                 profile: live.record.profile,
                 booked: { Slots.booked(live.state, start: $0) },
-                now: logs.clock.now()
+                now: now
             )
             return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
         }
@@ -47,6 +57,13 @@ struct BookingRoutes {
                 throw APIError.badRequest("5 to 240 minutes", field: "expectedVisitMinutes")
             }
             let now = logs.clock.now()
+            // Range first: only then is the time safe to compute with.
+            guard booking.slotStart > now.milliseconds, booking.slotStart <= (now + horizon).milliseconds else {
+                throw APIError.badRequest(
+                    "a slot start within the next \(app.gate.limits.bookingHorizonDays) days (see …/slots)",
+                    field: "slotStart"
+                )
+            }
             let start = Timestamp(milliseconds: booking.slotStart)
             let profile = live.record.profile
             let localDay = BusinessDay(localDateOf: start, utcOffsetMinutes: profile.utcOffsetMinutes)
@@ -58,6 +75,15 @@ struct BookingRoutes {
                     field: "slotStart"
                 )
             }
+            let pass = try app.gate.enter(
+                .booking,
+                store: live,
+                token: request.headers[HolderTokens.field],
+                address: app.clients.of(request, peer: context.remoteAddress),
+                at: now
+            )
+            var ticket: TicketID?
+            defer { app.gate.finish(pass, ticket: ticket) }
             let issued = try await logs.issue(
                 kind: .booking,
                 store: store,
@@ -68,6 +94,7 @@ struct BookingRoutes {
                 ),
                 validity: (start, start + Self.lateness),
                 statusURL: statusURL,
+                holder: pass.holder,
                 at: now
             ) { [logs] in
                 guard let state = logs.store(store)?.state else { return }
@@ -75,8 +102,10 @@ struct BookingRoutes {
                     throw APIError(.conflict, "this slot is fully booked — choose another", field: "slotStart")
                 }
             }
+            ticket = issued.ticket.id
             guard var status = app.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
             status.qr = issued.qr
+            status.holderToken = pass.newToken
             return EditedResponse(status: .created, response: status)
         }
     }

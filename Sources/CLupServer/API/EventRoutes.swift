@@ -9,6 +9,7 @@ struct EventRoutes {
     let database: ServerDatabase
     let logs: StoreLogs
     let auth: Authenticator
+    var checks = EventChecks()
 
     static let maxBatch = 1000
 
@@ -46,21 +47,7 @@ struct EventRoutes {
             guard batch.events.count <= Self.maxBatch else {
                 throw APIError.badRequest("at most \(Self.maxBatch) events per request", field: "events")
             }
-            for (i, event) in batch.events.enumerated() {
-                guard event.store == store else {
-                    throw APIError.badRequest("not this store", field: "events[\(i)].store")
-                }
-                guard event.device == device else {
-                    throw APIError(
-                        .forbidden,
-                        "a device appends only its own events (it is '\(device)')",
-                        field: "events[\(i)].device"
-                    )
-                }
-                if case .ticketIssued(let ticket) = event.body, ticket.store != store {
-                    throw APIError.badRequest("ticket of another store", field: "events[\(i)].body.ticket.store")
-                }
-            }
+            try checks.check(batch.events, store: store, device: device, now: logs.clock.now())
             let appended = try await logs.append(batch.events, store: store)
             return Appended(appended: appended, last: logs.store(store)?.lastSequence ?? 0)
         }

@@ -1,31 +1,57 @@
 import KioskCore
 import Synchronization
 
-/// Slows down password guessing: after 3 failures for a user name (10 from one address: a store's managers
-/// may share one), each further attempt must wait twice as long as the previous (1 s, 2 s, 4 s … up to
-/// 5 min) — answered 429 with Retry-After meanwhile. A success clears the user's count. In memory: a restart forgets, which costs a guesser little.
+/// Slows down password guessing without handing a guesser the power to lock a manager out.
+///
+/// Failures are counted per client address and per user name, separately. An address past 10 failures waits
+/// twice as long after each further one (1 s, 2 s … 5 min), and while it waits its attempts are refused
+/// before any password is hashed (a blocked address costs the server nothing). A user name past 3 failures
+/// waits the same way, but that is checked after the password: a wrong password is refused with 429, the
+/// right one from an address with no failures of its own (the manager's own device) still logs in. A
+/// success clears the user's count. Records are forgotten 15 minutes after their last failure once their
+/// wait is over; past `maxKeys` the oldest idle ones go first, never all at once. In memory: a restart
+/// forgets, which costs a guesser little.
 final class LoginThrottle: Sendable {
     private struct Record {
         var failures = 0
         var blockedUntil = Timestamp(milliseconds: 0)
+        var lastFailure = Timestamp(milliseconds: 0)
     }
 
     private let records = Mutex<[String: Record]>([:])
-    /// Failures allowed before waiting starts, by key kind (`user:` and `ip:` prefixes).
+    private let maxKeys: Int
+    static let forgetAfter: Duration = .seconds(15 * 60)
+
+    init(maxKeys: Int = 100_000) {
+        self.maxKeys = maxKeys
+    }
+
+    static func addressKey(_ address: String) -> String { "ip:" + address }
+    static func userKey(_ username: String) -> String { "user:" + username.lowercased() }
+
+    /// Failures allowed before waiting starts, by key kind.
     static func free(_ key: String) -> Int { key.hasPrefix("ip:") ? 10 : 3 }
 
-    /// Seconds to wait before `keys` may try again; 0 when they may now.
-    func wait(_ keys: [String], at now: Timestamp) -> Int {
+    /// Seconds `key` must wait before its next attempt; 0 when it may try now.
+    func wait(_ key: String, at now: Timestamp) -> Int {
         records.withLock { records in
-            keys.compactMap { records[$0] }.map { max(0, Int((($0.blockedUntil - now).components.seconds))) }.max() ?? 0
+            guard let record = records[key] else { return 0 }
+            return max(0, Int((record.blockedUntil - now).wholeMilliseconds + 999) / 1000)
         }
+    }
+
+    /// Whether `key` has failures on record.
+    func hasFailures(_ key: String) -> Bool {
+        records.withLock { $0[key] != nil }
     }
 
     func failed(_ keys: [String], at now: Timestamp) {
         records.withLock { records in
+            if records.count >= maxKeys { Self.forgetIdle(&records, at: now, keep: maxKeys * 3 / 4) }
             for key in keys {
                 var record = records[key] ?? Record()
                 record.failures += 1
+                record.lastFailure = now
                 let free = Self.free(key)
                 if record.failures > free {
                     let seconds = min(1 << min(record.failures - free - 1, 20), 300)
@@ -33,11 +59,19 @@ final class LoginThrottle: Sendable {
                 }
                 records[key] = record
             }
-            if records.count > 100_000 { records.removeAll() }  // never grow without bound
         }
     }
 
     func succeeded(_ key: String) {
         _ = records.withLock { $0.removeValue(forKey: key) }
+    }
+
+    /// Drops records idle for `forgetAfter` whose wait is over; if that is not enough, the longest idle
+    /// ones until `keep` remain.
+    private static func forgetIdle(_ records: inout [String: Record], at now: Timestamp, keep: Int) {
+        records = records.filter { $0.value.blockedUntil > now || now - $0.value.lastFailure < forgetAfter }
+        guard records.count > keep else { return }
+        let oldest = records.sorted { $0.value.lastFailure < $1.value.lastFailure }.prefix(records.count - keep)
+        for (key, _) in oldest { records[key] = nil }
     }
 }

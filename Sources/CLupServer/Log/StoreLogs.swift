@@ -91,6 +91,15 @@ public final class StoreLogs: Sendable {
 
     public var all: [Live] { live.withLock { Array($0.values) } }
 
+    /// A ticket's entry while it is live: in a printer, booked, waiting or called (nil once it is over).
+    static func liveEntry(_ id: TicketID, in state: QueueState) -> QueueState.Entry? {
+        guard let entry = state.entries[id] else { return nil }
+        switch entry.stage {
+        case .inPrinter, .waiting: return entry
+        case .admitted, .expired, .cancelled: return nil
+        }
+    }
+
     /// The store whose log has this ticket.
     public func store(containing ticket: TicketID) -> Live? {
         live.withLock { stores in stores.values.first { $0.state.entries[ticket] != nil } }
@@ -109,6 +118,7 @@ public final class StoreLogs: Sendable {
         slot: BookingSlot? = nil,
         validity: (from: Timestamp, until: Timestamp)? = nil,
         statusURL: String,
+        holder: Holder? = nil,
         at now: Timestamp,
         check: (@Sendable () throws -> Void)? = nil
     ) async throws -> ServerDatabase.Issued {
@@ -119,6 +129,7 @@ public final class StoreLogs: Sendable {
             slot: slot,
             validity: validity,
             statusURL: statusURL,
+            holder: holder,
             at: now,
             check: check
         ) { [self] added in applyCommitted(added, store: store) }

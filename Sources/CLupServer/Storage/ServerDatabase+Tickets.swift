@@ -11,7 +11,8 @@ extension ServerDatabase {
     }
 
     /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
-    /// code, and the `ticketIssued` event in the store's log — one transaction, so numbers are never reused.
+    /// code, who holds it, and the `ticketIssued` event in the store's log — one transaction, so numbers are never
+    /// reused.
     /// `check` runs first on the database writer (e.g. that a slot still has room) and may refuse: it sees
     /// every earlier issue applied in memory, so such an issue gets a transaction of its own. Without a
     /// check, issues waiting for the writer share one (``GroupCommit``).
@@ -21,6 +22,7 @@ extension ServerDatabase {
         slot: BookingSlot?,
         validity: (from: Timestamp, until: Timestamp)?,
         statusURL: String,
+        holder: Holder? = nil,
         at now: Timestamp,
         check: (@Sendable () throws -> Void)? = nil,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
@@ -63,6 +65,7 @@ extension ServerDatabase {
                 slot: slot,
                 issuer: StoreLogs.serverDevice
             )
+            if let holder { try self.recordHolder(holder, of: ticket, in: db) }
             let event = StoreEvent.new(.ticketIssued(ticket), store: store.id, device: StoreLogs.serverDevice, at: now)
             let appended = try self.append([event], store: store.id, in: db, onCommit: onCommit)
             // Last: the commit callback `append` registered must only belong to a write that succeeded.

@@ -104,6 +104,23 @@ public final class ServerDatabase: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v3: holders of app tickets and bookings, server keys") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ticket_holders (
+                        ticket TEXT PRIMARY KEY,
+                        store TEXT NOT NULL REFERENCES stores(id),
+                        holder BLOB NOT NULL,
+                        issued_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX ticket_holders_issued ON ticket_holders(issued_at);
+                    CREATE TABLE server_keys (
+                        name TEXT PRIMARY KEY,
+                        key BLOB NOT NULL
+                    );
+                    """
+            )
+        }
         return migrator
     }
 

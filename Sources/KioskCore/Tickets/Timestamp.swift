@@ -23,8 +23,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
     public static func - (a: Self, b: Self) -> Duration { .milliseconds(a.milliseconds - b.milliseconds) }
 
+    /// The times a timestamp may hold when it comes from outside (a request, a file): years 1 to 9999. Within
+    /// them, adding or subtracting any duration the system uses (days, years) cannot overflow.
+    public static let representable: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
     public init(from decoder: any Decoder) throws {
-        milliseconds = try decoder.singleValueContainer().decode(Int64.self)
+        let container = try decoder.singleValueContainer()
+        let value = try container.decode(Int64.self)
+        guard Self.representable.contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "milliseconds since 1970 between years 1 and 9999"
+            )
+        }
+        milliseconds = value
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -22,11 +22,35 @@ final class ServerRig: Sendable {
         let description: String
     }
 
-    init(directory: String? = nil, port: Int = 0, clock: WallClock = .system) async throws {
+    /// Limits that let one loopback client act for a crowd: for tests about something else. The attack
+    /// tests pass the production defaults (`PublicLimits()`).
+    static var crowdLimits: PublicLimits {
+        var limits = PublicLimits()
+        let open = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
+        limits.ticketsPerAddress = open
+        limits.ticketsPerStore = open
+        limits.bookingsPerAddress = open
+        limits.bookingsPerStore = open
+        limits.openTicketsPerPlace = 100_000
+        limits.maxBookingsPerHolder = 1_000_000
+        return limits
+    }
+
+    init(
+        directory: String? = nil,
+        port: Int = 0,
+        clock: WallClock = .system,
+        limits: PublicLimits = crowdLimits,
+        trustedProxies: [CIDR] = [],
+        expiryInterval: Duration = .seconds(5)
+    ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         var options = ServerApp.Options(adminToken: Self.adminToken)
         options.port = port
         options.clock = clock
+        options.limits = limits
+        options.trustedProxies = trustedProxies
+        options.expiryInterval = expiryInterval
         options.databasePath = "\(self.directory)/clup.sqlite"
         var logger = Logger(label: "server")
         logger.logLevel =
@@ -59,11 +83,13 @@ final class ServerRig: Sendable {
         _ path: String,
         token: String? = adminToken,
         json: Any? = nil,
-        raw: Data? = nil
+        raw: Data? = nil,
+        headers: [String: String] = [:]
     ) async throws -> (status: Int, body: [String: Any]) {
         var request = URLRequest(url: URL(string: url + path)!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json { request.httpBody = try JSONSerialization.data(withJSONObject: json) }
         if let raw { request.httpBody = raw }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

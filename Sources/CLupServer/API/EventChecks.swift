@@ -1,0 +1,72 @@
+import KioskCore
+
+/// What the server accepts from a kiosk's event batch, beyond its shape: each event is of this store and
+/// this device, its times are within the server's clock window (a kiosk that was offline may send events up
+/// to `maxAge` old; none may come from further ahead than `skew`), and its values are in the ranges a kiosk
+/// makes. A kiosk credential is a secret of one box, not a key to rewrite the queue: a ticket cannot be dated
+/// into next year, nor be anything but a paper ticket of that kiosk.
+struct EventChecks: Sendable {
+    var skew: Duration = .seconds(5 * 60)
+    var maxAge: Duration = .seconds(366 * 86_400)
+
+    func check(_ events: [StoreEvent], store: StoreID, device: DeviceID, now: Timestamp) throws(APIError) {
+        let window = (now - maxAge)...(now + skew)
+        for (i, event) in events.enumerated() {
+            let at = "events[\(i)]"
+            guard event.store == store else { throw APIError.badRequest("not this store", field: "\(at).store") }
+            guard event.device == device else {
+                throw APIError(
+                    .forbidden,
+                    "a device appends only its own events (it is '\(device)')",
+                    field: "\(at).device"
+                )
+            }
+            guard window.contains(event.time) else { throw Self.outside(window, field: "\(at).time") }
+            switch event.body {
+            case .ticketIssued(let ticket):
+                let field = "\(at).body.ticket"
+                guard ticket.store == store else {
+                    throw APIError.badRequest("ticket of another store", field: "\(field).store")
+                }
+                guard ticket.kind == .paper, ticket.slot == nil else {
+                    throw APIError(.forbidden, "kiosks issue paper tickets only", field: "\(field).kind")
+                }
+                guard ticket.issuer == device else {
+                    throw APIError(.forbidden, "a device issues tickets as itself", field: "\(field).issuer")
+                }
+                guard window.contains(ticket.issuedAt), ticket.issuedAt <= event.time else {
+                    throw Self.outside(window, field: "\(field).issuedAt")
+                }
+                guard TicketCode.isValidPrefix(ticket.code.prefix), (0...Int(UInt16.max)).contains(ticket.code.number)
+                else { throw APIError.badRequest("a code of 1–2 letters and a number 0…65535", field: "\(field).code") }
+            case .ticketAdmitted(_, let door), .scanRefused(_, _, let door):
+                guard door == device else {
+                    throw APIError(.forbidden, "a door records its own decisions", field: "\(at).body.door")
+                }
+                if case .scanRefused(let reason, _, _) = event.body, reason.count > 200 {
+                    throw APIError.badRequest("at most 200 characters", field: "\(at).body.reason")
+                }
+            case .capacityChanged(let capacity):
+                guard (0...100_000).contains(capacity) else {
+                    throw APIError.badRequest("0 to 100000 people", field: "\(at).body.capacity")
+                }
+            case .dayStarted(let day):
+                // Its time is the day's opening instant, which may be up to a day before now.
+                let today = now.milliseconds.floorDivided(by: 86_400_000)
+                guard (today - 2...today + 1).contains(day.number) else {
+                    throw APIError.badRequest("a business day near today", field: "\(at).body.day")
+                }
+            case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled:
+                break
+            }
+        }
+    }
+
+    private static func outside(_ window: ClosedRange<Timestamp>, field: String) -> APIError {
+        APIError.badRequest(
+            "a time within the server's clock window (\(window.lowerBound.milliseconds)…\(window.upperBound.milliseconds) "
+                + "ms since 1970) — check the kiosk's clock (NTP)",
+            field: field
+        )
+    }
+}

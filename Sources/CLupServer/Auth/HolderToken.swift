@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+import HTTPTypes
+
+/// The anonymous holder token: what a shopper's device keeps (app, or the web page's local storage) to
+/// act on the tickets it took — cancel them, and be held to one live ticket per store. It says nothing
+/// about the person: 16 random bytes, and a MAC with the server's key so only tokens this server handed
+/// out are accepted (a made-up token is refused rather than starting a fresh allowance).
+///
+/// Sent as the `Clup-Holder` header. The ticket id and the QR are public (others in line can photograph a
+/// QR); the holder token never appears in either.
+struct HolderTokens: Sendable {
+    static let header = "Clup-Holder"
+    static let field = HTTPField.Name(header)!
+    private let key: SymmetricKey
+
+    init(key: SymmetricKey) {
+        self.key = key
+    }
+
+    /// A new token.
+    func mint() -> String {
+        let id = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
+        return Self.base64url(id) + "." + Self.base64url(mac(id))
+    }
+
+    /// The holder a token stands for (its stored form, a hash), or nil for a token this server did not make.
+    func holder(_ token: String) -> Holder? {
+        let parts = token.split(separator: ".")
+        guard token.count <= 64, parts.count == 2, let id = Self.data(base64url: parts[0]), id.count == 16,
+            let tag = Self.data(base64url: parts[1]), Secrets.equal(tag, mac(id))
+        else { return nil }
+        return Holder(hash: Secrets.hash(token))
+    }
+
+    private func mac(_ id: Data) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: id, using: key)).prefix(16)
+    }
+
+    static func base64url(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func data(base64url text: Substring) -> Data? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            return nil
+        }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// One holder, as the server keeps it: the SHA-256 of its token.
+struct Holder: Sendable, Hashable {
+    var hash: Data
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Who a request comes from, for rate limits and the login throttle: the connection's peer address, or —
+/// when the peer is a trusted proxy (`--trusted-proxy` CIDRs, e.g. the load balancer) — the address that
+/// proxy saw, the right-most `X-Forwarded-For` entry that is not itself a trusted proxy. Entries further
+/// left were written by the client and are never believed.
+///
+/// IPv6 clients are counted by their /64 (one household or phone gets a whole /64, and rotates within it).
+public struct ClientAddress: Sendable {
+    public let trustedProxies: [CIDR]
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    public init(trustedProxies: [CIDR] = []) {
+        self.trustedProxies = trustedProxies
+    }
+
+    func of(_ request: Request, peer: SocketAddress?) -> String {
+        guard let peerText = peer?.ipAddress else { return "unknown" }
+        var address = peerText
+        if isTrusted(peerText) {
+            let hops = request.headers[values: Self.forwardedFor]
+                .flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            for hop in hops.reversed() {
+                guard CIDR.bytes(of: hop) != nil else { break }  // garbage: stop at the last proxy we trust
+                address = hop
+                if !isTrusted(hop) { break }
+            }
+        }
+        return Self.key(address)
+    }
+
+    private func isTrusted(_ address: String) -> Bool {
+        guard let bytes = CIDR.bytes(of: address) else { return false }
+        return trustedProxies.contains { $0.contains(bytes) }
+    }
+
+    /// The rate-limit key of an address: IPv4 as is, IPv6 by its /64.
+    static func key(_ address: String) -> String {
+        guard let bytes = CIDR.bytes(of: address), bytes.count == 16 else { return address }
+        if bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] {  // IPv4-mapped
+            return bytes.suffix(4).map(String.init).joined(separator: ".")
+        }
+        return bytes.prefix(8).map { String(format: "%02x", $0) }.joined() + "::/64"
+    }
+}
+
+/// An address range, `192.0.2.0/24` or `2001:db8::/32` (a plain address is a /32 or /128).
+public struct CIDR: Sendable, Equatable, CustomStringConvertible {
+    public let network: [UInt8]
+    public let prefixLength: Int
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let bytes = Self.bytes(of: String(parts[0])) else { return nil }
+        let length = parts.count == 2 ? Int(parts[1]) : bytes.count * 8
+        guard let length, (0...bytes.count * 8).contains(length) else { return nil }
+        network = bytes
+        prefixLength = length
+    }
+
+    public var description: String {
+        "\(network.count == 4 ? network.map(String.init).joined(separator: ".") : "ipv6")/\(prefixLength)"
+    }
+
+    func contains(_ address: [UInt8]) -> Bool {
+        var address = address
+        if network.count == 4, address.count == 16, address.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] {
+            address = Array(address.suffix(4))
+        }
+        guard address.count == network.count else { return false }
+        var bits = prefixLength
+        for (a, n) in zip(address, network) where bits > 0 {
+            let mask: UInt8 = bits >= 8 ? 0xFF : ~(0xFF >> UInt8(bits))
+            if a & mask != n & mask { return false }
+            bits -= 8
+        }
+        return true
+    }
+
+    /// The address's bytes (4 for IPv4, 16 for IPv6), or nil if it is not an address.
+    static func bytes(of text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            return withUnsafeBytes(of: &v4) { Array($0) }
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, text, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { Array($0) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import Hummingbird
+import KioskCore
+import Synchronization
+
+/// Which holder took which app ticket or booking, and the rules a holder is held to: one live virtual
+/// ticket per store, at most `maxBookings` bookings not used yet. Written to the database with the ticket
+/// (``ServerDatabase/issue(kind:store:slot:validity:statusURL:holder:at:check:onCommit:)``); this is the
+/// in-memory index of the live ones, rebuilt at start.
+///
+/// A holder's next ticket is checked and reserved in one step (``begin(_:kind:store:live:)``) and released
+/// when the issue ends, so two requests at once from one holder cannot both pass.
+final class Holders: Sendable {
+    struct Limits: Sendable {
+        /// Bookings a holder may hold at once (not used, cancelled or expired), all stores together.
+        var maxBookings = 4
+    }
+
+    private struct State {
+        var tickets: [Holder: Set<TicketID>] = [:]
+        var holderOf: [TicketID: Holder] = [:]
+        var issuing: Set<Holder> = []
+    }
+
+    let limits: Limits
+    private let state = Mutex(State())
+
+    init(limits: Limits, owned: [(TicketID, Holder)] = []) {
+        self.limits = limits
+        state.withLock { state in
+            for (ticket, holder) in owned { Self.record(ticket, holder, in: &state) }
+        }
+    }
+
+    /// Checks that `holder` may take a ticket of `kind` at `store` and reserves the attempt; `live` gives a
+    /// ticket of the holder that is still live (waiting, called, booked, in a printer), nil otherwise. Every
+    /// successful `begin` must be followed by one ``finish(_:ticket:)``.
+    func begin(
+        _ holder: Holder,
+        kind: TicketKind,
+        store: StoreID,
+        live: (TicketID) -> Ticket?
+    ) throws(APIError) {
+        try state.withLock { state throws(APIError) in
+            guard !state.issuing.contains(holder) else {
+                throw APIError(.conflict, "this device is already taking a ticket — wait for its answer")
+            }
+            let owned = state.tickets[holder] ?? []
+            let stillLive = owned.compactMap(live)
+            // Forget what is over: the index holds live tickets only.
+            for id in owned where !stillLive.contains(where: { $0.id == id }) {
+                state.tickets[holder]?.remove(id)
+                state.holderOf[id] = nil
+            }
+            if state.tickets[holder]?.isEmpty == true { state.tickets[holder] = nil }
+            switch kind {
+            case .app:
+                if let ticket = stillLive.first(where: { $0.kind == .app && $0.store == store }) {
+                    throw APIError(
+                        .conflict,
+                        "this device already holds ticket \(ticket.code) for this store — cancel it to take another",
+                        field: "ticket"
+                    )
+                }
+            case .booking:
+                if stillLive.count(where: { $0.kind == .booking }) >= limits.maxBookings {
+                    throw APIError(
+                        .conflict,
+                        "this device already holds \(limits.maxBookings) bookings — cancel one to book another"
+                    )
+                }
+            case .paper:
+                break
+            }
+            state.issuing.insert(holder)
+        }
+    }
+
+    /// Ends an attempt `begin` reserved: `ticket` is what was issued, nil if nothing was.
+    func finish(_ holder: Holder, ticket: TicketID?) {
+        state.withLock { state in
+            state.issuing.remove(holder)
+            if let ticket { Self.record(ticket, holder, in: &state) }
+        }
+    }
+
+    /// The holder of a live app ticket or booking (nil for paper tickets, and tickets that are over).
+    func holder(of ticket: TicketID) -> Holder? {
+        state.withLock { $0.holderOf[ticket] }
+    }
+
+    var count: Int { state.withLock { $0.holderOf.count } }
+
+    private static func record(_ ticket: TicketID, _ holder: Holder, in state: inout State) {
+        state.tickets[holder, default: []].insert(ticket)
+        state.holderOf[ticket] = holder
+    }
+}
