@@ -13,7 +13,7 @@ final class BenchServer: Sendable {
     static let token = "bench-admin-token-0123456789"
 
     /// A new server, or (with `directory` and `port`) the same one started again.
-    init(directory: String? = nil, port: Int = 0) async throws {
+    init(directory: String? = nil, port: Int = 0, limits: PublicLimits = PublicLimits()) async throws {
         var logger = Logger(label: "bench-server")
         logger.logLevel = .error
         let directory = directory ?? NSTemporaryDirectory() + "clup-bench-server-\(UUID().uuidString.prefix(8))"
@@ -21,6 +21,9 @@ final class BenchServer: Sendable {
         var options = ServerApp.Options(adminToken: Self.token)
         options.port = port
         options.databasePath = "\(directory)/clup.sqlite"
+        options.limits = limits
+        // The bench's loopback client is the load balancer of many phones (X-Forwarded-For).
+        options.trustedProxies = [CIDR("127.0.0.1")!]
         app = try ServerApp.build(options, logger: logger)
         let group = app.serviceGroup(logger: logger, handleSignals: false)
         self.group = group

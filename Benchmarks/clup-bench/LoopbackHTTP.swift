@@ -57,8 +57,16 @@ final class LoopbackHTTP {
     }
 
     /// One request on the kept-alive connection, with a JSON body if given; the answer's body.
-    func request(_ method: String, _ path: String, json: String? = nil, bearer: String? = nil) throws -> [UInt8] {
-        let auth = bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+    func request(
+        _ method: String,
+        _ path: String,
+        json: String? = nil,
+        bearer: String? = nil,
+        forwardedFor: String? = nil
+    ) throws -> [UInt8] {
+        let auth =
+            (bearer.map { "Authorization: Bearer \($0)\r\n" } ?? "")
+            + (forwardedFor.map { "X-Forwarded-For: \($0)\r\n" } ?? "")
         if let json {
             send(
                 "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)Content-Type: application/json\r\n"

@@ -1,16 +1,22 @@
+import CLupServer
 import Foundation
 
 /// clup-server benchmark (issue "clup-server and sync"): virtual tickets per second the server sustains on
 /// this machine, with the latency of each request, from concurrent clients on loopback keep-alive connections.
 enum ServerBenchmarks {
+    /// Every check runs (holder tokens, the per-address rule over thousands of addresses, the cap); the
+    /// store's own rate is opened, as the bench is one store taking a city's tickets.
     static func virtualTickets(clients: Int, perClient: Int) async throws {
-        let server = try await BenchServer()
+        var limits = PublicLimits()
+        limits.ticketsPerStore = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
+        limits.openTicketsPerPlace = 1000
+        let server = try await BenchServer(limits: limits)
         let port = server.port
         let store = try server.registerStore(capacity: 100_000).uuidString  // every ticket waits in line
         print("\n== Virtual tickets: \(clients) concurrent clients × \(perClient) tickets on loopback keep-alive")
         let started = ContinuousClock.now
         let all = try await withThrowingTaskGroup(of: Samples.self) { group in
-            for _ in 0..<clients {
+            for c in 0..<clients {
                 group.addTask {
                     try await withCheckedThrowingContinuation { continuation in
                         Thread {
@@ -18,9 +24,14 @@ enum ServerBenchmarks {
                                 with: Result {
                                     let client = try LoopbackHTTP(port: port)
                                     var samples = Samples()
-                                    for _ in 0..<perClient {
+                                    for n in 0..<perClient {
                                         let sent = ContinuousClock.now
-                                        let body = try client.request("POST", "/v1/stores/\(store)/tickets")
+                                        // A phone per ticket: one address each (10.c.n/256.n%256).
+                                        let body = try client.request(
+                                            "POST",
+                                            "/v1/stores/\(store)/tickets",
+                                            forwardedFor: "10.\(c).\(n / 256).\(n % 256)"
+                                        )
                                         guard String(decoding: body, as: UTF8.self).contains(#""code":"V"#) else {
                                             throw BenchError(
                                                 "unexpected answer: \(String(decoding: body, as: UTF8.self))"

@@ -31,8 +31,47 @@ struct ClupServerCommand: AsyncParsableCommand {
     @Option(help: "Minutes a called ticket may go unused before it expires (as the doors' call_window_minutes).")
     var callWindowMinutes = 10
 
+    @Option(
+        help: """
+            A proxy (load balancer) whose X-Forwarded-For names the client, as a CIDR (repeat for several). \
+            Without one, the client is the connection's peer and X-Forwarded-For is ignored.
+            """
+    )
+    var trustedProxy: [CIDR] = []
+
+    @Option(
+        help: "Virtual tickets one client address may take: BURST/SECONDS (that many at once, then one per SECONDS)."
+    )
+    var ticketsPerAddress = PublicLimits().ticketsPerAddress
+
+    @Option(help: "Virtual tickets a store hands out: BURST/SECONDS.")
+    var ticketsPerStore = PublicLimits().ticketsPerStore
+
+    @Option(help: "Bookings one client address may make: BURST/SECONDS.")
+    var bookingsPerAddress = PublicLimits().bookingsPerAddress
+
+    @Option(help: "Bookings a store takes: BURST/SECONDS.")
+    var bookingsPerStore = PublicLimits().bookingsPerStore
+
+    @Option(help: "Virtual tickets waiting at once, per place of a store's capacity.")
+    var openTicketsPerPlace = PublicLimits().openTicketsPerPlace
+
+    @Option(help: "How many days ahead a visit can be booked.")
+    var bookingHorizonDays = PublicLimits().bookingHorizonDays
+
+    @Option(help: "Bookings one device (holder token) may hold at once.")
+    var bookingsPerHolder = PublicLimits().maxBookingsPerHolder
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+
+    func validate() throws {
+        guard (1...1000).contains(openTicketsPerPlace) else {
+            throw ValidationError("--open-tickets-per-place: 1 to 1000")
+        }
+        guard (1...366).contains(bookingHorizonDays) else { throw ValidationError("--booking-horizon-days: 1 to 366") }
+        guard (0...1000).contains(bookingsPerHolder) else { throw ValidationError("--bookings-per-holder: 0 to 1000") }
+    }
 
     func run() async throws {
         let token: String
@@ -59,6 +98,14 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.databasePath = database
         options.statusURL = statusURL
         options.callWindowMinutes = callWindowMinutes
+        options.trustedProxies = trustedProxy
+        options.limits.ticketsPerAddress = ticketsPerAddress
+        options.limits.ticketsPerStore = ticketsPerStore
+        options.limits.bookingsPerAddress = bookingsPerAddress
+        options.limits.bookingsPerStore = bookingsPerStore
+        options.limits.openTicketsPerPlace = openTicketsPerPlace
+        options.limits.bookingHorizonDays = bookingHorizonDays
+        options.limits.maxBookingsPerHolder = bookingsPerHolder
         let server: ServerApp
         do {
             server = try ServerApp.build(options, logger: logger)
@@ -70,4 +117,13 @@ struct ClupServerCommand: AsyncParsableCommand {
         let systemd = SystemdSupervision(logger: logger, ready: { server.port.current != nil })
         try await ServiceGroup(running: server.services + [systemd], logger: logger, handleSignals: true).run()
     }
+}
+
+extension CIDR: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
+
+extension RateLimiter.Rule: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public var defaultValueDescription: String { description }
 }

@@ -53,6 +53,7 @@ public struct ClientAddress: Sendable {
 public struct CIDR: Sendable, Equatable, CustomStringConvertible {
     public let network: [UInt8]
     public let prefixLength: Int
+    public let description: String
 
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
@@ -61,10 +62,7 @@ public struct CIDR: Sendable, Equatable, CustomStringConvertible {
         guard let length, (0...bytes.count * 8).contains(length) else { return nil }
         network = bytes
         prefixLength = length
-    }
-
-    public var description: String {
-        "\(network.count == 4 ? network.map(String.init).joined(separator: ".") : "ipv6")/\(prefixLength)"
+        description = "\(parts[0])/\(length)"
     }
 
     func contains(_ address: [UInt8]) -> Bool {

@@ -27,7 +27,8 @@ public final class RateLimiter: Sendable {
         }
 
         public var description: String {
-            "\(burst)/\(Double(interval.wholeMilliseconds) / 1000)"
+            let ms = interval.wholeMilliseconds
+            return "\(burst)/" + (ms % 1000 == 0 ? "\(ms / 1000)" : "\(Double(ms) / 1000)")
         }
     }
 

@@ -45,6 +45,11 @@ final class DemoRig: Sendable {
         var options = ServerApp.Options(adminToken: token)
         options.port = serverPort
         options.databasePath = "\(out)/server/clup.sqlite"
+        // One keyboard stands for a crowd of phones: the per-address and per-store rates are opened.
+        let crowd = RateLimiter.Rule(burst: 10_000, interval: .milliseconds(10))
+        options.limits.ticketsPerAddress = crowd
+        options.limits.ticketsPerStore = crowd
+        options.limits.bookingsPerAddress = crowd
         try FileManager.default.createDirectory(atPath: "\(out)/server", withIntermediateDirectories: true)
         let server = try ServerApp.build(options, logger: quiet)
         self.server = server
