@@ -53,10 +53,18 @@ import FoundationNetworking
 
             // The exit button frees the place; A002 is then admitted.
             let port = try #require(rig.kiosk.httpPort.wait())
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/door/exit")!)
-            request.httpMethod = "POST"
-            let (_, response) = try await URLSession.shared.data(for: request)
-            #expect((response as? HTTPURLResponse)?.statusCode == 202)
+            func exit(_ headers: [String: String]) async throws -> Int? {
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/door/exit")!)
+                request.httpMethod = "POST"
+                for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+                let (_, response) = try await URLSession.shared.data(for: request)
+                return (response as? HTTPURLResponse)?.statusCode
+            }
+            // Another site's page in the kiosk's browser cannot press the button.
+            #expect(try await exit(["Origin": "http://evil.example"]) == 403)
+            #expect(try await exit(["Sec-Fetch-Site": "cross-site"]) == 403)
+            #expect(rig.kiosk.queue.snapshot.inside == 1)
+            #expect(try await exit(["Origin": "http://127.0.0.1:\(port)", "Sec-Fetch-Site": "same-origin"]) == 202)
             #expect(try await scan(payloads[1])?.reason == "admit")
 
             let kinds = try rig.kiosk.store.events().map(\.kind)

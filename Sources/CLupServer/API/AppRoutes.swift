@@ -13,6 +13,7 @@ struct AppRoutes {
     let gate: TicketGate
     let auth: Authenticator
     let clients: ClientAddress
+    let streams = OpenStreams()
 
     struct Nearby: ResponseEncodable {
         var stores: [StoreSummary]
@@ -89,10 +90,18 @@ struct AppRoutes {
             guard let status = status(of: id) else { throw APIError.notFound("ticket \(id)") }
             return status
         }
-        router.get("v1/tickets/:ticket/events") { _, context -> Response in
+        router.get("v1/tickets/:ticket/events") { request, context -> Response in
             let id = try context.parameters.require("ticket", as: UUID.self)
             guard let live = logs.store(containing: id) else { throw APIError.notFound("ticket \(id)") }
-            return events(of: id, feed: live.changes)
+            let address = clients.of(request, peer: context.remoteAddress)
+            guard streams.open(address: address, ticket: id.uuidString) else {
+                throw APIError(
+                    .tooManyRequests,
+                    "too many open status streams for this ticket or from your address — close one",
+                    retryAfter: 30
+                )
+            }
+            return events(of: id, feed: live.changes) { streams.close(address: address, ticket: id.uuidString) }
         }
         router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
@@ -149,12 +158,13 @@ struct AppRoutes {
 
     /// The ticket's status as server-sent events: now and after every change of its store's queue, until it
     /// is used, expires or is cancelled (then one last event), the client goes, or the server stops.
-    func events(of id: TicketID, feed: ChangeFeed) -> Response {
+    func events(of id: TicketID, feed: ChangeFeed, onEnd: @escaping @Sendable () -> Void) -> Response {
         let updates = feed.subscribe()
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
+                defer { onEnd() }
                 let encoder = JSONEncoder()
                 var previous: TicketStatus?
                 for await _ in updates.cancelOnGracefulShutdown() {
@@ -165,6 +175,9 @@ struct AppRoutes {
                         buffer.writeString("\n\n")
                         try await writer.write(buffer)
                         previous = status
+                    } else {
+                        // The heartbeat: a comment line, so a dead connection is noticed and proxies keep it.
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     }
                     if ["admitted", "expired", "cancelled"].contains(status.stage) { break }
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import ServiceLifecycle
 import ServiceSupport
 import Synchronization
 
@@ -158,7 +159,10 @@ public final class StoreLogs: Sendable {
     {
         guard let feed = self.store(store)?.changes else { throw APIError.notFound("store \(store)") }
         if wait > .zero {
-            _ = await feed.wait(timeout: wait) { [weak self] in (self?.store(store)?.lastSequence ?? 0) > sequence }
+            // A stopping server answers at once with what there is: the client asks again, elsewhere.
+            _ = await cancelWhenGracefulShutdown {
+                await feed.wait(timeout: wait) { [weak self] in (self?.store(store)?.lastSequence ?? 0) > sequence }
+            }
         }
         return try database.events(store: store, after: sequence, limit: limit)
     }

@@ -41,6 +41,8 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
 ///     POST /printer/take   the waiting ticket was taken (demo, tests, a button wired to a GPIO)
 ///     POST /door/exit      someone left the store (the manager's exit button)
 ///     GET  /healthz        200 while the service runs
+///
+/// POSTs from another site's page in a browser are refused (``SameOriginOnly``).
 public enum StationHTTP {
     public static func router(
         config: KioskConfig,
@@ -53,6 +55,7 @@ public enum StationHTTP {
         clock: WallClock = .system
     ) -> Router<BasicRequestContext> {
         let router = Router()
+        router.middlewares.add(SameOriginOnly())
         @Sendable func status() -> StationStatus {
             let state = queue.snapshot
             let line = state.waiting

@@ -12,7 +12,7 @@ final class EventStreamClient {
         let description: String
     }
 
-    init(port: Int, path: String = "/events") throws {
+    init(port: Int, path: String = "/events", headers: [String: String] = [:]) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var address = sockaddr_in()
@@ -28,7 +28,8 @@ final class EventStreamClient {
             close(fd)
             throw Failure(description: "connect to port \(port): errno \(errno)")
         }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(extra)\r\n"
         _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
