@@ -28,6 +28,8 @@ public struct ServerApp: Sendable {
         public var limits = PublicLimits()
         /// How often called tickets past their window are expired.
         public var expiryInterval: Duration = .seconds(5)
+        /// Connections: how many, per client address, and how long they may stay silent.
+        public var connections = ConnectionLimits()
         /// Proxies (load balancers) whose `X-Forwarded-For` names the client; nobody else's is believed.
         public var trustedProxies: [CIDR] = []
 
@@ -92,8 +94,15 @@ public struct ServerApp: Sendable {
                 + "\(route.path)".split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
         }
+        let counts = ConnectionCounts(limits: options.connections, clients: clients)
         let http = Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(counts: counts)],
+                    idleTimeout: .nanoseconds(options.connections.idleTimeout.wholeNanoseconds)
+                )
+            ),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "clup-server"),
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
             logger: logger

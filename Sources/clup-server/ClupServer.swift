@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLupServer
 import Foundation
+import Glibc
 import Logging
 import ServiceLifecycle
 import ServiceSupport
@@ -62,6 +63,12 @@ struct ClupServerCommand: AsyncParsableCommand {
     @Option(help: "Bookings one device (holder token) may hold at once.")
     var bookingsPerHolder = PublicLimits().maxBookingsPerHolder
 
+    @Option(help: "Connections held at once, in all (at most the open-file limit less a margin).")
+    var maxConnections = ConnectionLimits().total
+
+    @Option(help: "Connections one client address may hold (a trusted proxy's count only in the total).")
+    var maxConnectionsPerAddress = ConnectionLimits().perAddress
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -71,6 +78,9 @@ struct ClupServerCommand: AsyncParsableCommand {
         }
         guard (1...366).contains(bookingHorizonDays) else { throw ValidationError("--booking-horizon-days: 1 to 366") }
         guard (0...1000).contains(bookingsPerHolder) else { throw ValidationError("--bookings-per-holder: 0 to 1000") }
+        guard maxConnections >= 16, maxConnectionsPerAddress >= 1 else {
+            throw ValidationError("--max-connections: at least 16; --max-connections-per-address: at least 1")
+        }
     }
 
     func run() async throws {
@@ -99,6 +109,8 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.statusURL = statusURL
         options.callWindowMinutes = callWindowMinutes
         options.trustedProxies = trustedProxy
+        options.connections.total = min(maxConnections, Self.raiseOpenFileLimit() - 64)
+        options.connections.perAddress = maxConnectionsPerAddress
         options.limits.ticketsPerAddress = ticketsPerAddress
         options.limits.ticketsPerStore = ticketsPerStore
         options.limits.bookingsPerAddress = bookingsPerAddress
@@ -116,6 +128,21 @@ struct ClupServerCommand: AsyncParsableCommand {
         logger.notice("clup-server starting", metadata: ["stores": "\(server.logs.all.count)"])
         let systemd = SystemdSupervision(logger: logger, ready: { server.port.current != nil })
         try await ServiceGroup(running: server.services + [systemd], logger: logger, handleSignals: true).run()
+    }
+}
+
+extension ClupServerCommand {
+    /// Raises the soft open-file limit to the hard one (systemd starts services at 1024) and returns it:
+    /// every connection is a file descriptor.
+    static func raiseOpenFileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = min(limit.rlim_max, 1 << 20)
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(clamping: limit.rlim_cur)
     }
 }
 

@@ -1,5 +1,6 @@
 import CLupServer
 import Foundation
+import Glibc
 import KioskCore
 import ServiceSupport
 import Testing
@@ -356,5 +357,83 @@ import FoundationNetworking
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = TimeZone(secondsFromGMT: 3600)
         return formatter.string(from: Date().addingTimeInterval(Double(daysAhead) * 86_400))
+    }
+
+    /// A connection from `source` (any 127.x address) that sends the start of a request head and then
+    /// nothing more: a slow-loris client.
+    final class SlowClient {
+        let fd: CInt
+
+        init(port: Int, source: String) throws {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            var remote = sockaddr_in()
+            remote.sin_family = sa_family_t(AF_INET)
+            remote.sin_port = in_port_t(UInt16(port).bigEndian)
+            remote.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            let connected = withUnsafePointer(to: &remote) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0, connected == 0 else {
+                close(fd)
+                throw ServerRig.Failure(description: "slow client from \(source): errno \(errno)")
+            }
+            let start = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+            _ = Array(start.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+
+        deinit { close(fd) }
+
+        /// Whether the server closed the connection.
+        var closedByServer: Bool {
+            var byte: UInt8 = 0
+            let n = recv(fd, &byte, 1, 0)
+            return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+        }
+    }
+
+    @Test func slowLorisConnectionsDoNotStarveOtherClients() async throws {
+        var connections = ConnectionLimits()
+        connections.headDeadline = .seconds(8)  // opening 2,000 connections takes a few seconds here
+        let server = try await ServerRig(limits: PublicLimits(), connections: connections)
+        do {
+            // 1,000 from one address: 64 are held, the rest closed at once.
+            let one = try (0..<1000).map { _ in try SlowClient(port: server.port, source: "127.0.0.2") }
+            try await Task.sleep(for: .milliseconds(300))
+            let held = one.count { !$0.closedByServer }
+            #expect(held == connections.perAddress, "\(held) of 1,000 held from one address")
+            // 1,000 from 1,000 addresses: held, each until its head deadline.
+            let opening = ContinuousClock.now
+            let many = try (0..<1000).map { i in
+                try SlowClient(port: server.port, source: "127.0.\(1 + i / 250).\(1 + i % 250)")
+            }
+            let opened = ContinuousClock.now
+            try await Task.sleep(for: .milliseconds(300))
+            let closed = many.count(where: \.closedByServer)
+            #expect(closed == 0, "\(closed) of 1,000 closed early; opening them took \(ContinuousClock.now - opening)")
+            // Meanwhile everyone else is served.
+            let statuses = try await Self.burst(200, width: 16) { _ in
+                try await server.call("GET", "/healthz", token: nil).status
+            }
+            #expect(statuses.allSatisfy { $0 == 200 })
+            // Past the deadline, every slow connection is gone.
+            try await Task.sleep(until: opened + connections.headDeadline + .seconds(1))
+            #expect(one.allSatisfy(\.closedByServer) && many.allSatisfy(\.closedByServer))
+            #expect(try await Self.alive(server))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
     }
 }

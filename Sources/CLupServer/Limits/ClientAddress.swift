@@ -34,6 +34,8 @@ public struct ClientAddress: Sendable {
         return Self.key(address)
     }
 
+    func isTrustedProxy(_ address: String) -> Bool { isTrusted(address) }
+
     private func isTrusted(_ address: String) -> Bool {
         guard let bytes = CIDR.bytes(of: address) else { return false }
         return trustedProxies.contains { $0.contains(bytes) }

@@ -42,7 +42,8 @@ final class ServerRig: Sendable {
         clock: WallClock = .system,
         limits: PublicLimits = crowdLimits,
         trustedProxies: [CIDR] = [],
-        expiryInterval: Duration = .seconds(5)
+        expiryInterval: Duration = .seconds(5),
+        connections: ConnectionLimits = ConnectionLimits()
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         var options = ServerApp.Options(adminToken: Self.adminToken)
@@ -51,6 +52,7 @@ final class ServerRig: Sendable {
         options.limits = limits
         options.trustedProxies = trustedProxies
         options.expiryInterval = expiryInterval
+        options.connections = connections
         options.databasePath = "\(self.directory)/clup.sqlite"
         var logger = Logger(label: "server")
         logger.logLevel =
