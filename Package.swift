@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // MARK: C modules: one per system library, plus shims for macro/variadic-only APIs.
@@ -46,7 +47,10 @@ let package = Package(
         // MARK: Pure domain: no I/O, no C, no Glibc.
         .target(
             name: "KioskCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
 
@@ -94,7 +98,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "KioskCore",
+                "KioskCore", "CLinuxShims",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -16,6 +16,7 @@ struct RunCommand: AsyncParsableCommand {
     var config = "/etc/kioskd/kioskd.toml"
 
     func run() async throws {
+        HeapTrim.limitArenas(2)  // before any thread of ours allocates
         let settings: KioskConfig
         do {
             settings = try KioskConfig.load(path: config)
@@ -37,7 +38,7 @@ struct RunCommand: AsyncParsableCommand {
             ready: { kiosk.loopsStarted },
             healthy: { kiosk.stuckLoop(limit: .seconds(20)) }
         )
-        try await kiosk.serviceGroup(logger: logger, extra: [systemd]).run()
+        try await kiosk.serviceGroup(logger: logger, extra: [systemd, HeapTrim()]).run()
     }
 }
 

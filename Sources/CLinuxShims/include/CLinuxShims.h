@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <linux/input.h>
+#include <malloc.h>
 
 /// TIOCEXCL: no other open(2) of this tty succeeds until TIOCNXCL or close (gpsd does the same).
 static inline int CLinuxShims_tiocexcl(int fd) { return ioctl(fd, TIOCEXCL); }
@@ -21,6 +22,12 @@ static inline int CLinuxShims_tiocmget(int fd, int *bits) { return ioctl(fd, TIO
 
 /// EVIOCGRAB: exclusive grab of an evdev node so scanned keys reach no other reader.
 static inline int CLinuxShims_eviocgrab(int fd, int grab) { return ioctl(fd, EVIOCGRAB, grab); }
+
+/// malloc_trim(3): give freed heap pages back to the system (glibc only; Swift's Glibc module omits it).
+static inline int CLinuxShims_malloc_trim(size_t pad) { return malloc_trim(pad); }
+
+/// mallopt(M_ARENA_MAX, n): at most n malloc arenas (glibc's default is 8 per core).
+static inline int CLinuxShims_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }
 
 /// posix_openpt(3) followed by grantpt and unlockpt: a pty master whose slave can be opened.
 int CLinuxShims_openpt(int flags);

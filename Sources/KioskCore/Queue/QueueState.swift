@@ -1,3 +1,5 @@
+import HashTreeCollections
+
 /// The queue of one store: a pure fold of its event log.
 ///
 /// Every station and the server run this same reducer over the same log, so they agree without extra messages.
@@ -19,9 +21,12 @@ public struct QueueState: Sendable, Equatable {
         public var stage: Stage
     }
 
-    public private(set) var entries: [TicketID: Entry] = [:]
+    /// Every ticket of the log, by id. A persistent hash tree: a copy of the state shares it, and a change
+    /// to the copy copies only the path to what changed (a station keeps two folds of a day's queue, the
+    /// server's order and its own events on top, in the memory of about one).
+    public private(set) var entries: TreeDictionary<TicketID, Entry> = [:]
     /// The waiting tickets in line order, kept sorted as stages change (so a decision never sorts the day).
-    private var order: [LineKey] = []
+    private var order = LineOrder()
     public private(set) var capacity: Int
     /// People inside: admissions minus exits, never below zero.
     public private(set) var inside = 0
@@ -31,7 +36,7 @@ public struct QueueState: Sendable, Equatable {
     /// counts, the others are reported here, not hidden.
     public private(set) var conflicts: [AdmissionConflict] = []
     /// Which door admitted each ticket, to name both sides of a conflict.
-    private var admittedBy: [TicketID: DeviceID] = [:]
+    private var admittedBy: TreeDictionary<TicketID, DeviceID> = [:]
     /// How many tickets at the front of `order` are known to have `calledAt` set (a cursor, not state).
     private var stamped = Cursor()
     /// The business day the log has started last (``StoreEvent/Body/dayStarted``), and when it started.
@@ -139,8 +144,8 @@ public struct QueueState: Sendable, Equatable {
         if let day, newDay <= day { return }
         day = newDay
         dayStartedAt = start
-        let stale = order.prefix(order.partitionPoint { $0.joined >= start })
-        for key in Array(stale) {
+        let stale = order.keys(0..<order.partitionPoint { $0.joined >= start })
+        for key in stale {
             update(key.id) { $0.stage = .expired }
         }
         admittedTimes.removeAll { $0 < start }
@@ -193,7 +198,7 @@ public struct QueueState: Sendable, Equatable {
     public var freePlaces: Int { max(capacity - inside, 0) }
 
     /// When each ticket was first called (came within the free places), stamped as events are applied.
-    public private(set) var calledAt: [TicketID: Timestamp] = [:]
+    public private(set) var calledAt: TreeDictionary<TicketID, Timestamp> = [:]
 
     /// How many waiting tickets have joined by `now` (the line is sorted by joining time: they come first).
     public func lineLength(at now: Timestamp) -> Int {
@@ -203,7 +208,7 @@ public struct QueueState: Sendable, Equatable {
     /// The line at `now`: waiting tickets that have joined by then (a booking joins at its slot's start),
     /// first in line first.
     public func line(at now: Timestamp) -> [Ticket] {
-        order.prefix(lineLength(at: now)).map { entries[$0.id]!.ticket }
+        order.keys(0..<lineLength(at: now)).map { entries[$0.id]!.ticket }
     }
 
     /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
@@ -214,7 +219,7 @@ public struct QueueState: Sendable, Equatable {
 
     /// The tickets called at `now`: the first of the line, as many as there are free places.
     public func called(at now: Timestamp) -> [Ticket] {
-        order.prefix(min(lineLength(at: now), freePlaces)).map { entries[$0.id]!.ticket }
+        order.keys(0..<min(lineLength(at: now), freePlaces)).map { entries[$0.id]!.ticket }
     }
 
     /// When `id` was called: stamped by the log, or (called only by time passing) since it joined.
@@ -231,7 +236,7 @@ public struct QueueState: Sendable, Equatable {
     mutating func stampCalls(at time: Timestamp) {
         let limit = min(lineLength(at: time), freePlaces)
         guard stamped.value < limit else { return }
-        for key in order[stamped.value..<limit] where calledAt[key.id] == nil {
+        for key in order.keys(stamped.value..<limit) where calledAt[key.id] == nil {
             calledAt[key.id] = time
         }
         stamped.value = limit
