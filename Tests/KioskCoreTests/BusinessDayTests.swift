@@ -48,6 +48,13 @@ import Testing
         let morning = at(1.1, dayOffset: 1)
         #expect(Admission.decide(scan(tickets[4]), queue: queue, now: morning) == .previousDay)
         #expect(AdmissionDecision.previousDay.description.contains("earlier day"))
+        // The day's finished tickets are forgotten (a queue that runs for months holds one day), and their
+        // codes are still told apart from unknown ones.
+        #expect(queue.entries.isEmpty && queue.calledAt.isEmpty)
+        #expect(Admission.decide(scan(tickets[0]), queue: queue, now: morning) == .previousDay)
+        #expect(
+            Admission.decide(scan(ticket(99, at: at(1, dayOffset: 1))), queue: queue, now: morning) == .unknownTicket
+        )
         // The first customer of the day is admitted.
         let first = ticket(1, at: at(1, dayOffset: 1))
         queue.apply(event(.ticketIssued(first), at: first.issuedAt))

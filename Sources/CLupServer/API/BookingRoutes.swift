@@ -44,7 +44,7 @@ struct BookingRoutes {
             let slots = Slots.of(
                 day: day,
                 profile: live.record.profile,
-                booked: { Slots.booked(live.state, start: $0) },
+                booked: { [counts = Slots.bookedCounts(live.state)] in counts[$0, default: 0] },
                 now: now
             )
             return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)

@@ -50,6 +50,19 @@ enum Slots {
         return slots
     }
 
+    /// Bookings holding a place, by slot start: one pass over the queue for a whole day's slots.
+    static func bookedCounts(_ state: QueueState) -> [Timestamp: Int] {
+        var counts: [Timestamp: Int] = [:]
+        for entry in state.entries.values where entry.ticket.kind == .booking {
+            guard let start = entry.ticket.slot?.start else { continue }
+            switch entry.stage {
+            case .cancelled, .expired: continue
+            default: counts[start, default: 0] += 1
+            }
+        }
+        return counts
+    }
+
     /// Bookings that hold a place in the slot starting at `start`.
     static func booked(_ state: QueueState, start: Timestamp) -> Int {
         state.entries.values.count { entry in

@@ -107,7 +107,11 @@ public enum Admission {
         case .failure(.unknownKey), .failure(.badSignature): return .forged
         case .failure: return .unreadable
         }
-        guard let entry = queue.entries[claims.ticket] else { return .unknownTicket }
+        guard let entry = queue.entries[claims.ticket] else {
+            // The queue forgets earlier days' finished tickets; the code still says when it was issued.
+            if let start = queue.dayStartedAt, claims.validFrom == nil, claims.issuedAt < start { return .previousDay }
+            return .unknownTicket
+        }
         let ticket = entry.ticket
         switch entry.stage {
         case .admitted(let at): return .alreadyUsed(at: at)

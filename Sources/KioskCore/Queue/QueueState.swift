@@ -148,11 +148,32 @@ public struct QueueState: Sendable, Equatable {
         for key in stale {
             update(key.id) { $0.stage = .expired }
         }
+        forgetEarlierDays(before: start)
         admittedTimes.removeAll { $0 < start }
         exitTimes.removeAll { $0 < start }
         let today = max(admittedTimes.count - exitTimes.count, 0)
         insideAtLastDayEnd = max(inside - today, 0)
         inside = today
+    }
+
+    /// Forgets the tickets whose story ended before `start` (admitted, expired or cancelled by then): a
+    /// station or server that runs for months holds one day's queue, not its history. A scan of a forgotten
+    /// ticket is still told it is of an earlier day (``Admission``, from the code's issue time).
+    private mutating func forgetEarlierDays(before start: Timestamp) {
+        var forgotten: [TicketID] = []
+        for (id, entry) in entries {
+            let joined = entry.ticket.slot?.start ?? entry.ticket.issuedAt
+            switch entry.stage {
+            case .admitted(let at) where at < start: forgotten.append(id)
+            case .expired where joined < start, .cancelled where joined < start: forgotten.append(id)
+            default: break
+            }
+        }
+        for id in forgotten {
+            entries[id] = nil
+            calledAt[id] = nil
+            admittedBy[id] = nil
+        }
     }
 
     /// Whether `id` was issued before the current business day started (a ticket of an earlier day).

@@ -54,7 +54,8 @@ extension DoorStation {
             }
             for e in made { state.apply(e) }
             events += made
-            let code = ticketID.flatMap { state.entries[$0]?.ticket.code.description }
+            // The signed code names the ticket, also one the queue has forgotten (an earlier day's).
+            let code = (try? claims.get()).map(\.code.description)
             shown.append((decision, readerRefusal?.description ?? decision.description, code))
         }
         do {
