@@ -176,6 +176,9 @@ import Testing
                 }
                 .sorted { $0.0 == $1.0 ? $0.1.id.uuidString < $1.1.id.uuidString : $0.0 < $1.0 }
                 #expect(queue.waiting.map(\.id) == naive.map(\.1.id))
+                for kind in TicketKind.allCases {
+                    #expect(queue.waitingCount(of: kind) == naive.count { $0.1.kind == kind })
+                }
                 let naiveLine = naive.filter { $0.0 <= probe }.map(\.1.id)
                 #expect(queue.line(at: probe).map(\.id) == naiveLine)
                 #expect(queue.called(at: probe).map(\.id) == Array(naiveLine.prefix(queue.freePlaces)))

@@ -83,7 +83,7 @@ final class TicketGate: Sendable {
             }
             if kind == .app {
                 let cap = live.state.capacity * limits.openTicketsPerPlace
-                let open = live.state.waiting.count { $0.kind == .app }
+                let open = live.state.waitingCount(of: .app)
                 if open >= cap {
                     holders.finish(pass.holder, ticket: nil)
                     throw APIError(

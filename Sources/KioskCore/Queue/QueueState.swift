@@ -27,6 +27,8 @@ public struct QueueState: Sendable, Equatable {
     public private(set) var entries: TreeDictionary<TicketID, Entry> = [:]
     /// The waiting tickets in line order, kept sorted as stages change (so a decision never sorts the day).
     private var order = LineOrder()
+    /// How many of `order` are paper, app and booking tickets.
+    private var waitingByKind = [0, 0, 0]
     public private(set) var capacity: Int
     /// People inside: admissions minus exits, never below zero.
     public private(set) var inside = 0
@@ -85,7 +87,7 @@ public struct QueueState: Sendable, Equatable {
             let stage: Stage =
                 ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.slot?.start ?? ticket.issuedAt)
             entries[ticket.id] = Entry(ticket: ticket, stage: stage)
-            if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: ticket.id)) }
+            if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: ticket.id), kind: ticket.kind) }
         case .ticketTaken(let id):
             update(id) { entry in
                 if entry.stage == .inPrinter { entry.stage = .waiting(joined: event.time) }
@@ -191,18 +193,25 @@ public struct QueueState: Sendable, Equatable {
         change(&entry)
         entries[id] = entry
         guard entry.stage != before else { return }
-        if case .waiting(let joined) = before { leaveLine(LineKey(joined: joined, id: id)) }
-        if case .waiting(let joined) = entry.stage { joinLine(LineKey(joined: joined, id: id)) }
+        if case .waiting(let joined) = before { leaveLine(LineKey(joined: joined, id: id), kind: entry.ticket.kind) }
+        if case .waiting(let joined) = entry.stage {
+            joinLine(LineKey(joined: joined, id: id), kind: entry.ticket.kind)
+        }
     }
 
-    private mutating func joinLine(_ key: LineKey) {
+    private mutating func joinLine(_ key: LineKey, kind: TicketKind) {
+        waitingByKind[Int(kind.rawValue)] += 1
         let i = order.insert(key)
         if i < stamped.value { stamped.value = i }
     }
 
-    private mutating func leaveLine(_ key: LineKey) {
+    private mutating func leaveLine(_ key: LineKey, kind: TicketKind) {
+        waitingByKind[Int(kind.rawValue)] -= 1
         if let i = order.remove(key), i < stamped.value { stamped.value -= 1 }
     }
+
+    /// How many tickets of `kind` wait (bookings before their slot included), without walking the line.
+    public func waitingCount(of kind: TicketKind) -> Int { waitingByKind[Int(kind.rawValue)] }
 
     /// Tickets in the queue, first in line first.
     public var waiting: [Ticket] { order.map { entries[$0.id]!.ticket } }
