@@ -71,7 +71,10 @@ public struct ServerApp: Sendable {
                 owned: try database.holders(
                     since: now - .seconds(Int64(options.limits.bookingHorizonDays + 2) * 86_400)
                 )
-            )
+            ),
+            isLive: { [logs] id in
+                logs.store(containing: id).map { StoreLogs.liveEntry(id, in: $0.state) != nil } ?? false
+            }
         )
         let router = Router(context: ServerContext.self)
         router.middlewares.add(ErrorEnvelope())

@@ -88,6 +88,17 @@ final class Holders: Sendable {
         state.withLock { $0.holderOf[ticket] }
     }
 
+    /// Forgets every ticket that is over (`isLive` false): holders who never come back leave nothing behind.
+    func forgetOver(isLive: (TicketID) -> Bool) {
+        state.withLock { state in
+            for (ticket, holder) in state.holderOf where !isLive(ticket) {
+                state.holderOf[ticket] = nil
+                state.tickets[holder]?.remove(ticket)
+                if state.tickets[holder]?.isEmpty == true { state.tickets[holder] = nil }
+            }
+        }
+    }
+
     var count: Int { state.withLock { $0.holderOf.count } }
 
     private static func record(_ ticket: TicketID, _ holder: Holder, in state: inout State) {

@@ -1,5 +1,6 @@
 import Hummingbird
 import KioskCore
+import Synchronization
 
 /// What anonymous clients may create, and how fast. A busy store issues a few tickets a minute; the
 /// defaults leave room for a rush and for many phones behind one carrier address, and stop a script.
@@ -35,10 +36,17 @@ final class TicketGate: Sendable {
     private let perAddress: [TicketKind: RateLimiter]
     private let perStore: [TicketKind: RateLimiter]
 
-    init(limits: PublicLimits, tokens: HolderTokens, holders: Holders) {
+    /// Whether a ticket is still live (for forgetting the holders of those that are over).
+    private let isLive: @Sendable (TicketID) -> Bool
+    private let issued = Atomic<Int>(0)
+    static let sweepEvery = 4096
+
+    init(limits: PublicLimits, tokens: HolderTokens, holders: Holders, isLive: @escaping @Sendable (TicketID) -> Bool) {
         self.limits = limits
         self.tokens = tokens
         self.holders = holders
+        self.isLive = isLive
+        holders.forgetOver(isLive: isLive)  // what was loaded from the database and is over since
         perAddress = [
             .app: RateLimiter(limits.ticketsPerAddress), .booking: RateLimiter(limits.bookingsPerAddress),
         ]
@@ -110,6 +118,8 @@ final class TicketGate: Sendable {
 
     func finish(_ pass: Pass, ticket: TicketID?) {
         holders.finish(pass.holder, ticket: ticket)
+        guard ticket != nil else { return }
+        if issued.add(1, ordering: .relaxed).newValue % Self.sweepEvery == 0 { holders.forgetOver(isLive: isLive) }
     }
 
     private static func noun(_ kind: TicketKind) -> String { kind == .booking ? "bookings" : "tickets" }
