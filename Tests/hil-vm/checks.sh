@@ -40,8 +40,11 @@ fetch() {
 }
 # A string field of the last fetched status ("" when absent).
 field() { local re="\"$1\":\"([^\"]*)\""; [[ $S =~ $re ]] && echo "${BASH_REMATCH[1]}"; }
-printer_is() { local re="\"printer\":\\{[^}]*\"state\":\"$1\""; fetch && [[ $S =~ $re ]]; }
-door_is() { local re="\"door\":\\{[^}]*\"state\":\"$1\""; fetch && [[ $S =~ $re ]]; }
+# A role's state: its object may hold flat objects (the last decision, the waiting ticket) before "state", in
+# any order (JSON keys come in no fixed order).
+role_is() { local re="\"$1\":\\{([^{}]|\\{[^{}]*\\})*\"state\":\"$2\""; fetch && [[ $S =~ $re ]]; }
+printer_is() { role_is printer "$1"; }
+door_is() { role_is door "$1"; }
 has_field() { fetch && [[ $S == *"\"$1\":\"$2\""* ]]; }
 wait_until() { # timeout_ms command...: looks every 10 ms; prints the milliseconds it took, fails after timeout
     local limit=$1 start=${EPOCHREALTIME/./} now; shift
