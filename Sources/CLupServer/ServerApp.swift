@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 import ServiceSupport
 
@@ -67,7 +68,7 @@ public struct ServerApp: Sendable {
             limits: options.limits,
             tokens: HolderTokens(key: try database.serverKey("holder-tokens")),
             holders: Holders(
-                limits: .init(maxBookings: options.limits.maxBookingsPerHolder),
+                maxBookings: options.limits.maxBookingsPerHolder,
                 owned: try database.holders(
                     since: now - .seconds(Int64(options.limits.bookingHorizonDays + 2) * 86_400)
                 )
@@ -103,7 +104,7 @@ public struct ServerApp: Sendable {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [ConnectionGuard(counts: counts)],
-                    idleTimeout: .nanoseconds(options.connections.idleTimeout.wholeNanoseconds)
+                    idleTimeout: TimeAmount(options.connections.idleTimeout)
                 )
             ),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "clup-server"),

@@ -365,28 +365,7 @@ import FoundationNetworking
         let fd: CInt
 
         init(port: Int, source: String) throws {
-            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            var remote = sockaddr_in()
-            remote.sin_family = sa_family_t(AF_INET)
-            remote.sin_port = in_port_t(UInt16(port).bigEndian)
-            remote.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            let connected = withUnsafePointer(to: &remote) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0, connected == 0 else {
-                close(fd)
-                throw ServerRig.Failure(description: "slow client from \(source): errno \(errno)")
-            }
+            fd = try LoopbackSocket.connect(port: port, from: source)
             let start = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
             _ = Array(start.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -63,26 +63,18 @@ struct AppRoutes {
             let store = try context.parameters.require("store", as: UUID.self)
             guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
             let now = logs.clock.now()
-            let pass = try gate.enter(
+            let (issued, newToken) = try await gate.issue(
                 .app,
                 store: live,
                 token: request.headers[HolderTokens.field],
                 address: clients.of(request, peer: context.remoteAddress),
                 at: now
-            )
-            var ticket: TicketID?
-            defer { gate.finish(pass, ticket: ticket) }
-            let issued = try await logs.issue(
-                kind: .app,
-                store: store,
-                statusURL: statusURL,
-                holder: pass.holder,
-                at: now
-            )
-            ticket = issued.ticket.id
+            ) { holder in
+                try await logs.issue(kind: .app, store: store, statusURL: statusURL, holder: holder, at: now)
+            }
             guard var status = status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
             status.qr = issued.qr
-            status.holderToken = pass.newToken
+            status.holderToken = newToken
             return EditedResponse(status: .created, response: status)
         }
         router.get("v1/tickets/:ticket") { _, context -> TicketStatus in

@@ -75,37 +75,35 @@ struct BookingRoutes {
                     field: "slotStart"
                 )
             }
-            let pass = try app.gate.enter(
+            let (issued, newToken) = try await app.gate.issue(
                 .booking,
                 store: live,
                 token: request.headers[HolderTokens.field],
                 address: app.clients.of(request, peer: context.remoteAddress),
                 at: now
-            )
-            var ticket: TicketID?
-            defer { app.gate.finish(pass, ticket: ticket) }
-            let issued = try await logs.issue(
-                kind: .booking,
-                store: store,
-                slot: BookingSlot(
-                    start: start,
-                    end: Timestamp(milliseconds: slot.end),
-                    expectedVisitMinutes: booking.expectedVisitMinutes
-                ),
-                validity: (start, start + Self.lateness),
-                statusURL: statusURL,
-                holder: pass.holder,
-                at: now
-            ) { [logs] in
-                guard let state = logs.store(store)?.state else { return }
-                if Slots.booked(state, start: start) >= profile.slotSize {
-                    throw APIError(.conflict, "this slot is fully booked — choose another", field: "slotStart")
+            ) { holder in
+                try await logs.issue(
+                    kind: .booking,
+                    store: store,
+                    slot: BookingSlot(
+                        start: start,
+                        end: Timestamp(milliseconds: slot.end),
+                        expectedVisitMinutes: booking.expectedVisitMinutes
+                    ),
+                    validity: (start, start + Self.lateness),
+                    statusURL: statusURL,
+                    holder: holder,
+                    at: now
+                ) { [logs] in
+                    guard let state = logs.store(store)?.state else { return }
+                    if Slots.booked(state, start: start) >= profile.slotSize {
+                        throw APIError(.conflict, "this slot is fully booked — choose another", field: "slotStart")
+                    }
                 }
             }
-            ticket = issued.ticket.id
             guard var status = app.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
             status.qr = issued.qr
-            status.holderToken = pass.newToken
+            status.holderToken = newToken
             return EditedResponse(status: .created, response: status)
         }
     }

@@ -21,22 +21,20 @@ public struct ClientAddress: Sendable {
     func of(_ request: Request, peer: SocketAddress?) -> String {
         guard let peerText = peer?.ipAddress else { return "unknown" }
         var address = peerText
-        if isTrusted(peerText) {
+        if isTrustedProxy(peerText) {
             let hops = request.headers[values: Self.forwardedFor]
                 .flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             for hop in hops.reversed() {
                 guard CIDR.bytes(of: hop) != nil else { break }  // garbage: stop at the last proxy we trust
                 address = hop
-                if !isTrusted(hop) { break }
+                if !isTrustedProxy(hop) { break }
             }
         }
         return Self.key(address)
     }
 
-    func isTrustedProxy(_ address: String) -> Bool { isTrusted(address) }
-
-    private func isTrusted(_ address: String) -> Bool {
+    func isTrustedProxy(_ address: String) -> Bool {
         guard let bytes = CIDR.bytes(of: address) else { return false }
         return trustedProxies.contains { $0.contains(bytes) }
     }
@@ -44,9 +42,8 @@ public struct ClientAddress: Sendable {
     /// The rate-limit key of an address: IPv4 as is, IPv6 by its /64.
     static func key(_ address: String) -> String {
         guard let bytes = CIDR.bytes(of: address), bytes.count == 16 else { return address }
-        if bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] {  // IPv4-mapped
-            return bytes.suffix(4).map(String.init).joined(separator: ".")
-        }
+        let client = CIDR.unmapped(bytes)
+        if client.count == 4 { return client.map(String.init).joined(separator: ".") }
         return bytes.prefix(8).map { String(format: "%02x", $0) }.joined() + "::/64"
     }
 }
@@ -68,10 +65,7 @@ public struct CIDR: Sendable, Equatable, CustomStringConvertible {
     }
 
     func contains(_ address: [UInt8]) -> Bool {
-        var address = address
-        if network.count == 4, address.count == 16, address.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] {
-            address = Array(address.suffix(4))
-        }
+        let address = network.count == 4 ? Self.unmapped(address) : address
         guard address.count == network.count else { return false }
         var bits = prefixLength
         for (a, n) in zip(address, network) where bits > 0 {
@@ -80,6 +74,12 @@ public struct CIDR: Sendable, Equatable, CustomStringConvertible {
             bits -= 8
         }
         return true
+    }
+
+    /// An IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) as its 4 IPv4 bytes; any other address as it is.
+    static func unmapped(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count == 16, bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] else { return bytes }
+        return Array(bytes.suffix(4))
     }
 
     /// The address's bytes (4 for IPv4, 16 for IPv6), or nil if it is not an address.

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization
 
@@ -78,7 +77,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         self.key = key
         let channel = context.channel
         let limit = counts.limits.headDeadline
-        deadline = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limit.wholeNanoseconds))) {
+        deadline = context.eventLoop.scheduleTask(in: TimeAmount(limit)) {
             channel.close(promise: nil)
         }
     }
@@ -98,12 +97,5 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             counts.release(key)
             self.key = nil
         }
-    }
-}
-
-extension Duration {
-    var wholeNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

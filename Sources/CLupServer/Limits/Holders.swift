@@ -10,22 +10,18 @@ import Synchronization
 /// A holder's next ticket is checked and reserved in one step (``begin(_:kind:store:live:)``) and released
 /// when the issue ends, so two requests at once from one holder cannot both pass.
 final class Holders: Sendable {
-    struct Limits: Sendable {
-        /// Bookings a holder may hold at once (not used, cancelled or expired), all stores together.
-        var maxBookings = 4
-    }
-
     private struct State {
         var tickets: [Holder: Set<TicketID>] = [:]
         var holderOf: [TicketID: Holder] = [:]
         var issuing: Set<Holder> = []
     }
 
-    let limits: Limits
+    /// Bookings a holder may hold at once (not used, cancelled or expired), all stores together.
+    let maxBookings: Int
     private let state = Mutex(State())
 
-    init(limits: Limits, owned: [(TicketID, Holder)] = []) {
-        self.limits = limits
+    init(maxBookings: Int, owned: [(TicketID, Holder)] = []) {
+        self.maxBookings = maxBookings
         state.withLock { state in
             for (ticket, holder) in owned { Self.record(ticket, holder, in: &state) }
         }
@@ -62,10 +58,10 @@ final class Holders: Sendable {
                     )
                 }
             case .booking:
-                if stillLive.count(where: { $0.kind == .booking }) >= limits.maxBookings {
+                if stillLive.count(where: { $0.kind == .booking }) >= maxBookings {
                     throw APIError(
                         .conflict,
-                        "this device already holds \(limits.maxBookings) bookings — cancel one to book another"
+                        "this device already holds \(maxBookings) bookings — cancel one to book another"
                     )
                 }
             case .paper:

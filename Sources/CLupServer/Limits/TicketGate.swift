@@ -24,17 +24,17 @@ public struct PublicLimits: Sendable {
 /// rate, the holder's own rules (one live ticket per store, a few bookings), the store's cap on waiting
 /// virtual tickets, then the store's rate (taken last, and only when everything else passed).
 final class TicketGate: Sendable {
-    struct Pass: Sendable {
-        var holder: Holder
-        /// Set when the request came without a token: the answer hands it out.
-        var newToken: String?
+    /// One kind's rates: per client address and per store.
+    private struct Rates: Sendable {
+        let address: RateLimiter
+        let store: RateLimiter
     }
 
     let limits: PublicLimits
     let tokens: HolderTokens
     let holders: Holders
-    private let perAddress: [TicketKind: RateLimiter]
-    private let perStore: [TicketKind: RateLimiter]
+    private let tickets: Rates
+    private let bookings: Rates
 
     /// Whether a ticket is still live (for forgetting the holders of those that are over).
     private let isLive: @Sendable (TicketID) -> Bool
@@ -47,37 +47,56 @@ final class TicketGate: Sendable {
         self.holders = holders
         self.isLive = isLive
         holders.forgetOver(isLive: isLive)  // what was loaded from the database and is over since
-        perAddress = [
-            .app: RateLimiter(limits.ticketsPerAddress), .booking: RateLimiter(limits.bookingsPerAddress),
-        ]
-        perStore = [.app: RateLimiter(limits.ticketsPerStore), .booking: RateLimiter(limits.bookingsPerStore)]
+        tickets = Rates(address: RateLimiter(limits.ticketsPerAddress), store: RateLimiter(limits.ticketsPerStore))
+        bookings = Rates(address: RateLimiter(limits.bookingsPerAddress), store: RateLimiter(limits.bookingsPerStore))
     }
 
-    /// Lets one creation of `kind` at `live`'s store through, or throws the refusal (401, 409, 429, 503).
-    /// A pass must be ended with ``finish(_:ticket:)``.
-    func enter(
+    /// Creates an app ticket or a booking at `live`'s store for an anonymous client, if every check lets it
+    /// through (else the refusal: 401, 409, 429, 503): `make` issues it for the holder. Returns what `make`
+    /// issued, and the holder's new token when the request came without one.
+    func issue(
+        _ kind: TicketKind,
+        store live: StoreLogs.Live,
+        token: String?,
+        address: String,
+        at now: Timestamp,
+        _ make: (Holder) async throws -> ServerDatabase.Issued
+    ) async throws -> (issued: ServerDatabase.Issued, newToken: String?) {
+        let (holder, newToken) = try enter(kind, store: live, token: token, address: address, at: now)
+        var ticket: TicketID?
+        defer { finish(holder, ticket: ticket) }
+        let issued = try await make(holder)
+        ticket = issued.ticket.id
+        return (issued, newToken)
+    }
+
+    /// Lets one creation through and reserves the holder's attempt (ended by ``finish(_:ticket:)``).
+    private func enter(
         _ kind: TicketKind,
         store live: StoreLogs.Live,
         token: String?,
         address: String,
         at now: Timestamp
-    ) throws(APIError) -> Pass {
-        let pass: Pass
+    ) throws(APIError) -> (Holder, newToken: String?) {
+        let holder: Holder
+        var newToken: String?
         if let token {
-            guard let holder = tokens.holder(token) else {
+            guard let known = tokens.holder(token) else {
                 throw APIError(
                     .unauthorized,
                     "unknown holder token — send the \(HolderTokens.header) this server gave, or none for a new one",
                     field: HolderTokens.header
                 )
             }
-            pass = Pass(holder: holder, newToken: nil)
+            holder = known
         } else {
             let token = tokens.mint()
-            pass = Pass(holder: tokens.holder(token)!, newToken: token)
+            holder = tokens.holder(token)!
+            newToken = token
         }
+        let rates = kind == .booking ? bookings : tickets
         let store = live.record.id
-        if let wait = perAddress[kind]!.take(address, at: now) {
+        if let wait = rates.address.take(address, at: now) {
             throw APIError(
                 .tooManyRequests,
                 "too many \(Self.noun(kind)) from your address — try again in \(wait) s",
@@ -85,39 +104,52 @@ final class TicketGate: Sendable {
             )
         }
         do throws(APIError) {
-            try holders.begin(pass.holder, kind: kind, store: store) { id in
-                guard let entry = StoreLogs.liveEntry(id, in: live.state) else { return nil }
-                return entry.ticket
+            try holders.begin(holder, kind: kind, store: store) { id in StoreLogs.liveEntry(id, in: live.state)?.ticket
             }
-            if kind == .app {
-                let cap = live.state.capacity * limits.openTicketsPerPlace
-                let open = live.state.waitingCount(of: .app)
-                if open >= cap {
-                    holders.finish(pass.holder, ticket: nil)
-                    throw APIError(
-                        .serviceUnavailable,
-                        "this store's virtual line is full (\(open) waiting) — try again later or take a paper ticket at the entrance",
-                        retryAfter: 60
-                    )
-                }
-            }
-            if let wait = perStore[kind]!.take(store.uuidString, at: now) {
-                holders.finish(pass.holder, ticket: nil)
-                throw APIError(
-                    .tooManyRequests,
-                    "this store is taking many \(Self.noun(kind)) right now — try again in \(wait) s",
-                    retryAfter: wait
-                )
+            do throws(APIError) {
+                try checkStore(kind, live: live, rate: rates.store, at: now)
+            } catch {
+                holders.finish(holder, ticket: nil)
+                throw error
             }
         } catch {
-            perAddress[kind]!.giveBack(address)
+            rates.address.giveBack(address)
             throw error
         }
-        return pass
+        return (holder, newToken)
     }
 
-    func finish(_ pass: Pass, ticket: TicketID?) {
-        holders.finish(pass.holder, ticket: ticket)
+    /// The store's side: its cap on waiting virtual tickets, then its rate (taken last).
+    private func checkStore(
+        _ kind: TicketKind,
+        live: StoreLogs.Live,
+        rate: RateLimiter,
+        at now: Timestamp
+    )
+        throws(APIError)
+    {
+        if kind == .app {
+            let cap = live.state.capacity * limits.openTicketsPerPlace
+            let open = live.state.waitingCount(of: .app)
+            if open >= cap {
+                throw APIError(
+                    .serviceUnavailable,
+                    "this store's virtual line is full (\(open) waiting) — try again later or take a paper ticket at the entrance",
+                    retryAfter: 60
+                )
+            }
+        }
+        if let wait = rate.take(live.record.id.uuidString, at: now) {
+            throw APIError(
+                .tooManyRequests,
+                "this store is taking many \(Self.noun(kind)) right now — try again in \(wait) s",
+                retryAfter: wait
+            )
+        }
+    }
+
+    private func finish(_ holder: Holder, ticket: TicketID?) {
+        holders.finish(holder, ticket: ticket)
         guard ticket != nil else { return }
         if issued.add(1, ordering: .relaxed).newValue % Self.sweepEvery == 0 { holders.forgetOver(isLive: isLive) }
     }

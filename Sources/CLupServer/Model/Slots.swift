@@ -53,24 +53,24 @@ enum Slots {
     /// Bookings holding a place, by slot start: one pass over the queue for a whole day's slots.
     static func bookedCounts(_ state: QueueState) -> [Timestamp: Int] {
         var counts: [Timestamp: Int] = [:]
-        for entry in state.entries.values where entry.ticket.kind == .booking {
-            guard let start = entry.ticket.slot?.start else { continue }
-            switch entry.stage {
-            case .cancelled, .expired: continue
-            default: counts[start, default: 0] += 1
-            }
+        for entry in state.entries.values {
+            if let start = heldSlot(entry) { counts[start, default: 0] += 1 }
         }
         return counts
     }
 
     /// Bookings that hold a place in the slot starting at `start`.
     static func booked(_ state: QueueState, start: Timestamp) -> Int {
-        state.entries.values.count { entry in
-            guard entry.ticket.kind == .booking, entry.ticket.slot?.start == start else { return false }
-            switch entry.stage {
-            case .cancelled, .expired: return false
-            default: return true
-            }
+        state.entries.values.count { heldSlot($0) == start }
+    }
+
+    /// The start of the slot a booking holds a place in (nil for other tickets, and cancelled or expired
+    /// bookings).
+    private static func heldSlot(_ entry: QueueState.Entry) -> Timestamp? {
+        guard entry.ticket.kind == .booking else { return nil }
+        switch entry.stage {
+        case .cancelled, .expired: return nil
+        default: return entry.ticket.slot?.start
         }
     }
 }

@@ -20,7 +20,7 @@ extension ServerDatabase {
         }
     }
 
-    /// Holders of the tickets issued since `since` (older tickets are over: a ticket lives one day).
+    /// Holders of the tickets issued since `since` (the caller's horizon: a ticket issued earlier is over).
     func holders(since: Timestamp) throws -> [(TicketID, Holder)] {
         try pool.read { db in
             try Row.fetchAll(

@@ -85,7 +85,7 @@ public struct QueueState: Sendable, Equatable {
         case .ticketIssued(let ticket):
             guard entries[ticket.id] == nil else { return }
             let stage: Stage =
-                ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.slot?.start ?? ticket.issuedAt)
+                ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.dayTime)
             entries[ticket.id] = Entry(ticket: ticket, stage: stage)
             if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: ticket.id), kind: ticket.kind) }
         case .ticketTaken(let id):
@@ -164,10 +164,10 @@ public struct QueueState: Sendable, Equatable {
     private mutating func forgetEarlierDays(before start: Timestamp) {
         var forgotten: [TicketID] = []
         for (id, entry) in entries {
-            let joined = entry.ticket.slot?.start ?? entry.ticket.issuedAt
             switch entry.stage {
             case .admitted(let at) where at < start: forgotten.append(id)
-            case .expired where joined < start, .cancelled where joined < start: forgotten.append(id)
+            case .expired where entry.ticket.dayTime < start, .cancelled where entry.ticket.dayTime < start:
+                forgotten.append(id)
             default: break
             }
         }
@@ -181,7 +181,7 @@ public struct QueueState: Sendable, Equatable {
     /// Whether `id` was issued before the current business day started (a ticket of an earlier day).
     public func isFromEarlierDay(_ id: TicketID) -> Bool {
         guard let start = dayStartedAt, let ticket = entries[id]?.ticket else { return false }
-        return (ticket.slot?.start ?? ticket.issuedAt) < start
+        return ticket.dayTime < start
     }
 
     private mutating func update(_ id: TicketID, _ change: (inout Entry) -> Void) {
@@ -282,4 +282,10 @@ public struct AdmissionConflict: Sendable, Hashable, Codable {
     public var firstAt: Timestamp
     public var secondDoor: DeviceID
     public var secondAt: Timestamp
+}
+
+extension Ticket {
+    /// The time that places a ticket in a business day: a booking's slot start, else when it was issued (an
+    /// app ticket joins the line then; a paper ticket joins later, when it is torn off, but was of that day).
+    var dayTime: Timestamp { slot?.start ?? issuedAt }
 }

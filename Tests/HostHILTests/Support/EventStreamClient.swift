@@ -8,26 +8,8 @@ final class EventStreamClient {
     private var buffer: [UInt8] = []
     private(set) var headers = ""
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     init(port: Int, path: String = "/events", headers: [String: String] = [:]) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw Failure(description: "connect to port \(port): errno \(errno)")
-        }
+        fd = try LoopbackSocket.connect(port: port)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\(extra)\r\n"
         _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
