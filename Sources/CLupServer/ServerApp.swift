@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import KioskCore
 import Logging
 import NIOCore
@@ -33,9 +35,21 @@ public struct ServerApp: Sendable {
         public var connections = ConnectionLimits()
         /// Proxies (load balancers) whose `X-Forwarded-For` names the client; nobody else's is believed.
         public var trustedProxies: [CIDR] = []
+        /// HTTPS with this certificate and key (read again on SIGHUP); nil: plain HTTP, for loopback or
+        /// behind a load balancer that terminates TLS.
+        public var tls: ServerCertificate.Files?
 
         public init(adminToken: String) {
             self.adminToken = adminToken
+        }
+    }
+
+    /// A mistake in the server's configuration: what is wrong and how to put it right.
+    public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+
+        public init(_ description: String) {
+            self.description = description
         }
     }
 
@@ -46,18 +60,23 @@ public struct ServerApp: Sendable {
     public let services: [any Service]
     /// The port once the server listens (useful with port 0).
     public let port: ListeningPort
+    /// What the server presents when it serves HTTPS.
+    public let certificate: ServerCertificate?
 
     public static func build(_ options: Options, logger: Logger) throws -> ServerApp {
         guard options.adminToken.count >= 16 else {
-            throw ServerDatabase.Failure(
-                description: "the admin token must be at least 16 characters — generate one with `openssl rand -hex 24`"
+            throw ConfigurationError(
+                "the admin token must be at least 16 characters — generate one with `openssl rand -hex 24`"
             )
         }
         guard TicketCodec.isValidPrefix(options.statusURL) else {
-            throw ServerDatabase.Failure(
-                description: "status URL '\(options.statusURL)': upper case (QR alphanumeric) and at most "
+            throw ConfigurationError(
+                "status URL '\(options.statusURL)': upper case (QR alphanumeric) and at most "
                     + "\(TicketCodec.maxPrefixLength) characters, e.g. HTTPS://CLUP.EXAMPLE/T/"
             )
+        }
+        let certificate = try options.tls.map { files throws(ConfigurationError) in
+            try ServerCertificate(files: files)
         }
         let database = try ServerDatabase(path: options.databasePath, clock: options.clock)
         let logs = try StoreLogs(database: database)
@@ -99,14 +118,15 @@ public struct ServerApp: Sendable {
                 .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
         }
         let counts = ConnectionCounts(limits: options.connections, clients: clients)
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(counts: counts)],
+                idleTimeout: TimeAmount(options.connections.idleTimeout)
+            )
+        )
         let http = Application(
             router: router,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuard(counts: counts)],
-                    idleTimeout: TimeAmount(options.connections.idleTimeout)
-                )
-            ),
+            server: try certificate.map { try .tls(http1, tlsConfiguration: $0.tlsConfiguration) } ?? http1,
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "clup-server"),
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
             logger: logger
@@ -124,8 +144,9 @@ public struct ServerApp: Sendable {
             services: [
                 http, expiry, BusinessDayStart(logs: logs, interval: .seconds(1), logger: logger),
                 TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger),
-            ],
-            port: port
+            ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
+            port: port,
+            certificate: certificate
         )
     }
 

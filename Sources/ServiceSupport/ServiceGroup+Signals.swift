@@ -16,12 +16,14 @@ extension ServiceGroup {
     }
 }
 
-/// Unblocks SIGTERM and SIGINT in this thread (and the threads it starts): a parent — a test runner, a shell
-/// script — may have blocked them, and a daemon's service group must see them to stop cleanly.
+/// Unblocks SIGTERM, SIGINT and SIGHUP in this thread (and the threads it starts): a parent — a test runner, a
+/// shell script — may have blocked them, and a daemon's service group must see them to stop cleanly (and
+/// clup-server SIGHUP to reload its certificate).
 public func unblockStopSignals() {
     var stopSignals = sigset_t()
     sigemptyset(&stopSignals)
     sigaddset(&stopSignals, SIGTERM)
     sigaddset(&stopSignals, SIGINT)
+    sigaddset(&stopSignals, SIGHUP)
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
 }

@@ -41,6 +41,17 @@ struct ClupServerCommand: AsyncParsableCommand {
     var trustedProxy: [CIDR] = []
 
     @Option(
+        help: """
+            PEM certificate chain to serve HTTPS with (the server's certificate first, then intermediates); \
+            read again on SIGHUP. Without it, plain HTTP: for loopback, or behind a load balancer that ends TLS.
+            """
+    )
+    var tlsCertificate: String?
+
+    @Option(help: "PEM private key of --tls-certificate (unencrypted, readable by clup-server only).")
+    var tlsKey: String?
+
+    @Option(
         help: "Virtual tickets one client address may take: BURST/SECONDS (that many at once, then one per SECONDS)."
     )
     var ticketsPerAddress = PublicLimits().ticketsPerAddress
@@ -73,6 +84,9 @@ struct ClupServerCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together: give both files, or neither")
+        }
         guard (1...1000).contains(openTicketsPerPlace) else {
             throw ValidationError("--open-tickets-per-place: 1 to 1000")
         }
@@ -109,6 +123,9 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.statusURL = statusURL
         options.callWindowMinutes = callWindowMinutes
         options.trustedProxies = trustedProxy
+        if let tlsCertificate, let tlsKey {
+            options.tls = .init(certificateChain: tlsCertificate, privateKey: tlsKey)
+        }
         options.connections.total = min(maxConnections, Self.raiseOpenFileLimit() - 64)
         options.connections.perAddress = maxConnectionsPerAddress
         options.limits.ticketsPerAddress = ticketsPerAddress
@@ -125,7 +142,18 @@ struct ClupServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("clup-server: \(error)\n".utf8))
             throw ExitCode(78)
         }
-        logger.notice("clup-server starting", metadata: ["stores": "\(server.logs.all.count)"])
+        if options.tls == nil, !["127.0.0.1", "::1", "localhost"].contains(host), trustedProxy.isEmpty {
+            logger.warning(
+                """
+                serving plain HTTP on \(host): passwords, sessions and kiosk credentials travel in clear — pass \
+                --tls-certificate and --tls-key, or put a load balancer that ends TLS in front (--trusted-proxy)
+                """
+            )
+        }
+        logger.notice(
+            "clup-server starting",
+            metadata: ["stores": "\(server.logs.all.count)", "tls": "\(server.certificate?.summary ?? "off")"]
+        )
         let systemd = SystemdSupervision(logger: logger, ready: { server.port.current != nil })
         try await ServiceGroup(running: server.services + [systemd], logger: logger, handleSignals: true).run()
     }

@@ -76,6 +76,65 @@ import Testing
         )
     }
 
+    /// The credential never travels in clear by accident: plain HTTP only to this machine or when the
+    /// operator says `insecure = true`; a CA file must hold a certificate.
+    @Test func plainHTTPOnlyToThisMachineOrWhenSaidInsecure() throws {
+        func sync(_ lines: String) -> String { minimal + "[sync]\ncredential = \"c\"\n" + lines }
+        let refused = error(sync("server = \"http://clup.example\"\n"))
+        #expect(refused?.key == "sync.server")
+        #expect(refused?.message.contains("use https://") == true, "\(String(describing: refused))")
+        for local in ["http://127.0.0.1:8090", "http://localhost:8090", "http://[::1]:8090", "http://127.3.2.1"] {
+            #expect(error(sync("server = \"\(local)\"\n")) == nil, "\(local)")
+        }
+        #expect(error(sync("server = \"http://10.0.0.5\"\ninsecure = true\n")) == nil)
+        #expect(error(sync("server = \"https://clup.example\"\n")) == nil)
+        #expect(
+            error(sync("server = \"https://clup.example\"\nca_file = \"/nonexistent/ca.pem\"\n"))?.key == "sync.ca_file"
+        )
+        let notPEM = NSTemporaryDirectory() + "not-a-ca-\(UUID().uuidString).pem"
+        try "hello\n".write(toFile: notPEM, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: notPEM) }
+        let empty = error(sync("server = \"https://clup.example\"\nca_file = \"\(notPEM)\"\n"))
+        #expect(empty?.key == "sync.ca_file")
+        #expect(empty?.message.contains("CA") == true, "\(String(describing: empty))")
+    }
+
+    /// The credential lets its holder add events to the store: kioskd reads it only from a file no one else
+    /// can read, and refuses it written in a configuration everyone can.
+    @Test func theCredentialIsReadOnlyFromPrivateFiles() throws {
+        let directory = NSTemporaryDirectory() + "credential-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let secret = "\(directory)/credential"
+        try "k1.s3cret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        let config = "\(directory)/kioskd.toml"
+        func load(_ sync: String, configMode: Int = 0o644, secretMode: Int = 0o600) throws(TOMLFileError) -> KioskConfig
+        {
+            try? (minimal + "[sync]\nserver = \"https://clup.example\"\n" + sync)
+                .write(toFile: config, atomically: true, encoding: .utf8)
+            chmod(config, mode_t(configMode))
+            chmod(secret, mode_t(secretMode))
+            return try KioskConfig.load(path: config)
+        }
+        #expect(try load("credential_file = \"\(secret)\"\n").sync.credential == "k1.s3cret")
+        #expect(throws: TOMLFileError.self) { try load("credential_file = \"\(secret)\"\n", secretMode: 0o644) }
+        do {
+            _ = try load("credential_file = \"\(secret)\"\n", secretMode: 0o640)
+            Issue.record("a group-readable credential file was accepted")
+        } catch {
+            #expect(error.key == "sync.credential_file")
+            #expect(error.message.contains("chmod 600"), "\(error)")
+        }
+        do {
+            _ = try load("credential = \"k1.inline\"\n")
+            Issue.record("a credential in a world-readable configuration was accepted")
+        } catch {
+            #expect(error.key == "sync.credential")
+            #expect(error.message.contains("credential_file"), "\(error)")
+        }
+        #expect(try load("credential = \"k1.inline\"\n", configMode: 0o640).sync.credential == "k1.inline")
+    }
+
     @Test func doorInputsAndFeedback() throws {
         let config = try KioskConfig.parse(
             minimal + """

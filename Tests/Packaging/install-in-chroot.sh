@@ -81,6 +81,10 @@ for _ in $(seq 1 100); do
     sleep 0.2
 done
 grep -q '^ready' "$root/tmp/emulator.log" || { cat "$root/tmp/emulator.log"; fail "the packaged escpos-emulator is not ready"; }
+[ "$(in_root stat -c '%a %U' /etc/kioskd/credential)" = "600 kioskd" ] ||
+    fail "the credential file is not kioskd's alone: $(in_root stat -c '%a %U' /etc/kioskd/credential)"
+echo "ok /etc/kioskd/credential: mode 600, owner kioskd"
+echo "k1.chroot-credential" >"$root/etc/kioskd/credential"
 cat >"$root/etc/kioskd/kioskd.toml" <<TOML
 # edited by the installer
 [store]
@@ -89,6 +93,10 @@ name = "Chroot Market"
 [printer]
 address = "tcp://127.0.0.1:$printer_port"
 profile = "citizen-ppu-700"
+[sync]
+# Nobody listens there: the kiosk prints while its sync retries.
+server = "http://127.0.0.1:9"
+credential_file = "/etc/kioskd/credential"
 [http]
 port = $http_port
 TOML
@@ -123,5 +131,6 @@ in_root apt-get remove -y -qq clup-kiosk >/dev/null 2>&1 || fail "remove"
 [ ! -e "$root/usr/bin/kioskd" ] || fail "remove left /usr/bin/kioskd"
 [ -e "$root/etc/kioskd/kioskd.toml" ] || fail "remove took the configuration"
 in_root dpkg --purge clup-kiosk >/dev/null 2>&1 || fail "purge"
-[ ! -e "$root/etc/kioskd/kioskd.toml" ] && [ ! -e "$root/var/lib/kioskd" ] || fail "purge left configuration or state"
+[ ! -e "$root/etc/kioskd/kioskd.toml" ] && [ ! -e "$root/etc/kioskd/credential" ] && [ ! -e "$root/var/lib/kioskd" ] ||
+    fail "purge left configuration, credential or state"
 echo "ok remove keeps the configuration, purge removes it and the state"

@@ -90,6 +90,16 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// A client that closes its sending side (TCP FIN, TLS close_notify) has gone: HTTP/1.1 clients do not
+    /// half-close while they wait for an answer. The connection closes at once, rather than when a long-poll
+    /// for nobody ends (which also kept a TLS client's close waiting for our close_notify).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil

@@ -79,6 +79,15 @@ public struct KioskConfig: Sendable, Equatable {
         public var server = ""
         /// The credential the server gave when this kiosk was enrolled.
         public var credential = ""
+        /// Whether the credential is written in the configuration itself (allowed only where others cannot
+        /// read that file).
+        var credentialInline = false
+        /// A PEM file of the CA certificates that sign the server's certificate (a private CA); nil: the
+        /// system's CA store.
+        public var caFile: String?
+        /// Plain `http://` to a server that is not on this machine: the credential and the store's events
+        /// travel in clear, so only on a private network the operator vouches for.
+        public var insecure = false
         public var pullWaitSeconds = 25
         /// Events per push.
         public var batch = 500
@@ -118,7 +127,22 @@ public struct KioskConfig: Sendable, Equatable {
                 "cannot read the configuration (\(error)) — copy config/kioskd.toml there and edit it"
             )
         }
-        return try parse(text, file: path)
+        let config = try parse(text, file: path)
+        if config.sync.credentialInline, let mode = permissions(of: path), mode & 0o004 != 0 {
+            throw TOMLFileError(
+                file: path,
+                key: "sync.credential",
+                "the credential is in a file everyone on this machine can read — put it in /etc/kioskd/credential "
+                    + "(mode 600, owner kioskd) and set credential_file = \"/etc/kioskd/credential\" instead"
+            )
+        }
+        return config
+    }
+
+    /// A file's permission bits, or nil when it cannot be looked at.
+    static func permissions(of path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
     }
 
     public static func parse(_ text: String, file: String) throws(TOMLFileError) -> KioskConfig {
@@ -209,13 +233,39 @@ public struct KioskConfig: Sendable, Equatable {
             }
             sync.server = server
         }
+        sync.insecure = try table.bool("insecure") ?? sync.insecure
+        if sync.server.hasPrefix("http://"), !sync.insecure, !Sync.isLoopback(sync.server) {
+            throw table.error(
+                "server",
+                "'\(sync.server)' is plain HTTP: the kiosk's credential and the store's events would travel in "
+                    + "clear — use https:// (with ca_file for a private CA), or set insecure = true on a private "
+                    + "network you trust"
+            )
+        }
+        if let caFile = try table.string("ca_file"), !caFile.isEmpty {
+            do {
+                _ = try Sync.trustRoots(caFile)
+            } catch {
+                throw table.error("ca_file", "\(error)")
+            }
+            sync.caFile = caFile
+        }
         if let credential = try table.string("credential") {
             sync.credential = credential
+            sync.credentialInline = !credential.isEmpty
         }
         if let file = try table.string("credential_file"), !file.isEmpty {
+            if let mode = Self.permissions(of: file), mode & 0o077 != 0 {
+                throw table.error(
+                    "credential_file",
+                    "\(file) is readable by others (mode \(String(mode, radix: 8))) — `chmod 600 \(file)` and "
+                        + "`chown kioskd \(file)`: the credential lets anyone add events to the store"
+                )
+            }
             do {
                 sync.credential = try String(contentsOfFile: file, encoding: .utf8)
                     .trimmingCharacters(in: .whitespacesAndNewlines)
+                sync.credentialInline = false
             } catch {
                 throw table.error("credential_file", "cannot read \(file) (\(error))")
             }

@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The part of clup-server's `/v1` API a kiosk uses, over HTTP/JSON with the device's credential.
 ///
@@ -39,9 +40,9 @@ struct SyncAPI: Sendable {
 
     /// The client kioskd syncs with: a small pool (push, pull, keys run side by side), connections that
     /// time out when a connect hangs and are not retried behind the caller's back, no redirects (a kiosk talks
-    /// to one server).
-    static func makeClient() -> HTTPClient {
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+    /// to one server). HTTPS is verified as `tls` says.
+    static func makeClient(tls: TLSConfiguration) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: .seconds(3))
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 4)
         // A failed connect fails its request at once: the sync loops retry on their own backoff (at most 5 s).
@@ -135,7 +136,7 @@ struct SyncAPI: Sendable {
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             throw Failure(description: "\(method) \(path): no answer from \(base) within \(timeout.seconds) s")
         } catch {
-            throw Failure(description: "\(method) \(path): \(base) not reachable (\(Self.describe(error)))")
+            throw Failure(description: "\(method) \(path): no connection with \(base) — \(Self.describe(error))")
         }
         guard (200..<300).contains(status) else {
             let message =
@@ -171,6 +172,20 @@ struct SyncAPI: Sendable {
             case .readTimeout, .deadlineExceeded: return "the answer did not come in time"
             default: return "\(error)"
             }
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "the server's certificate is not for this host name — use in [sync] server the name the "
+                + "certificate was issued for"
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed(let cause) = error {
+            // BoringSSL's reason, e.g. CERTIFICATE_VERIFY_FAILED, without its source location.
+            let text = "\(cause)"
+            let reason = text.range(of: "OPENSSL_internal:").map { text[$0.upperBound...].prefix { $0 != " " } }
+            if reason == "CERTIFICATE_VERIFY_FAILED" {
+                return "the server's certificate is not signed by a CA this kiosk trusts — set [sync] ca_file to "
+                    + "the CA that signed it, or install that CA in the system's store"
+            }
+            return "the TLS handshake failed (\(reason ?? "unknown reason")) — is the server serving HTTPS here?"
         }
         if let error = error as? IOError {
             switch error.errnoCode {

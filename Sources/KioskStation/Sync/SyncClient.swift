@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import KioskCore
 import Logging
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
 
@@ -17,6 +18,8 @@ public final class SyncClient: Service, Sendable {
     let logger: Logger
     /// The server's address, ending with `/`.
     let base: String
+    /// How the server's certificate is checked (`[sync] ca_file`, else the system's CA store).
+    let tls: TLSConfiguration
     let onKeyRingChanged: @Sendable () -> Void
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
@@ -37,6 +40,11 @@ public final class SyncClient: Service, Sendable {
             throw LocalStore.StoreError(
                 description: "[sync] server: '\(config.sync.server)' is not an http:// or https:// URL"
             )
+        }
+        do {
+            tls = try config.sync.tlsConfiguration()
+        } catch {
+            throw LocalStore.StoreError(description: "[sync] ca_file: \(error)")
         }
         self.config = config
         self.store = store
@@ -60,7 +68,7 @@ public final class SyncClient: Service, Sendable {
 
     public func run() async throws {
         // The client lives exactly as long as the service runs (async-http-client wants an explicit shutdown).
-        let client = SyncAPI.makeClient()
+        let client = SyncAPI.makeClient(tls: tls)
         let api = SyncAPI(base: base, store: config.store.id, credential: config.sync.credential, client: client)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.pushLoop(api) }

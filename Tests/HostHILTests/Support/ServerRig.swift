@@ -1,7 +1,10 @@
+import AsyncHTTPClient
 import CLupServer
 import Foundation
 import KioskCore
 import Logging
+import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import ServiceSupport
 
@@ -16,6 +19,8 @@ final class ServerRig: Sendable {
     let task: Task<Void, any Error>
     let directory: String
     let port: Int
+    /// With TLS: a client that trusts the test's CA (URLSession cannot be told to).
+    let tlsClient: HTTPClient?
     static let adminToken = "test-admin-token-0123456789"
 
     struct Failure: Error, CustomStringConvertible {
@@ -43,7 +48,8 @@ final class ServerRig: Sendable {
         limits: PublicLimits = crowdLimits,
         trustedProxies: [CIDR] = [],
         expiryInterval: Duration = .seconds(5),
-        connections: ConnectionLimits = ConnectionLimits()
+        connections: ConnectionLimits = ConnectionLimits(),
+        tls: (files: ServerCertificate.Files, ca: String)? = nil
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         var options = ServerApp.Options(adminToken: Self.adminToken)
@@ -54,6 +60,15 @@ final class ServerRig: Sendable {
         options.expiryInterval = expiryInterval
         options.connections = connections
         options.databasePath = "\(self.directory)/clup.sqlite"
+        options.tls = tls?.files
+        tlsClient = try tls.map { tls in
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(tls.ca))
+            return HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: .init(tlsConfiguration: configuration)
+            )
+        }
         var logger = Logger(label: "server")
         logger.logLevel =
             ProcessInfo.processInfo.environment["CLUP_SERVER_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
@@ -70,11 +85,13 @@ final class ServerRig: Sendable {
         self.port = listening
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    /// The server's base URL: with TLS by the name its certificate is for.
+    var url: String { tlsClient == nil ? "http://127.0.0.1:\(port)" : "https://localhost:\(port)" }
 
     func stop(removingData: Bool = true) async {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
+        try? await tlsClient?.shutdown()
         if removingData { try? FileManager.default.removeItem(atPath: directory) }
     }
 
@@ -88,6 +105,20 @@ final class ServerRig: Sendable {
         raw: Data? = nil,
         headers: [String: String] = [:]
     ) async throws -> (status: Int, body: [String: Any]) {
+        if let tlsClient {
+            var request = HTTPClientRequest(url: url + path)
+            request.method = .init(rawValue: method)
+            if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            request.headers.add(name: "Content-Type", value: "application/json")
+            if let body = try raw ?? json.map({ try JSONSerialization.data(withJSONObject: $0) }) {
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+            let response = try await tlsClient.execute(request, timeout: .seconds(30))
+            let data = Data((try await response.body.collect(upTo: 16 << 20)).readableBytesView)
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return (Int(response.status.code), object)
+        }
         var request = URLRequest(url: URL(string: url + path)!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
