@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import KioskCore
 
-/// The store event log for kiosks: idempotent batch append, a long-polled read from a sequence number, the
-/// store's key ring, and a device registering its own signing key.
+/// The store event log for kiosks: idempotent batch append, a long-polled read from a sequence number (with
+/// the key ring's digest), the store's key ring, and a device registering its own signing key.
 struct EventRoutes {
     let database: ServerDatabase
     let logs: StoreLogs
@@ -26,6 +26,8 @@ struct EventRoutes {
         var events: [StoreEvent]
         /// The last sequence of the store's log when this page was read.
         var last: Int64
+        /// The key ring's digest (``EventRoutes/digest(_:)``) when this page was read.
+        var keyRing: String
     }
 
     struct DeviceKey: Codable, ResponseEncodable {
@@ -37,6 +39,8 @@ struct EventRoutes {
 
     struct KeyRingAnswer: ResponseEncodable {
         var keys: [DeviceKey]
+        /// What pages of the log carry as `keyRing` while the ring stays as it is.
+        var digest: String
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -58,30 +62,17 @@ struct EventRoutes {
             let wait = try Self.query(request, "wait", default: 0, in: 0...60)
             let limit = try Self.query(request, "limit", default: 1000, in: 1...5000)
             let events = try await logs.events(store: store, after: after, wait: .seconds(wait), limit: Int(limit))
-            return Page(events: events, last: logs.store(store)?.lastSequence ?? 0)
+            return Page(
+                events: events,
+                last: logs.store(store)?.lastSequence ?? 0,
+                keyRing: Self.digest(try keyRing(store))
+            )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingAnswer in
             let store = try context.parameters.require("store", as: UUID.self)
             _ = try auth.requireDevice(request, store: store)
-            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
-            let server = live.record.signer
-            var keys = [
-                DeviceKey(
-                    device: StoreLogs.serverDevice,
-                    keyId: server.keyID.description,
-                    publicKey: server.publicKey.rawRepresentation.base64EncodedString()
-                )
-            ]
-            for (device, key) in try database.keyRing(store: store) {
-                keys.append(
-                    DeviceKey(
-                        device: device,
-                        keyId: KeyID(publicKey: key).description,
-                        publicKey: key.rawRepresentation.base64EncodedString()
-                    )
-                )
-            }
-            return KeyRingAnswer(keys: keys)
+            let keys = try keyRing(store)
+            return KeyRingAnswer(keys: keys, digest: Self.digest(keys))
         }
         router.put("v1/devices/self/key") { request, _ -> Response in
             let (store, device) = try auth.requireDevice(request)
@@ -95,6 +86,36 @@ struct EventRoutes {
             try database.setKey(key, device: device, store: store)
             return Response(status: .noContent)
         }
+    }
+
+    /// The store's key ring: the server's own key for app tickets and every enrolled kiosk's registered key.
+    private func keyRing(_ store: StoreID) throws -> [DeviceKey] {
+        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+        let server = live.record.signer
+        var keys = [
+            DeviceKey(
+                device: StoreLogs.serverDevice,
+                keyId: server.keyID.description,
+                publicKey: server.publicKey.rawRepresentation.base64EncodedString()
+            )
+        ]
+        for (device, key) in try database.keyRing(store: store) {
+            keys.append(
+                DeviceKey(
+                    device: device,
+                    keyId: KeyID(publicKey: key).description,
+                    publicKey: key.rawRepresentation.base64EncodedString()
+                )
+            )
+        }
+        return keys
+    }
+
+    /// A short digest of a key ring (16 hex digits): a kiosk fetches the ring when it changes, so a new kiosk's
+    /// key arrives, and a revoked one's leaves, with the next page of the log.
+    static func digest(_ keys: [DeviceKey]) -> String {
+        let text = keys.map { "\($0.device) \($0.publicKey)\n" }.sorted().joined()
+        return SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     static func query(

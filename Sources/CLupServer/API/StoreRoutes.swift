@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import KioskCore
 
-/// `/v1/stores`: registration by the system manager and device enrollment.
+/// `/v1/stores`: registration by the system manager; enrollment, listing and revocation of a store's kiosks
+/// by its manager.
 struct StoreRoutes {
     let database: ServerDatabase
     let logs: StoreLogs
@@ -31,6 +32,10 @@ struct StoreRoutes {
         var device: DeviceID
         /// Shown once: the kiosk's `[sync] credential`.
         var credential: String
+    }
+
+    struct Devices: ResponseEncodable {
+        var devices: [EnrolledDevice]
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -71,6 +76,22 @@ struct StoreRoutes {
                 status: .created,
                 response: Enrolled(store: store, device: enrollment.device, credential: credential)
             )
+        }
+        router.get("v1/stores/:store/devices") { request, context -> Devices in
+            let store = try context.parameters.require("store", as: UUID.self)
+            try auth.requireManager(request, of: store)
+            guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+            return Devices(devices: try database.devices(store: store))
+        }
+        router.delete("v1/stores/:store/devices/:device") { request, context -> Response in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let device = try context.parameters.require("device")
+            try auth.requireManager(request, of: store)
+            guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+            guard try database.revoke(device: device, store: store) else {
+                throw APIError.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
+            }
+            return Response(status: .noContent)
         }
     }
 }

@@ -20,6 +20,38 @@ extension ServerDatabase {
         return credential
     }
 
+    /// A store's enrolled kiosks, by id.
+    public func devices(store: StoreID) throws -> [EnrolledDevice] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT id, public_key, created_at FROM devices WHERE store = ? ORDER BY id",
+                arguments: [store.uuidString]
+            ).map { row in
+                let key = (row["public_key"] as Data?).flatMap {
+                    try? Curve25519.Signing.PublicKey(rawRepresentation: $0)
+                }
+                return EnrolledDevice(
+                    device: row["id"],
+                    enrolledAt: Timestamp(milliseconds: row["created_at"]),
+                    keyId: key.map { KeyID(publicKey: $0).description }
+                )
+            }
+        }
+    }
+
+    /// Revokes a kiosk: its credential stops working at once and its key leaves the store's key ring (doors
+    /// drop it at their next sync, and refuse the tickets it signed as forged). False when it was not enrolled.
+    public func revoke(device: DeviceID, store: StoreID) throws -> Bool {
+        try pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM devices WHERE store = ? AND id = ?",
+                arguments: [store.uuidString, device]
+            )
+            return db.changesCount > 0
+        }
+    }
+
     /// The device a credential belongs to.
     public func device(credential: String) throws -> (store: StoreID, device: DeviceID)? {
         try pool.read { db in
@@ -59,6 +91,14 @@ extension ServerDatabase {
             }
         }
     }
+}
+
+/// A kiosk as its store's manager sees it.
+public struct EnrolledDevice: Codable, Sendable, Equatable {
+    public var device: DeviceID
+    public var enrolledAt: Timestamp
+    /// The id of the key it signs tickets with, once it registered one.
+    public var keyId: String?
 }
 
 /// Random tokens and their stored form.

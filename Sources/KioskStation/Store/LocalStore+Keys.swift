@@ -4,7 +4,8 @@ import GRDB
 import KioskCore
 
 /// The store's key ring as the station caches it: the public keys its other devices sign tickets with, so a
-/// door verifies every ticket of the store offline. Filled by sync or by `kioskd keys trust`.
+/// door verifies every ticket of the store offline. Filled by sync (which also takes revoked keys out) or by
+/// `kioskd keys trust`.
 extension LocalStore {
     public struct TrustedKey: Sendable, Equatable {
         public var keyID: KeyID
@@ -29,6 +30,40 @@ extension LocalStore {
                 arguments: [KeyID(publicKey: key).description, key.rawRepresentation, device, now.milliseconds]
             )
         }
+    }
+
+    /// Makes the cached ring the server's, in one transaction: its keys are added (or marked as the
+    /// server's), and keys that came from the server but are no longer in its ring — a revoked kiosk's, a
+    /// replaced box's — are removed, so the tickets they signed are refused as forged. Keys trusted by hand
+    /// and never listed by the server stay. `own` (this device's key id) is never cached.
+    public func adoptServerRing(
+        _ ring: [(device: DeviceID, key: Curve25519.Signing.PublicKey)],
+        own: KeyID,
+        at now: Timestamp
+    ) throws -> (added: [TrustedKey], removed: [TrustedKey]) {
+        let listed = ring.filter { KeyID(publicKey: $0.key) != own }
+        let before = try trustedKeys()
+        let known = Set(before.map(\.keyID))
+        let keep = Set(listed.map { KeyID(publicKey: $0.key) })
+        try db.write { db in
+            for (device, key) in listed {
+                try db.execute(
+                    sql: """
+                        INSERT INTO trusted_keys (key_id, public_key, device, added_at, from_server)
+                        VALUES (?, ?, ?, ?, 1)
+                        ON CONFLICT (key_id) DO UPDATE SET device = excluded.device, from_server = 1
+                        """,
+                    arguments: [KeyID(publicKey: key).description, key.rawRepresentation, device, now.milliseconds]
+                )
+            }
+            let server = try String.fetchAll(db, sql: "SELECT key_id FROM trusted_keys WHERE from_server = 1")
+            for id in server where !keep.contains(where: { $0.description == id }) {
+                try db.execute(sql: "DELETE FROM trusted_keys WHERE key_id = ?", arguments: [id])
+            }
+        }
+        let after = try trustedKeys()
+        let remaining = Set(after.map(\.keyID))
+        return (after.filter { !known.contains($0.keyID) }, before.filter { !remaining.contains($0.keyID) })
     }
 
     /// Removes a key from the ring; tickets it signed are refused as forged from then on.

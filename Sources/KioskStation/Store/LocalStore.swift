@@ -104,6 +104,10 @@ public final class LocalStore: Sendable {
             // The outbox is the few unconfirmed events of a log that grows all year: found without a scan.
             try db.execute(sql: "CREATE INDEX events_outbox ON events(local_order) WHERE sequence IS NULL")
         }
+        migrator.registerMigration("v5: keys the server vouches for") { db in
+            // 1: the key came from the server's ring (and leaves with it); 0: trusted by hand.
+            try db.execute(sql: "ALTER TABLE trusted_keys ADD COLUMN from_server INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

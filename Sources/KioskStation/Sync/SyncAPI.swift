@@ -64,6 +64,8 @@ struct SyncAPI: Sendable {
     struct Page: Decodable {
         var events: [StoreEvent]
         var last: Int64
+        /// The digest of the store's key ring: when it changes, the ring is fetched again.
+        var keyRing: String?
     }
 
     struct Key: Codable {
@@ -74,6 +76,8 @@ struct SyncAPI: Sendable {
 
     struct Keys: Decodable {
         var keys: [Key]
+        /// The ring's digest, as pages of the log carry it (nil from servers before revocation).
+        var digest: String?
     }
 
     struct Batch: Encodable {

@@ -27,6 +27,8 @@ public final class SyncClient: Service, Sendable {
     /// Set when the log shows tickets of a device whose key this station lacks: fetch the ring now.
     private let keysWanted = Mutex(false)
     private let keysFeed = ChangeFeed()
+    /// The digest of the key ring last fetched (pages of the log carry the server's).
+    private let ringDigest = Mutex<String?>(nil)
 
     public init(
         config: KioskConfig,
@@ -153,6 +155,10 @@ public final class SyncClient: Service, Sendable {
                 reportConflicts()
                 try wantKeysOfNewIssuers(in: page.events)
             }
+            if let digest = page.keyRing, ringDigest.withLock({ $0 }) != digest {
+                keysWanted.withLock { $0 = true }
+                keysFeed.notify()
+            }
             let lastSequence = page.events.last?.sequence ?? after
             publish { $0.lastSequence = lastSequence }
             online()
@@ -160,8 +166,9 @@ public final class SyncClient: Service, Sendable {
         }
     }
 
-    /// Registers this station's signing key once, and refreshes the store's key ring every 5 minutes and
-    /// whenever the log names a ticket issuer whose key is missing.
+    /// Registers this station's signing key once, and refreshes the store's key ring every 5 minutes, whenever
+    /// the log names a ticket issuer whose key is missing, and whenever a page of the log carries a ring digest
+    /// other than the last fetched (a kiosk enrolled, replaced or revoked).
     private func keyLoop(_ api: SyncAPI) async {
         await repeatWithBackoff("key ring") { [self] in
             let own = try store.signingKey()
@@ -176,18 +183,22 @@ public final class SyncClient: Service, Sendable {
                 try store.setKeyRegistered()
                 logger.notice("sync: signing key registered with the server", metadata: ["key": "\(own.keyID)"])
             }
-            let known = Set(try store.trustedKeys().map(\.keyID))
-            var added = false
-            for key in try await api.keys().keys {
+            let answer = try await api.keys()
+            let ring = answer.keys.compactMap { key -> (DeviceID, Curve25519.Signing.PublicKey)? in
                 guard let raw = Data(base64Encoded: key.publicKey),
                     let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
-                else { continue }
-                let id = KeyID(publicKey: publicKey)
-                if id == own.keyID || known.contains(id) { continue }
-                try store.trust(publicKey, device: key.device, at: .now)
-                added = true
+                else { return nil }
+                return (key.device, publicKey)
             }
-            if added { onKeyRingChanged() }
+            let change = try store.adoptServerRing(ring, own: own.keyID, at: .now)
+            for key in change.removed {
+                logger.notice(
+                    "sync: the server no longer vouches for a key (kiosk revoked or replaced): its tickets are refused",
+                    metadata: ["device": "\(key.device)", "key": "\(key.keyID)"]
+                )
+            }
+            if !change.added.isEmpty || !change.removed.isEmpty { onKeyRingChanged() }
+            ringDigest.withLock { $0 = answer.digest }
             online()
             // Every 5 minutes, or as soon as the log shows a device whose key is missing here.
             _ = await keysFeed.wait(timeout: .seconds(300)) { [self] in keysWanted.withLock { $0 } }
