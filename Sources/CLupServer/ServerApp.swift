@@ -35,6 +35,11 @@ public struct ServerApp: Sendable {
         public var connections = ConnectionLimits()
         /// Proxies (load balancers) whose `X-Forwarded-For` names the client; nobody else's is believed.
         public var trustedProxies: [CIDR] = []
+        /// How far ahead of the server's clock a kiosk's event may be (its clock is off: it is told to check NTP).
+        public var clockSkew: Duration = .seconds(5 * 60)
+        /// A kiosk's event that reaches the server later than this after it happened counts for the line from
+        /// its arrival (behind everyone already waiting).
+        public var lateEventAfter: Duration = .seconds(60)
         /// HTTPS with this certificate and key (read again on SIGHUP); nil: plain HTTP, for loopback or
         /// behind a load balancer that terminates TLS.
         public var tls: ServerCertificate.Files?
@@ -100,7 +105,14 @@ public struct ServerApp: Sendable {
         router.middlewares.add(ErrorEnvelope())
         router.get("healthz") { _, _ in "ok" }
         StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
-        EventRoutes(database: database, logs: logs, auth: auth).register(on: router)
+        EventRoutes(
+            database: database,
+            logs: logs,
+            auth: auth,
+            checks: EventChecks(skew: options.clockSkew),
+            late: LateEvents(lateAfter: options.lateEventAfter, database: database)
+        )
+        .register(on: router)
         AccountRoutes(
             database: database,
             throttle: LoginThrottle(),

@@ -80,6 +80,17 @@ struct ClupServerCommand: AsyncParsableCommand {
     @Option(help: "Connections one client address may hold (a trusted proxy's count only in the total).")
     var maxConnectionsPerAddress = ConnectionLimits().perAddress
 
+    @Option(help: "Seconds a kiosk's event may be ahead of this server's clock (beyond: refused, check NTP).")
+    var clockSkewSeconds = 300
+
+    @Option(
+        help: """
+            Seconds after which a kiosk's event counts as late: its ticket joins the line when the event arrived \
+            (behind everyone already waiting), not when the kiosk says it happened.
+            """
+    )
+    var lateEventSeconds = 60
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -92,6 +103,9 @@ struct ClupServerCommand: AsyncParsableCommand {
         }
         guard (1...366).contains(bookingHorizonDays) else { throw ValidationError("--booking-horizon-days: 1 to 366") }
         guard (0...1000).contains(bookingsPerHolder) else { throw ValidationError("--bookings-per-holder: 0 to 1000") }
+        guard (1...3600).contains(clockSkewSeconds), (1...3600).contains(lateEventSeconds) else {
+            throw ValidationError("--clock-skew-seconds and --late-event-seconds: 1 to 3600")
+        }
         guard maxConnections >= 16, maxConnectionsPerAddress >= 1 else {
             throw ValidationError("--max-connections: at least 16; --max-connections-per-address: at least 1")
         }
@@ -123,6 +137,8 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.statusURL = statusURL
         options.callWindowMinutes = callWindowMinutes
         options.trustedProxies = trustedProxy
+        options.clockSkew = .seconds(clockSkewSeconds)
+        options.lateEventAfter = .seconds(lateEventSeconds)
         if let tlsCertificate, let tlsKey {
             options.tls = .init(certificateChain: tlsCertificate, privateKey: tlsKey)
         }

@@ -339,6 +339,34 @@ import FoundationNetworking
                 #expect((400..<500).contains(answer.status) && answer.body["field"] as? String == field)
             }
             #expect(server.queue(store)?.entries.isEmpty == true)
+
+            // Backdating does not jump the line: a shopper takes V001 now; the kiosk then pushes a paper ticket
+            // it says was torn off an hour ago (what an offline kiosk does, and a misused credential could).
+            // It is accepted, stamped with its arrival, and waits behind V001; a stamp of the kiosk's own is
+            // ignored.
+            #expect(try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil).status == 201)
+            let hourAgo = now - .seconds(3600)
+            let paper = ticket(at: hourAgo)
+            var taken = StoreEvent(
+                id: .v7(at: hourAgo + .seconds(1)),
+                store: store,
+                device: "k1",
+                time: hourAgo + .seconds(1),
+                body: .ticketTaken(paper.ticketID!)
+            )
+            taken.receivedAt = hourAgo
+            let late = try await server.call(
+                "POST",
+                path,
+                token: credential,
+                raw: try JSONEncoder().encode(["events": [paper, taken]])
+            )
+            #expect(late.status == 200)
+            #expect(server.queue(store)?.waiting.map(\.code.description) == ["V001", "A001"])
+            let page = try await server.call("GET", path + "?after=0", token: credential)
+            let stamps = (page.body["events"] as? [[String: Any]] ?? []).compactMap { $0["receivedAt"] as? Int }
+            #expect(stamps.count == 2 && stamps.allSatisfy { $0 >= Int(now.milliseconds) }, "\(stamps)")
+
             // One envelope for the framework's own errors too: unknown route, a path parameter that is no UUID.
             for (method, path) in [("GET", "/v1/nothing"), ("GET", "/v1/tickets/42"), ("PATCH", "/v1/stores")] {
                 let answer = try await server.call(method, path, token: nil)

@@ -118,6 +118,29 @@ import Testing
         #expect(queue.insideAtLastDayEnd == 3)
     }
 
+    /// A kiosk cut off overnight pushes yesterday evening's take after the new day started: that ticket
+    /// does not join today's line (it would stand at its head, ahead of everyone), it is over with its day.
+    @Test func aTakeOfYesterdayThatArrivesTodayDoesNotJoinTodaysLine() {
+        var (queue, _) = evening()
+        let lastOfTheEvening = ticket(8, at: at(14.9))
+        queue.apply(event(.ticketIssued(lastOfTheEvening), at: lastOfTheEvening.issuedAt))
+        queue.apply(
+            StoreEvent.dayStarted(
+                BusinessDay(number: day.number + 1),
+                store: store,
+                device: "d",
+                at: at(0, dayOffset: 1)
+            )
+        )
+        let first = ticket(1, kind: .app, at: at(0.2, dayOffset: 1))
+        queue.apply(event(.ticketIssued(first), at: first.issuedAt))
+        var late = event(.ticketTaken(lastOfTheEvening.id), at: at(14.95))
+        late.receivedAt = at(0.5, dayOffset: 1)
+        queue.apply(late)
+        #expect(queue.stage(of: lastOfTheEvening.id) == .expired)
+        #expect(queue.waiting.map(\.id) == [first.id])
+    }
+
     @Test func theEventRoundTripsThroughItsWireForm() throws {
         let event = StoreEvent.dayStarted(day, store: store, device: "d", at: opening)
         let data = try JSONEncoder().encode(event)

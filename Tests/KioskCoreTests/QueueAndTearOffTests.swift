@@ -46,6 +46,28 @@ import Testing
         #expect(queue.inside == 0)  // never below zero
     }
 
+    /// A take that reached the server late (stamped `receivedAt`) joins the line when it arrived: behind
+    /// everyone already waiting, whatever time the kiosk gave it.
+    @Test func aLateTakeJoinsWhenItArrived() {
+        let early = paper(1, at: 0)
+        let later = paper(2, at: 100)
+        var queue = QueueState(capacity: 0)
+        queue.apply(event(.ticketIssued(early), at: 0))
+        queue.apply(event(.ticketIssued(later), at: 100))
+        queue.apply(event(.ticketTaken(later.id), at: 200))
+        var late = event(.ticketTaken(early.id), at: 10)
+        late.receivedAt = Timestamp(milliseconds: 300)
+        queue.apply(late)
+        #expect(queue.waiting.map(\.code.number) == [2, 1])
+        #expect(queue.stage(of: early.id) == .waiting(joined: Timestamp(milliseconds: 300)))
+        // Without the stamp, the kiosk's time would have put it first.
+        var trusting = QueueState(capacity: 0)
+        for e in [event(.ticketIssued(early), at: 0), event(.ticketIssued(later), at: 100)] { trusting.apply(e) }
+        trusting.apply(event(.ticketTaken(later.id), at: 200))
+        trusting.apply(event(.ticketTaken(early.id), at: 10))
+        #expect(trusting.waiting.map(\.code.number) == [1, 2])
+    }
+
     @Test func eventsAboutUnknownTicketsAreCountedNotFatal() {
         var queue = QueueState(capacity: 3)
         queue.apply(event(.ticketTaken(UUID()), at: 0))

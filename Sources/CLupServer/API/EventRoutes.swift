@@ -9,7 +9,8 @@ struct EventRoutes {
     let database: ServerDatabase
     let logs: StoreLogs
     let auth: Authenticator
-    var checks = EventChecks()
+    var checks: EventChecks
+    let late: LateEvents
 
     static let maxBatch = 1000
 
@@ -51,8 +52,10 @@ struct EventRoutes {
             guard batch.events.count <= Self.maxBatch else {
                 throw APIError.badRequest("at most \(Self.maxBatch) events per request", field: "events")
             }
-            try checks.check(batch.events, store: store, device: device, now: logs.clock.now())
-            let appended = try await logs.append(batch.events, store: store)
+            let now = logs.clock.now()
+            try checks.check(batch.events, store: store, device: device, now: now)
+            let events = try late.stamped(batch.events, store: store, device: device, now: now)
+            let appended = try await logs.append(events, store: store)
             return Appended(appended: appended, last: logs.store(store)?.lastSequence ?? 0)
         }
         router.get("v1/stores/:store/events") { request, context -> Page in

@@ -40,14 +40,14 @@ extension ServerDatabase {
         var added: [StoreEvent] = []
         let insert = try db.cachedStatement(
             sql: """
-                INSERT INTO events (store, sequence, id, device, time, kind, ticket, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                 """
         )
         for var event in events {
             try insert.execute(arguments: [
                 store.uuidString, next, event.id.uuidString, event.device, event.time.milliseconds, event.kind,
-                event.ticketID?.uuidString, try Self.encoder.encode(event.body),
+                event.ticketID?.uuidString, try Self.encoder.encode(event.body), event.receivedAt?.milliseconds,
             ])
             if db.changesCount == 1 {
                 event.sequence = next
@@ -95,8 +95,23 @@ extension ServerDatabase {
             device: row["device"],
             time: Timestamp(milliseconds: row["time"]),
             body: try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data),
-            sequence: row["sequence"]
+            sequence: row["sequence"],
+            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:))
         )
+    }
+
+    /// The latest arrival the server stamped on one of a kiosk's late events (``LateEvents``).
+    func lastReceivedAt(store: StoreID, device: DeviceID) throws -> Timestamp? {
+        try pool.read { db in
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT max(received_at) FROM events
+                    WHERE store = ? AND device = ? AND received_at IS NOT NULL
+                    """,
+                arguments: [store.uuidString, device]
+            ).map(Timestamp.init(milliseconds:))
+        }
     }
 
     /// When the store admitted people since `from` (for its traffic model).

@@ -121,6 +121,14 @@ public final class ServerDatabase: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v4: when late events arrived") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE events ADD COLUMN received_at INTEGER;
+                    CREATE INDEX events_late ON events(store, device, received_at) WHERE received_at IS NOT NULL;
+                    """
+            )
+        }
         return migrator
     }
 

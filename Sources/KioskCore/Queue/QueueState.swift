@@ -3,8 +3,9 @@ import HashTreeCollections
 /// The queue of one store: a pure fold of its event log.
 ///
 /// Every station and the server run this same reducer over the same log, so they agree without extra messages.
-/// Order in the queue is by the time a ticket joined it (torn off for paper, issued for app tickets), ties
-/// broken by ticket id; the log's order only matters for events about the same ticket.
+/// Order in the queue is by the time a ticket joined it (torn off for paper, issued for app tickets; an event
+/// that reached the server late counts from its arrival), ties broken by ticket id; the log's order only
+/// matters for events about the same ticket.
 public struct QueueState: Sendable, Equatable {
     public enum Stage: Sendable, Equatable {
         /// Printed and waiting in the printer: not in the queue yet.
@@ -71,7 +72,7 @@ public struct QueueState: Sendable, Equatable {
         // A refused scan changes nothing: not even the clock the calls are stamped with.
         if case .scanRefused = event.body { return }
         applyBody(event)
-        stampCalls(at: event.time)
+        stampCalls(at: event.lineTime)
     }
 
     /// Whether applying the event can change the state (a refused scan cannot).
@@ -89,8 +90,12 @@ public struct QueueState: Sendable, Equatable {
             entries[ticket.id] = Entry(ticket: ticket, stage: stage)
             if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: ticket.id), kind: ticket.kind) }
         case .ticketTaken(let id):
+            // Taken before the current business day started (its event came late): that day's line is over.
+            let ofEarlierDay = dayStartedAt.map { event.time < $0 } ?? false
             update(id) { entry in
-                if entry.stage == .inPrinter { entry.stage = .waiting(joined: event.time) }
+                if entry.stage == .inPrinter {
+                    entry.stage = ofEarlierDay ? .expired : .waiting(joined: event.lineTime)
+                }
             }
         case .ticketAdmitted(let id, let door):
             if let entry = entries[id], case .admitted(let at) = entry.stage {

@@ -9,20 +9,37 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
     public var time: Timestamp
     public var body: Body
     public var sequence: Int64?
+    /// When the server received an event that came late (an offline kiosk's, or one with a clock behind): set
+    /// by the server only, and only then. The line counts such an event from here (``lineTime``), so tickets
+    /// torn off while a kiosk was cut off, or backdated, never jump ahead of tickets already waiting.
+    public var receivedAt: Timestamp?
 
-    public init(id: EventID, store: StoreID, device: DeviceID, time: Timestamp, body: Body, sequence: Int64? = nil) {
+    public init(
+        id: EventID,
+        store: StoreID,
+        device: DeviceID,
+        time: Timestamp,
+        body: Body,
+        sequence: Int64? = nil,
+        receivedAt: Timestamp? = nil
+    ) {
         self.id = id
         self.store = store
         self.device = device
         self.time = time
         self.body = body
         self.sequence = sequence
+        self.receivedAt = receivedAt
     }
+
+    /// When the event counts for the order of the line: when the server received it if it came late, else
+    /// when it happened.
+    public var lineTime: Timestamp { receivedAt ?? time }
 
     public enum Body: Sendable, Hashable, Codable {
         /// A ticket exists: printed and waiting in the printer, or made by the server for the app or a booking.
         case ticketIssued(Ticket)
-        /// A paper ticket was torn off: it joins the queue at the event's time.
+        /// A paper ticket was torn off: it joins the queue at the event's ``StoreEvent/lineTime``.
         case ticketTaken(TicketID)
         /// The door let the ticket's holder in.
         case ticketAdmitted(TicketID, door: DeviceID)

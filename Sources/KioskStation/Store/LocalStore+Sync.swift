@@ -35,9 +35,10 @@ extension LocalStore {
         try db.write { db in
             var new: [StoreEvent] = []
             // The server's copy wins: an event several devices write with one id (a day's start) keeps the
-            // time and device of the copy the server appended first, here as on every other station.
+            // time and device of the copy the server appended first, here as on every other station, and an
+            // event of this station's that reached the server late keeps when it arrived.
             let confirm = try db.cachedStatement(
-                sql: "UPDATE events SET sequence = ?, device = ?, time = ?, body = ? WHERE id = ?"
+                sql: "UPDATE events SET sequence = ?, device = ?, time = ?, body = ?, received_at = ? WHERE id = ?"
             )
             for event in events {
                 try insert(event, db)
@@ -47,7 +48,7 @@ extension LocalStore {
                     try confirm.execute(
                         arguments: [
                             event.sequence, event.device, event.time.milliseconds, try Self.encoder.encode(event.body),
-                            event.id.uuidString,
+                            event.receivedAt?.milliseconds, event.id.uuidString,
                         ]
                     )
                 }

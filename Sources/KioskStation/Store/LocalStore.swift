@@ -108,6 +108,9 @@ public final class LocalStore: Sendable {
             // 1: the key came from the server's ring (and leaves with it); 0: trusted by hand.
             try db.execute(sql: "ALTER TABLE trusted_keys ADD COLUMN from_server INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v6: when late events reached the server") { db in
+            try db.execute(sql: "ALTER TABLE events ADD COLUMN received_at INTEGER")
+        }
         return migrator
     }
 
@@ -141,14 +144,15 @@ public final class LocalStore: Sendable {
     func insert(_ event: StoreEvent, _ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO events (id, store, device, time, kind, ticket, body, sequence)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                INSERT INTO events (id, store, device, time, kind, ticket, body, sequence, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                 """
         )
         try statement.execute(
             arguments: [
                 event.id.uuidString, event.store.uuidString, event.device, event.time.milliseconds, event.kind,
                 event.ticketID?.uuidString, try Self.encoder.encode(event.body), event.sequence,
+                event.receivedAt?.milliseconds,
             ]
         )
     }
@@ -177,7 +181,8 @@ public final class LocalStore: Sendable {
             device: row["device"],
             time: Timestamp(milliseconds: row["time"]),
             body: try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data),
-            sequence: row["sequence"]
+            sequence: row["sequence"],
+            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:))
         )
     }
 }
