@@ -55,6 +55,7 @@ deps-test: deps-run
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
 	@$(VENV)/bin/python -c 'import escpos' 2>/dev/null || $(VENV)/bin/pip install -q 'python-escpos>=3.1,<4'
 	@$(VENV)/bin/python -c 'import selenium' 2>/dev/null || $(VENV)/bin/pip install -q 'selenium>=4.15,<5'
+	@[ -x $(VENV)/bin/schemathesis ] || $(VENV)/bin/pip install -q 'schemathesis>=4.3,<5'
 
 build: deps-build
 	$(SWIFT) build $(SWIFT_FLAGS)

@@ -102,7 +102,8 @@ public struct ServerApp: Sendable {
             }
         )
         let router = Router(context: ServerContext.self)
-        router.middlewares.add(ErrorEnvelope())
+        let knownRoutes = KnownRoutes()
+        router.middlewares.add(ErrorEnvelope(routes: knownRoutes))
         router.get("healthz") { _, _ in "ok" }
         StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
         EventRoutes(
@@ -129,6 +130,7 @@ public struct ServerApp: Sendable {
                 + "\(route.path)".split(separator: "/", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
         }
+        knownRoutes.set(routes)
         let counts = ConnectionCounts(limits: options.connections, clients: clients)
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(

@@ -10,6 +10,8 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     public var field: String?
     /// Seconds, for 429 and 503 answers.
     public var retryAfter: Int?
+    /// The methods the path takes, for 405 answers.
+    public var allow: [String]?
 
     public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
@@ -35,6 +37,7 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { headers[.retryAfter] = "\(retryAfter)" }
+        if let allow { headers[.allow] = allow.joined(separator: ", ") }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

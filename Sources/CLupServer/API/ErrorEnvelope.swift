@@ -1,11 +1,17 @@
 import Hummingbird
 import Logging
+import Synchronization
 
 /// Every error answer in one shape, `{"error": "…"}` (``APIError``), including the framework's own — an
 /// unknown route, a path parameter that is not a UUID, a method the path does not have — and failures
 /// nobody expected, which answer 500 with a message that gives nothing of the server's inside away (the
 /// log has the details).
+///
+/// A path the API has, asked with a method it does not take, answers 405 with the methods it does take
+/// (`Allow`), rather than the router's 404.
 struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
+    let routes: KnownRoutes
+
     func handle(
         _ request: Request,
         context: Context,
@@ -16,6 +22,14 @@ struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             throw error
         } catch let error as HTTPError {
+            if error.status == .notFound {
+                let allowed = routes.methods(for: request.uri.path)
+                if !allowed.isEmpty {
+                    var refusal = APIError(.methodNotAllowed, Self.message(.methodNotAllowed))
+                    refusal.allow = allowed
+                    throw refusal
+                }
+            }
             throw APIError(error.status, Self.message(error.status))
         } catch {
             context.logger.error(
@@ -35,5 +49,32 @@ struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
         case .requestTimeout: return "the request took too long to arrive"
         default: return status.reasonPhrase.isEmpty ? "request refused (\(status.code))" : status.reasonPhrase
         }
+    }
+}
+
+/// The API's routes as `METHOD /path/{parameter}` templates, known once every route is registered: which
+/// methods a concrete path takes.
+final class KnownRoutes: Sendable {
+    private let templates = Mutex<[(method: String, segments: [Substring])]>([])
+
+    func set(_ routes: [String]) {
+        let parsed = routes.compactMap { route -> (String, [Substring])? in
+            let parts = route.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            return (String(parts[0]), parts[1].split(separator: "/"))
+        }
+        templates.withLock { $0 = parsed }
+    }
+
+    /// The methods whose template matches `path` (a `{parameter}` matches any one segment), sorted.
+    func methods(for path: String) -> [String] {
+        let segments = path.split(separator: "/")
+        let matching = templates.withLock { templates in
+            templates.filter { template in
+                template.segments.count == segments.count
+                    && zip(template.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+            }.map(\.method)
+        }
+        return Set(matching).sorted()
     }
 }

@@ -38,6 +38,19 @@ struct StoreRoutes {
         var devices: [EnrolledDevice]
     }
 
+    /// Kiosks one store may have enrolled at once.
+    static let maxDevices = 100
+
+    /// A kiosk id: what shows in logs, metrics, pages and configuration files, so plain ASCII (a host name).
+    static func isDeviceID(_ id: String) -> Bool {
+        guard (1...64).contains(id.utf8.count), let first = id.unicodeScalars.first else { return false }
+        func alphanumeric(_ c: Unicode.Scalar) -> Bool {
+            ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+        }
+        return alphanumeric(first)
+            && id.unicodeScalars.allSatisfy { alphanumeric($0) || "._-".unicodeScalars.contains($0) }
+    }
+
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/stores") { request, _ -> EditedResponse<Registered> in
             try auth.requireAdmin(request)
@@ -68,8 +81,21 @@ struct StoreRoutes {
             try auth.requireManager(request, of: store)
             guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
             let enrollment = try await request.decode(Enrollment.self)
-            guard (1...64).contains(enrollment.device.count), enrollment.device != StoreLogs.serverDevice else {
-                throw APIError.badRequest("1 to 64 characters, not '\(StoreLogs.serverDevice)'", field: "device")
+            guard Self.isDeviceID(enrollment.device), enrollment.device != StoreLogs.serverDevice else {
+                throw APIError.badRequest(
+                    "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the kiosk's host "
+                        + "name, say), not '\(StoreLogs.serverDevice)'",
+                    field: "device"
+                )
+            }
+            let enrolled = try database.devices(store: store)
+            guard enrolled.count < Self.maxDevices || enrolled.contains(where: { $0.device == enrollment.device })
+            else {
+                throw APIError(
+                    .conflict,
+                    "this store has \(Self.maxDevices) kiosks — revoke one first",
+                    field: "device"
+                )
             }
             let credential = try database.enroll(device: enrollment.device, store: store, at: database.clock.now())
             return EditedResponse(

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Runs schemathesis (API contract fuzzing) against a running clup-server and docs/clup-server.openapi.yaml.
+
+Usage: api_contract.py BASE_URL ADMIN_TOKEN SCHEMA [--max-examples N] [--seed N]
+
+It first makes what every operation needs to get past its credential check, through the API itself: a store
+open all day, its manager's session, an enrolled kiosk's credential, a virtual ticket and its holder token.
+Then it writes a schemathesis.toml that gives each operation the credential it takes (admin token, manager
+session, kiosk credential, holder token) and the real ids, and runs every check of schemathesis on every
+operation. Exit status: schemathesis' own (0 when no check failed).
+
+A few operations validate across fields or against the clock in ways a JSON Schema cannot state (a day's
+closing time after its opening, slots per booking at most the capacity, a date or slot start within the
+booking horizon from now): for those, "schema-valid data accepted" also allows 400, which must then name the field.
+Every other check applies unchanged.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+
+
+def call(base, method, path, token=None, body=None, headers=None):
+    request = urllib.request.Request(base + path, method=method)
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, data=data, timeout=10) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def prepare(base, admin):
+    """The store, session, credential, ticket and holder the operations are exercised with."""
+    hours = [{"open": "00:00", "close": "23:59"}] * 7
+    store = call(base, "POST", "/v1/stores", admin, {
+        "store": {
+            "name": "Contract Market", "address": "1 Schema Street, Milano",
+            "location": {"latitude": 45.4642, "longitude": 9.19}, "capacity": 20, "openingHours": hours,
+            "utcOffsetMinutes": 0, "averageVisitMinutes": 20, "slotMinutes": 15, "slotSize": 5,
+        },
+        "manager": {"username": "contract-manager", "password": "correct horse battery"},
+    })["id"]
+    session = call(base, "POST", "/v1/login", body={
+        "username": "contract-manager", "password": "correct horse battery",
+    })["token"]
+    credential = call(base, "POST", f"/v1/stores/{store}/devices", session, {"device": "contract-kiosk"})["credential"]
+    ticket = call(base, "POST", f"/v1/stores/{store}/tickets")
+    return {
+        "store": store, "session": session, "credential": credential,
+        "ticket": ticket["ticket"]["id"], "holder": ticket["holderToken"],
+    }
+
+
+def config(base, admin, data, max_examples):
+    store_only = {"store": data["store"]}
+    lines = [
+        f'base-url = "{base}"',
+        f"generation.max-examples = {max_examples}",
+        "request-timeout = 10.0",
+        "",
+    ]
+
+    def operation(regex, method=None, token=None, parameters=None, headers=None, cross_field=False):
+        lines.append("[[operations]]")
+        lines.append(f"include-path-regex = {json.dumps(regex)}")
+        if method:
+            lines.append(f'include-method = "{method}"')
+        all_headers = dict(headers or {})
+        if token:
+            all_headers["Authorization"] = "Bearer " + token
+        if all_headers:
+            lines.append("headers = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}"
+                                                    for k, v in all_headers.items()) + " }")
+        if parameters:
+            lines.append("parameters = { " + ", ".join(f"{json.dumps(k)} = {json.dumps(v)}"
+                                                       for k, v in parameters.items()) + " }")
+        if cross_field:
+            lines.append("checks.positive_data_acceptance.expected-statuses = "
+                         '["2XX", "400", "401", "403", "404", "409", "429", "503"]')
+        lines.append("")
+
+    operation(r"^/v1/stores$", "POST", admin, cross_field=True)
+    operation(r"^/v1/stores/\{store\}/devices", None, data["session"], store_only)
+    operation(r"^/v1/(devices/self/key|stores/\{store\}/keys)$", None, data["credential"], store_only)
+    operation(r"^/v1/stores/\{store\}/events$", "POST", data["credential"], store_only)
+    operation(r"^/v1/stores/\{store\}/events$", "GET", data["credential"], store_only)
+    operation(r"^/v1/stores/\{store\}/tickets$", None, None, store_only)
+    operation(r"^/v1/stores/\{store\}/slots$", None, None, store_only, cross_field=True)
+    operation(r"^/v1/stores/\{store\}/bookings$", None, None, store_only, cross_field=True)
+    operation(r"^/v1/tickets/\{ticket\}", None, None, {"ticket": data["ticket"]},
+              headers={"Clup-Holder": data["holder"]})
+    return "\n".join(lines)
+
+
+try:
+    import schemathesis
+
+    @schemathesis.hook
+    def before_call(context, case, kwargs):
+        """Long-polls are the sync tests' subject: here a valid wait is cut to 1 s so no read outlasts the
+        request timeout (invalid ones — negative, over 60, not a number — go out as generated)."""
+        if case.method.upper() == "GET" and case.operation.path == "/v1/stores/{store}/events" and case.query:
+            wait = case.query.get("wait")
+            if isinstance(wait, int) and not isinstance(wait, bool) and 1 < wait <= 60:
+                case.query["wait"] = 1
+except ImportError:  # only the schemathesis CLI loads this module for its hooks
+    pass
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 3:
+        sys.exit(__doc__)
+    base, admin, schema = args[0].rstrip("/"), args[1], args[2]
+    max_examples = int(args[args.index("--max-examples") + 1]) if "--max-examples" in args else 50
+    seed = args[args.index("--seed") + 1] if "--seed" in args else None
+    data = prepare(base, admin)
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "schemathesis.toml")
+        with open(path, "w") as file:
+            file.write(config(base, admin, data, max_examples))
+        command = [
+            os.path.join(os.path.dirname(sys.executable), "schemathesis"), "--config-file", path, "run", schema,
+            "--checks", "all", "--report-dir", directory,
+        ]
+        if seed:
+            command += ["--seed", seed]
+        environment = dict(
+            os.environ, NO_COLOR="1", SCHEMATHESIS_HOOKS="api_contract",
+            PYTHONPATH=os.path.dirname(os.path.abspath(__file__)),
+        )
+        result = subprocess.run(command, cwd=directory, env=environment)
+        sys.exit(result.returncode)
+
+
+if __name__ == "__main__":
+    main()
