@@ -13,7 +13,14 @@ final class BenchServer: Sendable {
     static let token = "bench-admin-token-0123456789"
 
     /// A new server, or (with `directory` and `port`) the same one started again.
-    init(directory: String? = nil, port: Int = 0, limits: PublicLimits = PublicLimits()) async throws {
+    /// `trustProxy`: the loopback client stands for a load balancer of many phones (X-Forwarded-For);
+    /// without it, each loopback source address is a client of its own.
+    init(
+        directory: String? = nil,
+        port: Int = 0,
+        limits: PublicLimits = PublicLimits(),
+        trustProxy: Bool = true
+    ) async throws {
         var logger = Logger(label: "bench-server")
         logger.logLevel = .error
         let directory = directory ?? NSTemporaryDirectory() + "clup-bench-server-\(UUID().uuidString.prefix(8))"
@@ -22,8 +29,7 @@ final class BenchServer: Sendable {
         options.port = port
         options.databasePath = "\(directory)/clup.sqlite"
         options.limits = limits
-        // The bench's loopback client is the load balancer of many phones (X-Forwarded-For).
-        options.trustedProxies = [CIDR("127.0.0.1")!]
+        if trustProxy { options.trustedProxies = [CIDR("127.0.0.1")!] }
         app = try ServerApp.build(options, logger: logger)
         let group = app.serviceGroup(logger: logger, handleSignals: false)
         self.group = group

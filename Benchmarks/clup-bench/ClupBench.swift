@@ -33,7 +33,10 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Events a kiosk keeps while the server is down, for the outbox drain benchmark.")
     var outboxEvents = 10_000
 
-    @Option(help: "Which benchmarks: all, printer, station, door, server, sync.")
+    @Option(help: "Idle keep-alive connections for the connection-cost benchmark.")
+    var idleConnections = 2000
+
+    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync.")
     var only = "all"
 
     func run() async throws {
@@ -49,6 +52,10 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "server" {
             try await ServerBenchmarks.virtualTickets(clients: clients, perClient: ticketsPerClient)
+        }
+        if only == "all" || only == "flood" {
+            try await FloodBenchmarks.servedUnderFlood(servedClients: 8, requests: 200, floodConnections: 64)
+            try await FloodBenchmarks.connectionsPerMegabyte(count: idleConnections)
         }
         if only == "all" || only == "sync" {
             try await SyncBenchmarks.tearOffToServer(count: tearOffs)

@@ -7,8 +7,21 @@ final class LoopbackHTTP {
     private let fd: CInt
     private var buffer: [UInt8] = []
 
-    init(port: Int) throws {
+    /// A connection to 127.0.0.1:`port`, from the loopback address `source` (127.0.0.0/8: each is a client
+    /// of its own to the server) when given.
+    init(port: Int, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw BenchError("cannot bind to \(source)") }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

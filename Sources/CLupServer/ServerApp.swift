@@ -132,9 +132,10 @@ public struct ServerApp: Sendable {
         }
         knownRoutes.set(routes)
         let counts = ConnectionCounts(limits: options.connections, clients: clients)
+        let pace = RequestPace(limits: options.connections, clients: clients, clock: options.clock)
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(
-                additionalChannelHandlers: [ConnectionGuard(counts: counts)],
+                additionalChannelHandlers: [ConnectionGuard(counts: counts), RequestPacer(pace: pace)],
                 idleTimeout: TimeAmount(options.connections.idleTimeout)
             )
         )

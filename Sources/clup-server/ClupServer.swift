@@ -91,6 +91,14 @@ struct ClupServerCommand: AsyncParsableCommand {
     )
     var lateEventSeconds = 60
 
+    @Option(
+        help: """
+            Requests one client address may send: BURST/SECONDS (that many at once, then one per SECONDS). \
+            Beyond, its requests wait their turn (up to 10 s, then it is disconnected).
+            """
+    )
+    var requestsPerAddress = ConnectionLimits().requestsPerAddress
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -144,6 +152,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         }
         options.connections.total = min(maxConnections, Self.raiseOpenFileLimit() - 64)
         options.connections.perAddress = maxConnectionsPerAddress
+        options.connections.requestsPerAddress = requestsPerAddress
         options.limits.ticketsPerAddress = ticketsPerAddress
         options.limits.ticketsPerStore = ticketsPerStore
         options.limits.bookingsPerAddress = bookingsPerAddress

@@ -409,6 +409,46 @@ import FoundationNetworking
         }
     }
 
+    /// One address sending requests back to back gets its burst, then one per interval: its requests wait
+    /// their turn (nothing refused, nothing dropped), while another address is served at once throughout.
+    @Test func aFloodFromOneAddressWaitsItsTurn() async throws {
+        var connections = ConnectionLimits()
+        connections.requestsPerAddress = RateLimiter.Rule(burst: 20, interval: .milliseconds(10))
+        // The test's loopback client is the load balancer: X-Forwarded-For names the client.
+        let server = try await ServerRig(trustedProxies: [CIDR("127.0.0.1")!], connections: connections)
+        do {
+            let started = ContinuousClock.now
+            async let flood = Self.burst(300, width: 16) { _ in
+                try await server.call("GET", "/healthz", token: nil, headers: ["X-Forwarded-For": "198.51.100.9"])
+                    .status
+            }
+            var served: [Duration] = []
+            for _ in 0..<30 {
+                let sent = ContinuousClock.now
+                let status = try await server.call(
+                    "GET",
+                    "/healthz",
+                    token: nil,
+                    headers: ["X-Forwarded-For": "192.0.2.5"]
+                ).status
+                #expect(status == 200)
+                served.append(ContinuousClock.now - sent)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let statuses = try await flood
+            let floodTime = ContinuousClock.now - started
+            #expect(statuses.allSatisfy { $0 == 200 })
+            // 280 requests past the burst, one per 10 ms: at least 2.8 s (less the test's own slack).
+            #expect(floodTime >= .milliseconds(2500), "the flood took \(floodTime)")
+            let slowest = served.max() ?? .zero
+            #expect(slowest < .milliseconds(500), "a served request took \(slowest) during the flood")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test func slowLorisConnectionsDoNotStarveOtherClients() async throws {
         var connections = ConnectionLimits()
         connections.headDeadline = .seconds(8)  // opening 2,000 connections takes a few seconds here

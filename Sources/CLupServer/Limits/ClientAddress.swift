@@ -19,10 +19,16 @@ public struct ClientAddress: Sendable {
     }
 
     func of(_ request: Request, peer: SocketAddress?) -> String {
+        of(headers: request.headers, peer: peer)
+    }
+
+    /// The client of a request with `headers` that came from `peer`: the peer, or behind a trusted proxy the
+    /// right-most `X-Forwarded-For` entry that is not a trusted proxy.
+    func of(headers: HTTPFields, peer: SocketAddress?) -> String {
         guard let peerText = peer?.ipAddress else { return "unknown" }
         var address = peerText
         if isTrustedProxy(peerText) {
-            let hops = request.headers[values: Self.forwardedFor]
+            let hops = headers[values: Self.forwardedFor]
                 .flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             for hop in hops.reversed() {

@@ -12,6 +12,12 @@ public struct ConnectionLimits: Sendable {
     public var headDeadline: Duration = .seconds(10)
     /// A connection with no request in flight is closed after this long.
     public var idleTimeout: Duration = .seconds(60)
+    /// Requests one client address may send: 200 at once, then 20 a second. Beyond, its requests wait for
+    /// their turn (the connection is not read meanwhile), so a flood from one address costs the server 20
+    /// requests a second whatever it sends; a client whose turn is more than `maxPaceDelay` away is
+    /// disconnected. A trusted proxy's requests count for the client it names.
+    public var requestsPerAddress = RateLimiter.Rule(burst: 200, interval: .milliseconds(50))
+    public var maxPaceDelay: Duration = .seconds(10)
 
     public init() {}
 }

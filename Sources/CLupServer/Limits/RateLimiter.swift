@@ -63,6 +63,23 @@ public final class RateLimiter: Sendable {
         }
     }
 
+    /// Books `key`'s next request instead of refusing it: how long it must wait for its turn (zero within the
+    /// burst), or nil — and nothing booked — when that would be longer than `limit`.
+    func reserve(_ key: String, at now: Timestamp, waitingAtMost limit: Duration) -> Duration? {
+        full.withLock { full in
+            var key = key
+            if full[key] == nil && full.count >= maxKeys {
+                full = full.filter { $0.value > now }
+                if full.count >= maxKeys { key = Self.overflowKey }
+            }
+            let whole = max(full[key] ?? now, now) + rule.interval
+            let wait = max(.zero, (whole - now) - rule.interval * rule.burst)
+            guard wait <= limit else { return nil }
+            full[key] = whole
+            return wait
+        }
+    }
+
     /// Gives back one request taken by `take` (a later check refused the request, so it did not count).
     func giveBack(_ key: String) {
         full.withLock { full in

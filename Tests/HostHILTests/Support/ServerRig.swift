@@ -41,6 +41,14 @@ final class ServerRig: Sendable {
         return limits
     }
 
+    /// Connection limits with an open request pace: the tests' one loopback address acts for many clients.
+    /// The tests of the pace pass the production defaults.
+    static var crowdConnections: ConnectionLimits {
+        var limits = ConnectionLimits()
+        limits.requestsPerAddress = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
+        return limits
+    }
+
     init(
         directory: String? = nil,
         port: Int = 0,
@@ -48,7 +56,7 @@ final class ServerRig: Sendable {
         limits: PublicLimits = crowdLimits,
         trustedProxies: [CIDR] = [],
         expiryInterval: Duration = .seconds(5),
-        connections: ConnectionLimits = ConnectionLimits(),
+        connections: ConnectionLimits = crowdConnections,
         tls: (files: ServerCertificate.Files, ca: String)? = nil
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
