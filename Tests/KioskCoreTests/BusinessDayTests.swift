@@ -141,6 +141,36 @@ import Testing
         #expect(queue.waiting.map(\.id) == [first.id])
     }
 
+    /// A booking of yesterday, used and then forgotten with its day, is refused as an earlier day's from its
+    /// code alone (its day is its slot's, as for a booking the queue still holds).
+    @Test func aForgottenBookingOfAnEarlierDayIsRefusedAsSuch() {
+        var (queue, _) = evening()
+        let slot = BookingSlot(start: at(14), end: at(14.25))
+        let booking = ticket(90, kind: .booking, at: at(2), slot: slot)
+        queue.apply(event(.ticketIssued(booking), at: booking.issuedAt))
+        queue.apply(event(.ticketAdmitted(booking.id, door: "door"), at: at(14.1)))
+        queue.apply(
+            StoreEvent.dayStarted(
+                BusinessDay(number: day.number + 1),
+                store: store,
+                device: "d",
+                at: at(0, dayOffset: 1)
+            )
+        )
+        #expect(queue.entries[booking.id] == nil)
+        let code = TicketCodec.encode(
+            booking,
+            validFrom: slot.start,
+            validUntil: slot.start + .seconds(300),
+            signer: signer,
+            prefix: prefix
+        )
+        let claims = Result { () throws(TicketCodec.DecodeError) in
+            try TicketCodec.decode(code, prefix: prefix, keyRing: KeyRing([signer.publicKey]), store: store)
+        }
+        #expect(Admission.decide(claims, queue: queue, now: at(1, dayOffset: 1)) == .previousDay)
+    }
+
     @Test func theEventRoundTripsThroughItsWireForm() throws {
         let event = StoreEvent.dayStarted(day, store: store, device: "d", at: opening)
         let data = try JSONEncoder().encode(event)

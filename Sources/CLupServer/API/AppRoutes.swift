@@ -93,7 +93,8 @@ struct AppRoutes {
                     retryAfter: 30
                 )
             }
-            return events(of: id, feed: live.changes) { streams.close(address: address, ticket: id.uuidString) }
+            let slot = StreamSlot { streams.close(address: address, ticket: id.uuidString) }
+            return events(of: id, feed: live.changes, slot: slot)
         }
         router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
@@ -149,14 +150,15 @@ struct AppRoutes {
     }
 
     /// The ticket's status as server-sent events: now and after every change of its store's queue, until it
-    /// is used, expires or is cancelled (then one last event), the client goes, or the server stops.
-    func events(of id: TicketID, feed: ChangeFeed, onEnd: @escaping @Sendable () -> Void) -> Response {
+    /// is used, expires or is cancelled (then one last event), the client goes, or the server stops. The
+    /// stream's `slot` is given back when it ends (or when the answer is dropped unsent).
+    func events(of id: TicketID, feed: ChangeFeed, slot: StreamSlot) -> Response {
         let updates = feed.subscribe()
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
             body: ResponseBody { writer in
-                defer { onEnd() }
+                defer { slot.end() }
                 let encoder = JSONEncoder()
                 var previous: TicketStatus?
                 for await _ in updates.cancelOnGracefulShutdown() {

@@ -48,3 +48,20 @@ final class OpenStreams: Sendable {
 
     var total: Int { counts.withLock { $0.total } }
 }
+
+/// One open stream's place in ``OpenStreams``, given back exactly once: when the stream ends, or when its
+/// answer is dropped before its body ever ran (the client went between the route and the first byte).
+final class StreamSlot: Sendable {
+    private let release: @Sendable () -> Void
+    private let ended = Atomic(false)
+
+    init(release: @escaping @Sendable () -> Void) {
+        self.release = release
+    }
+
+    func end() {
+        if !ended.exchange(true, ordering: .relaxed) { release() }
+    }
+
+    deinit { end() }
+}

@@ -109,7 +109,7 @@ public enum Admission {
         }
         guard let entry = queue.entries[claims.ticket] else {
             // The queue forgets earlier days' finished tickets; the code still says when it was issued.
-            if let start = queue.dayStartedAt, claims.validFrom == nil, claims.issuedAt < start { return .previousDay }
+            if let start = queue.dayStartedAt, claims.dayTime < start { return .previousDay }
             return .unknownTicket
         }
         let ticket = entry.ticket

@@ -37,6 +37,10 @@ public enum TicketCodec {
         public var validFrom: Timestamp?
         public var validUntil: Timestamp?
         public var keyID: KeyID
+
+        /// The time that says which business day the ticket is of: a booking's slot start (where it is valid
+        /// from), else its issue — as ``Ticket``'s own day time.
+        public var dayTime: Timestamp { validFrom ?? issuedAt }
     }
 
     public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
