@@ -12,7 +12,7 @@ operation. Exit status: schemathesis' own (0 when no check failed).
 A few operations validate across fields or against the clock in ways a JSON Schema cannot state (a day's
 closing time after its opening, slots per booking at most the capacity, a date or slot start within the
 booking horizon from now): for those, "schema-valid data accepted" also allows 400, which must then name the field.
-Every other check applies unchanged.
+Every other check applies unchanged. The stateful phase is left out (see the command below).
 """
 
 import json
@@ -130,6 +130,10 @@ def main():
         command = [
             os.path.join(os.path.dirname(sys.executable), "schemathesis"), "--config-file", path, "run", schema,
             "--checks", "all", "--report-dir", directory,
+            # No stateful phase: the document has no links, and the phase's negative cases ignore the fixed
+            # credentials and ids given above (it "removes" an Authorization header that the config puts back,
+            # then reports the 200 as invalid data accepted).
+            "--phases", "examples,coverage,fuzzing",
         ]
         if seed:
             command += ["--seed", seed]

@@ -117,6 +117,7 @@ public struct ServerApp: Sendable {
         AccountRoutes(
             database: database,
             throttle: LoginThrottle(),
+            devices: KnownDevices(key: try database.serverKey("login-devices")),
             sessionLifetime: options.sessionLifetime,
             clients: clients
         )

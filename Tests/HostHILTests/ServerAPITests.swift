@@ -343,6 +343,15 @@ import Testing
             // A manager is not the system manager.
             #expect(try await server.call("POST", "/v1/stores", token: token, json: [:]).status == 401)
 
+            // Bruno logs in from his phone once: it is a device he logged in from.
+            let phone = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "bruno", "password": "correct horse battery"],
+                headers: ["X-Forwarded-For": "192.0.2.44"]
+            )
+            let device = try #require(phone.body["device"] as? String)
             // A guesser: the first failures are answered at once, then attempts must wait.
             var statuses: [Int] = []
             for n in 0..<6 {
@@ -363,15 +372,47 @@ import Testing
                 json: ["username": "bruno", "password": "correct horse battery"]
             )
             #expect(blocked.status == 429, "the right password from the guessing address waits too")
-            // The manager's own device, an address with no failures, is not locked out by someone else's guesses.
-            let own = try await server.call(
+            // A guesser spread over other addresses does not get to try the name meanwhile (the password is not
+            // even checked), whatever it sends.
+            let elsewhere = try await server.call(
                 "POST",
                 "/v1/login",
                 token: nil,
                 json: ["username": "bruno", "password": "correct horse battery"],
+                headers: ["X-Forwarded-For": "203.0.113.77"]
+            )
+            #expect(elsewhere.status == 429)
+            let forged = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: [
+                    "username": "bruno", "password": "correct horse battery",
+                    "device": "AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA",
+                ],
+                headers: ["X-Forwarded-For": "203.0.113.78"]
+            )
+            #expect(forged.status == 429)
+            let annasDevice = try #require(login.body["device"] as? String)
+            let borrowed = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "bruno", "password": "correct horse battery", "device": annasDevice],
+                headers: ["X-Forwarded-For": "203.0.113.79"]
+            )
+            #expect(borrowed.status == 429)
+            // Bruno's phone, a device he logged in from, is not locked out by someone else's guesses; another
+            // user's device token does not vouch for him.
+            let own = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "bruno", "password": "correct horse battery", "device": device],
                 headers: ["X-Forwarded-For": "192.0.2.44"]
             )
             #expect(own.status == 200)
+            #expect(own.body["device"] as? String == device)
             // An address that guesses many names is refused before its passwords are even hashed.
             var fromOne: [Int] = []
             for n in 0..<12 {

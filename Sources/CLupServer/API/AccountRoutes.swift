@@ -7,12 +7,15 @@ import KioskCore
 struct AccountRoutes {
     let database: ServerDatabase
     let throttle: LoginThrottle
+    let devices: KnownDevices
     let sessionLifetime: Duration
     let clients: ClientAddress
 
     struct Login: Decodable {
         var username: String
         var password: String
+        /// The token of a device this user logged in from before (``KnownDevices``).
+        var device: String?
     }
 
     struct Session: ResponseEncodable {
@@ -20,6 +23,8 @@ struct AccountRoutes {
         var store: StoreID
         /// Milliseconds since 1970.
         var expiresAt: Int64
+        /// This device's token: keep it and send it with the next logins.
+        var device: String
     }
 
     /// What an unknown user's password is checked against, so that the check takes as long as a real one.
@@ -42,20 +47,27 @@ struct AccountRoutes {
                 throttle.failed([address], at: now)
                 throw APIError(.unauthorized, "wrong user name or password")
             }
+            // A user name slowed down by failures takes attempts only from devices it logged in from before;
+            // the others wait, refused before any hashing.
+            let knownDevice = devices.vouches(login.device, for: login.username)
+            let userWait = throttle.wait(user, at: now)
+            if userWait > 0 && !knownDevice { throw Self.slowDown(userWait) }
             // An unknown user name costs the same hashing as a known one: the answer's time tells nothing.
             let account = try await database.manager(login.username)
             let matches = (account?.password ?? Self.dummy).matches(login.password) && account != nil
-            let userWait = throttle.wait(user, at: now)
-            guard let account, matches, userWait == 0 || !throttle.hasFailures(address) else {
-                // The failure that starts a wait is answered as any other; the attempts during it, 429.
-                if !matches { throttle.failed([user, address], at: now) }
-                if userWait > 0 { throw Self.slowDown(userWait) }
+            guard let account, matches else {
+                throttle.failed([user, address], at: now)
                 throw APIError(.unauthorized, "wrong user name or password")
             }
             throttle.succeeded(user)
             let expires = now + sessionLifetime
             let token = try await database.openSession(username: login.username, expires: expires)
-            return Session(token: token, store: account.store, expiresAt: expires.milliseconds)
+            return Session(
+                token: token,
+                store: account.store,
+                expiresAt: expires.milliseconds,
+                device: knownDevice ? login.device! : devices.mint(for: login.username)
+            )
         }
     }
 }

@@ -6,9 +6,9 @@ import Synchronization
 /// Failures are counted per client address and per user name, separately. An address past 10 failures waits
 /// twice as long after each further one (1 s, 2 s … 5 min), and while it waits its attempts are refused
 /// before any password is hashed (a blocked address costs the server nothing). A user name past 3 failures
-/// waits the same way, but that is checked after the password: a wrong password is refused with 429, the
-/// right one from an address with no failures of its own (the manager's own device) still logs in. A
-/// success clears the user's count. Records are forgotten 15 minutes after their last failure once their
+/// waits the same way, from every address, except for devices that user logged in from before
+/// (``KnownDevices``): the manager's own phone still logs in while someone guesses. A success clears the
+/// user's count. Records are forgotten 15 minutes after their last failure once their
 /// wait is over; past `maxKeys` the oldest idle ones go first, never all at once. In memory: a restart
 /// forgets, which costs a guesser little.
 final class LoginThrottle: Sendable {
@@ -38,11 +38,6 @@ final class LoginThrottle: Sendable {
             guard let record = records[key] else { return 0 }
             return max(0, Int((record.blockedUntil - now).wholeMilliseconds + 999) / 1000)
         }
-    }
-
-    /// Whether `key` has failures on record.
-    func hasFailures(_ key: String) -> Bool {
-        records.withLock { $0[key] != nil }
     }
 
     func failed(_ keys: [String], at now: Timestamp) {
