@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 import TestSupport
 import Testing
@@ -130,6 +131,33 @@ extension Array where Element == UInt8 {
             return true
         }
         return false
+    }
+}
+
+/// The ticket code's URL-safe form costs nothing in the QR: the same length as Base45, still all alphanumeric
+/// mode, the same version at ECC M (libqrencode, as the raster path draws it).
+@Suite struct TicketQRSizeTests {
+    @Test func theURLSafeCodeNeedsTheSameQRVersionAsBase45() throws {
+        let prefix = "HTTPS://CLUP.EXAMPLE/T/"
+        let ticket = Ticket(
+            id: .v7(at: Timestamp(seconds: 1_795_000_000)),
+            store: UUID(),
+            kind: .paper,
+            code: TicketCode(prefix: "A", number: 42),
+            issuedAt: Timestamp(seconds: 1_795_000_000),
+            issuer: "entrance"
+        )
+        let code = TicketCodec.encode(ticket, signer: TicketSigner(), prefix: prefix)
+        var record = try #require(TicketCodec.record(of: code.dropFirst(prefix.count)))
+        record[0] = 1
+        let base45 = prefix + Base45.encode(record)
+        let now = try QRMatrix.encode(Array(code.utf8), errorCorrection: .medium).version
+        let before = try QRMatrix.encode(Array(base45.utf8), errorCorrection: .medium).version
+        #expect(code.count == base45.count)
+        #expect(now == before && now <= 8, "format 2 needs version \(now), format 1 needed \(before)")
+        let longest = String(repeating: "A", count: TicketCodec.maxPrefixLength)
+        let longestCode = longest + code.dropFirst(prefix.count)
+        #expect(try QRMatrix.encode(Array(longestCode.utf8), errorCorrection: .medium).version <= 8)
     }
 }
 

@@ -59,7 +59,7 @@ import Testing
                 extra: """
                     [sync]
                     server = "http://127.0.0.1:\(proxy.port)"
-                    credential = "\(credential)"
+                    credential_file = "\(try KioskdConfig.credentialFile(credential, in: state))"
                     pull_wait_seconds = 2
                     batch = 3
                     """

@@ -74,7 +74,7 @@ import FoundationNetworking
                 extra: """
                     [sync]
                     server = "\(server.url)"
-                    credential = "\(credential)"
+                    credential_file = "\(try KioskdConfig.credentialFile(credential, in: state))"
                     pull_wait_seconds = 5
                     """
             )

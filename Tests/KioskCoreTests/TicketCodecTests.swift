@@ -27,6 +27,22 @@ import Testing
     }
 }
 
+@Suite struct URL42Tests {
+    @Test func roundTripsAndLeavesOutWhatAURLPathCannotHold() {
+        var rng = SystemRandomNumberGenerator()
+        for length in 0..<64 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let text = QRAlphanumeric.url42.encode(bytes)
+            #expect(QRAlphanumeric.url42.decode(text) == bytes)
+            #expect(text.count == length / 2 * 3 + length % 2 * 2)  // as long as Base45
+            #expect(!text.contains { " %/".contains($0) })
+        }
+        #expect(QRAlphanumeric.url42.decode("AB C") == nil)
+        #expect(QRAlphanumeric.url42.decode("A%B") == nil)
+        #expect(QRAlphanumeric.url42.decode(":::") == nil)  // 41 + 41·42 + 41·42² > 65535
+    }
+}
+
 @Suite struct TicketCodecTests {
     let store = UUID(uuidString: "6F1D5C2E-3B8A-4E61-9C7D-2A5B8E4F1C90")!
     let prefix = "HTTPS://CLUP.EXAMPLE/T/"
@@ -53,6 +69,12 @@ import Testing
             prefix: prefix
         )
         #expect(text.count == prefix.count + 177)
+        // Every character of the code may stand in a URL's path: no space, no '%', no '/'.
+        #expect(
+            text.dropFirst(prefix.count).allSatisfy {
+                $0.isASCII && ($0.isUppercase || $0.isNumber || "$*+-.:".contains($0))
+            }
+        )
         let claims = try TicketCodec.decode(text, prefix: prefix, keyRing: KeyRing([signer.publicKey]), store: store)
         #expect(claims.ticket == t.id && claims.store == store && claims.kind == .booking)
         #expect(claims.code.description == "A042")
@@ -110,12 +132,40 @@ import Testing
 
     @Test func flippingAnyBodyByteIsDetected() throws {
         let good = TicketCodec.encode(ticket(), signer: signer, prefix: prefix)
-        let bytes = try #require(Base45.decode(String(good.dropFirst(prefix.count))))
+        let bytes = try #require(TicketCodec.record(of: good.dropFirst(prefix.count)))
+        #expect(bytes.first == TicketCodec.version)
         for index in 0..<bytes.count {
             var altered = bytes
             altered[index] ^= 0x01
-            let error = decodeError(prefix + Base45.encode(altered))
+            let error = decodeError(prefix + TicketCodec.text(of: altered))
             #expect(error != nil, "flipping byte \(index) went unnoticed")
+        }
+    }
+
+    /// Codes printed before the URL-safe form (format 1, Base45) are still verified at the door; a format-1
+    /// code altered anywhere is still refused.
+    @Test func formatOneCodesStillVerify() throws {
+        let t = ticket(.paper, number: 7)
+        var record = try #require(
+            TicketCodec.record(of: TicketCodec.encode(t, signer: signer, prefix: prefix).dropFirst(prefix.count))
+        )
+        record[0] = 1
+        let body = Array(record[0..<54])
+        record = body + signer.sign(body)
+        let old = prefix + Base45.encode(record)
+        let claims = try TicketCodec.decode(old, prefix: prefix, keyRing: KeyRing([signer.publicKey]), store: store)
+        #expect(claims.ticket == t.id && claims.code.description == "A007")
+        var altered = record
+        altered[60] ^= 0x40
+        #expect(decodeError(prefix + Base45.encode(altered)) != nil)
+        // Thousands of format-1 codes, whatever characters they happen to use, all verify.
+        for n in 0..<2000 {
+            var r = record
+            r[52] = UInt8(n >> 8)
+            r[53] = UInt8(n & 0xFF)
+            let b = Array(r[0..<54])
+            let text = prefix + Base45.encode(b + signer.sign(b))
+            #expect(decodeError(text) == nil, "format-1 code \(n) refused")
         }
     }
 

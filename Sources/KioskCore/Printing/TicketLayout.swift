@@ -2,7 +2,7 @@
 public struct TicketPrintout: Sendable, Equatable {
     public var storeName: String
     public var code: TicketCode
-    /// The signed code's QR text (status URL + Base45).
+    /// The signed code's QR text (status URL + the code, ``TicketCodec``).
     public var qrPayload: String
     public var peopleAhead: Int
     public var estimatedWait: Duration

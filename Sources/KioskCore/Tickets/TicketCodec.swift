@@ -2,14 +2,18 @@ import Crypto
 import FoundationEssentials
 
 /// The signed ticket code a QR carries: a compact binary record signed with Ed25519 by the issuing device,
-/// written in Base45 after an upper-case status URL so a phone camera opens the ticket's live page and the QR
-/// stays in alphanumeric mode (≤ version 8 at ECC M).
+/// written after an upper-case status URL in characters that are both QR-alphanumeric (the QR stays in
+/// alphanumeric mode, ≤ version 8 at ECC M) and allowed in a URL's path (``QRAlphanumeric/url42``), so a phone
+/// camera opens one URL, the ticket's live page, whose last path segment is the whole code.
 ///
-/// Record, version 1, big-endian (118 bytes, 177 Base45 characters):
+/// Format 2 (written since 2026-11-23) is format 1's record in that alphabet; format 1 was in Base45, whose
+/// space, `%` and `/` broke the URL. Codes of both formats are read: the record's first byte says which.
+///
+/// Record, big-endian (118 bytes, 177 characters):
 ///
 /// | bytes  | field                                              |
 /// |--------|----------------------------------------------------|
-/// | 0      | format version (1)                                 |
+/// | 0      | format version (2; 1 in Base45)                    |
 /// | 1      | kind: 0 paper, 1 app, 2 booking                    |
 /// | 2-5    | key id: first 4 bytes of SHA-256 of the public key |
 /// | 6-21   | store id                                           |
@@ -21,7 +25,9 @@ import FoundationEssentials
 /// | 52-53  | code number                                        |
 /// | 54-117 | Ed25519 signature of bytes 0-53                    |
 public enum TicketCodec {
-    public static let version: UInt8 = 1
+    public static let version: UInt8 = 2
+    /// The text forms read, newest first: each format version and its alphabet.
+    static let forms: [(version: UInt8, alphabet: QRAlphanumeric)] = [(2, .url42), (1, .base45)]
     static let bodyLength = 54
     static let length = bodyLength + 64
     /// QR version 8 at ECC M holds 221 alphanumeric characters; the code takes 177 of them.
@@ -95,7 +101,19 @@ public enum TicketCodec {
         body += prefixBytes + [UInt8](repeating: 0, count: 2 - prefixBytes.count)
         let number = UInt16(clamping: ticket.code.number)
         body += [UInt8(number >> 8), UInt8(number & 0xFF)]
-        return prefix + Base45.encode(body + signer.sign(body))
+        return prefix + text(of: body + signer.sign(body))
+    }
+
+    /// A signed record in the current text form (without the status URL).
+    public static func text(of record: [UInt8]) -> String { QRAlphanumeric.url42.encode(record) }
+
+    /// The signed record a code's text (without the status URL) holds, in whichever form it was written;
+    /// nil when it is in none.
+    public static func record(of text: Substring) -> [UInt8]? {
+        for form in forms {
+            if let bytes = form.alphabet.decode(text), bytes.first == form.version { return bytes }
+        }
+        return QRAlphanumeric.url42.decode(text) ?? QRAlphanumeric.base45.decode(text)
     }
 
     /// Checks a scanned text: our prefix, well-formed, signed by a key of `keyRing`, for `store`.
@@ -106,12 +124,28 @@ public enum TicketCodec {
         store: StoreID
     ) throws(DecodeError) -> Claims {
         guard text.hasPrefix(prefix) else { throw .notATicket }
-        guard let bytes = Base45.decode(String(text.dropFirst(prefix.count))) else { throw .malformed }
-        guard !bytes.isEmpty else { throw .truncated }
-        guard bytes[0] == version else {
-            if bytes.count < length { throw .truncated }
-            throw .unsupportedVersion(bytes[0])
+        let payload = text.dropFirst(prefix.count)
+        // The newest form whose alphabet reads the text and whose record says its version; a format-1 code
+        // that the new alphabet happens to read as version 2 fails its signature there and is read as Base45.
+        var refusal: DecodeError?
+        for form in forms {
+            guard let bytes = form.alphabet.decode(payload), bytes.first == form.version else { continue }
+            do {
+                return try claims(bytes, keyRing: keyRing, store: store)
+            } catch {
+                refusal = refusal ?? error
+            }
         }
+        if let refusal { throw refusal }
+        guard let bytes = QRAlphanumeric.url42.decode(payload) ?? QRAlphanumeric.base45.decode(payload) else {
+            throw .malformed
+        }
+        guard !bytes.isEmpty, bytes.count >= length else { throw .truncated }
+        throw .unsupportedVersion(bytes[0])
+    }
+
+    /// The claims of a whole record of a known format.
+    private static func claims(_ bytes: [UInt8], keyRing: KeyRing, store: StoreID) throws(DecodeError) -> Claims {
         guard bytes.count >= length else { throw .truncated }
         guard bytes.count == length else { throw .malformed }
         let body = Array(bytes[0..<bodyLength])
@@ -151,7 +185,7 @@ public enum TicketCodec {
 
     /// A status URL prefix must be upper case (QR alphanumeric mode) and short enough for version 8.
     public static func isValidPrefix(_ prefix: String) -> Bool {
-        prefix.utf8.count <= maxPrefixLength && prefix.utf8.allSatisfy { Base45.values[$0] != nil }
+        prefix.utf8.count <= maxPrefixLength && QRAlphanumeric.base45.contains(allOf: prefix)
     }
 
     static func be32(_ v: UInt32) -> [UInt8] {

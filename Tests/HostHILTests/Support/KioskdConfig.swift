@@ -4,6 +4,21 @@ import KioskCore
 /// A kioskd.toml for a kioskd process under test: one store, the printer emulator at `printer` (Custom VKP80III,
 /// polled every 20 ms), the state in `state`, logs at error level, and `extra` sections appended.
 enum KioskdConfig {
+    /// Writes a kiosk credential where kioskd takes it from, as an installer does: a file of its own, mode
+    /// 600 (kioskd refuses a credential others can read); its path, for `[sync] credential_file`.
+    static func credentialFile(_ credential: String, in directory: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = "\(directory)/credential"
+        guard
+            FileManager.default.createFile(
+                atPath: path,
+                contents: Data((credential + "\n").utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+        else { throw CocoaError(.fileWriteUnknown) }
+        return path
+    }
+
     static func write(
         state: String,
         printer: String,
