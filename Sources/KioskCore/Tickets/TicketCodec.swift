@@ -116,6 +116,13 @@ public enum TicketCodec {
         return QRAlphanumeric.url42.decode(text) ?? QRAlphanumeric.base45.decode(text)
     }
 
+    /// The store a code's text (without the status URL) says it is of, before any check: which key ring to
+    /// check it with.
+    public static func claimedStore(of text: Substring) -> StoreID? {
+        guard let record = record(of: text), record.count == length else { return nil }
+        return UUID(bytes: Array(record[6..<22]))
+    }
+
     /// Checks a scanned text: our prefix, well-formed, signed by a key of `keyRing`, for `store`.
     public static func decode(
         _ text: String,

@@ -1,0 +1,80 @@
+import Foundation
+import KioskCore
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The page a ticket's QR opens (`GET /T/<code>`): the code verified against the store's key ring, the
+/// ticket's number, stage, people ahead and wait, in English or Italian, small and self-contained; a forged
+/// or unknown code gets a page that says so, never a 500.
+@Suite(.serialized) struct TicketPageTests {
+    static func page(_ url: String, language: String? = nil) async throws -> (status: Int, html: String) {
+        var request = URLRequest(url: URL(string: url)!)
+        if let language { request.setValue(language, forHTTPHeaderField: "Accept-Language") }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func theQRsURLOpensTheTicketsLivePage() async throws {
+        let server = try await ServerRig()
+        do {
+            let store = try await server.registerStore(["name": "Mercato Centrale", "capacity": 1])
+            var codes: [String] = []
+            var holders: [String] = []
+            var ids: [String] = []
+            for _ in 0..<3 {
+                let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+                codes.append(try #require(taken.body["qr"] as? String))
+                holders.append(try #require(taken.body["holderToken"] as? String))
+                ids.append(try #require((taken.body["ticket"] as? [String: Any])?["id"] as? String))
+            }
+            // The QR text is the page's URL: the status URL's host is this server in a deployment; here the
+            // path after the host is what a phone opens.
+            func url(_ qr: String) -> String { server.url + "/T/" + qr.dropFirst("HTTPS://CLUP.EXAMPLE/T/".count) }
+
+            let first = try await Self.page(url(codes[0]))
+            #expect(first.status == 200)
+            #expect(first.html.contains("V001") && first.html.contains("Mercato Centrale"))
+            #expect(first.html.contains("It is your turn"), "capacity 1: V001 is called")
+            let third = try await Self.page(url(codes[2]))
+            #expect(third.html.contains("V003") && third.html.contains("Waiting"))
+            #expect(third.html.contains("2 people ahead of you"))
+            #expect(third.html.contains("/v1/tickets/"), "the page follows its ticket's event stream")
+            // Italian from the browser's language, or from the page's switch.
+            let italian = try await Self.page(url(codes[2]), language: "it-IT,it;q=0.9,en;q=0.5")
+            #expect(italian.html.contains(#"<html lang="it">"#) && italian.html.contains("2 persone prima di te"))
+            let switched = try await Self.page(url(codes[2]) + "?lang=it")
+            #expect(switched.html.contains("In attesa"))
+            // Small and self-contained: no external resources, far under 60 KB.
+            for html in [first.html, third.html, italian.html] {
+                #expect(html.utf8.count < 60_000)
+                #expect(!html.contains("src=\"http") && !html.contains("href=\"http"))
+            }
+            // Cancelled by its holder: the page says so.
+            let cancelled = try await server.call(
+                "DELETE",
+                "/v1/tickets/\(ids[1])",
+                token: nil,
+                headers: ["Clup-Holder": holders[1]]
+            )
+            #expect(cancelled.status == 200)
+            #expect(try await Self.page(url(codes[1])).html.contains("Cancelled"))
+
+            // A code altered in one character, garbage, an empty code: a page that says so, with a 404.
+            var altered = Array(url(codes[0]))
+            altered[altered.count - 20] = altered[altered.count - 20] == "A" ? "B" : "A"
+            for bad in [String(altered), server.url + "/T/HELLO", server.url + "/T/%20%3Cscript%3E"] {
+                let answer = try await Self.page(bad)
+                #expect(answer.status == 404, "\(bad)")
+                #expect(answer.html.contains("Not a valid ticket"), "\(bad): \(answer.html)")
+                #expect(!answer.html.contains("<script>"))
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}
