@@ -81,4 +81,65 @@ import Testing
         }
         await rig.stop()
     }
+
+    /// A shopper's ticket page, as Chromium runs it, follows the door: two app tickets in a store of one, the
+    /// door kiosk (synced, a pty scanner) admits V001 from its QR, and without a reload V001's page turns to
+    /// admitted and V002's says nobody is ahead.
+    @Test(
+        .enabled(
+            if: chromiumReady,
+            "needs chromium, chromium-driver and selenium in .venv-test (make test installs them)"
+        )
+    )
+    func theTicketPageFollowsTheDoorLive() async throws {
+        let python = try #require(HIL.python, "no Python with selenium: run make test")
+        let server = try await ServerRig()
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let storeID = try await server.registerStore(["capacity": 1])
+        let credential = try await server.enroll("browser-door", store: storeID)
+        var qrs: [String] = []
+        for _ in 0..<2 {
+            let taken = try await server.call("POST", "/v1/stores/\(storeID.uuidString)/tickets", token: nil)
+            qrs.append(try #require(taken.body["qr"] as? String))
+        }
+        let door = try StationRig(profile: "custom-vkp80iii") {
+            $0.store.id = storeID
+            $0.store.capacity = 1
+            $0.device.id = "browser-door"
+            $0.sync.server = server.url
+            $0.sync.credential = credential
+            $0.sync.pullWaitSeconds = 5
+            $0.printer.enabled = false
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(scanner.path)"
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            let station = try #require(door.kiosk.door)
+            #expect(await door.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
+            #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 2 } != nil)
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            func page(_ qr: String) -> String {
+                server.url + "/T/" + qr.dropFirst(door.kiosk.config.store.statusURL.count)
+            }
+            #expect(await browser.ask("open first \(page(qrs[0]))") == "ok")
+            #expect(await browser.ask("expect first stage It is your turn") == "ok")
+            #expect(await browser.ask("open second \(page(qrs[1]))") == "ok")
+            #expect(await browser.ask("expect second ahead 1 person ahead of you") == "ok")
+
+            #expect(try await door.scan(qrs[0], on: scanner) == "admit V001")
+            #expect(await browser.ask("expect first stage Admitted") == "ok")
+            #expect(await browser.ask("expect second ahead Nobody ahead of you") == "ok")
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await door.stop()
+            await server.stop()
+            throw error
+        }
+        await door.stop()
+        await server.stop()
+    }
 }
