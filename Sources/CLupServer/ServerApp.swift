@@ -125,7 +125,7 @@ public struct ServerApp: Sendable {
         let app = AppRoutes(logs: logs, statusURL: options.statusURL, gate: gate, auth: auth, clients: clients)
         app.register(on: router)
         BookingRoutes(logs: logs, statusURL: options.statusURL, app: app).register(on: router)
-        TicketPage(logs: logs, database: database, app: app, statusURL: options.statusURL).register(on: router)
+        TicketPage(logs: logs, app: app, statusURL: options.statusURL).register(on: router)
         let port = ListeningPort()
         let routes = router.routes.map { route in
             "\(route.method.rawValue) "

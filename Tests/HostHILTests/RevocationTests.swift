@@ -19,19 +19,25 @@ import Testing
         let doorCredential = try await server.enroll("entrance-door", store: storeID)
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
-        func synced(_ config: inout KioskConfig, device: String, credential: String) {
-            config.store.id = storeID
-            config.store.capacity = 5
-            config.device.id = device
-            config.sync.server = server.url
-            config.sync.credential = credential
-            config.sync.pullWaitSeconds = 2
-        }
         let printer = try StationRig(profile: "custom-vkp80iii") {
-            synced(&$0, device: "stolen-printer", credential: printerCredential)
+            $0.syncing(
+                with: server,
+                store: storeID,
+                device: "stolen-printer",
+                credential: printerCredential,
+                capacity: 5,
+                pullWait: 2
+            )
         }
         let door = try StationRig(profile: "custom-vkp80iii") {
-            synced(&$0, device: "entrance-door", credential: doorCredential)
+            $0.syncing(
+                with: server,
+                store: storeID,
+                device: "entrance-door",
+                credential: doorCredential,
+                capacity: 5,
+                pullWait: 2
+            )
             $0.printer.enabled = false
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"

@@ -29,20 +29,13 @@ import Testing
         let doorCredential = try await server.enroll("tls-door", store: storeID)
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
-        func synced(_ config: inout KioskConfig, device: String, credential: String) {
-            config.store.id = storeID
-            config.store.capacity = 2
-            config.device.id = device
-            config.sync.server = server.url
-            config.sync.credential = credential
-            config.sync.caFile = ca.certificate
-            config.sync.pullWaitSeconds = 5
-        }
         let printer = try StationRig(profile: "custom-vkp80iii") {
-            synced(&$0, device: "tls-printer", credential: printerCredential)
+            $0.syncing(with: server, store: storeID, device: "tls-printer", credential: printerCredential, capacity: 2)
+            $0.sync.caFile = ca.certificate
         }
         let door = try StationRig(profile: "custom-vkp80iii") {
-            synced(&$0, device: "tls-door", credential: doorCredential)
+            $0.syncing(with: server, store: storeID, device: "tls-door", credential: doorCredential, capacity: 2)
+            $0.sync.caFile = ca.certificate
             $0.printer.enabled = false
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"

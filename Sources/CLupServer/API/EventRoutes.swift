@@ -93,25 +93,14 @@ struct EventRoutes {
 
     /// The store's key ring: the server's own key for app tickets and every enrolled kiosk's registered key.
     private func keyRing(_ store: StoreID) throws -> [DeviceKey] {
-        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
-        let server = live.record.signer
-        var keys = [
+        guard let ring = try logs.keyRing(of: store) else { throw APIError.notFound("store \(store)") }
+        return ring.map { device, key in
             DeviceKey(
-                device: StoreLogs.serverDevice,
-                keyId: server.keyID.description,
-                publicKey: server.publicKey.rawRepresentation.base64EncodedString()
-            )
-        ]
-        for (device, key) in try database.keyRing(store: store) {
-            keys.append(
-                DeviceKey(
-                    device: device,
-                    keyId: KeyID(publicKey: key).description,
-                    publicKey: key.rawRepresentation.base64EncodedString()
-                )
+                device: device,
+                keyId: KeyID(publicKey: key).description,
+                publicKey: key.rawRepresentation.base64EncodedString()
             )
         }
-        return keys
     }
 
     /// A short digest of a key ring (16 hex digits): a kiosk fetches the ring when it changes, so a new kiosk's

@@ -46,19 +46,9 @@ public final class RateLimiter: Sendable {
     /// Takes one request of `key`'s allowance: nil when allowed, else the seconds until it would be.
     func take(_ key: String, at now: Timestamp) -> Int? {
         full.withLock { full in
-            var key = key
-            if full[key] == nil && full.count >= maxKeys {
-                full = full.filter { $0.value > now }
-                if full.count >= maxKeys { key = Self.overflowKey }
-            }
-            let whole = max(full[key] ?? now, now) + rule.interval
-            let tolerance = rule.interval * rule.burst
-            let ahead = whole - now
-            guard ahead <= tolerance else {
-                let wait = ahead - tolerance
-                return max(1, Int((wait.wholeMilliseconds + 999) / 1000))
-            }
-            full[key] = whole
+            let turn = nextTurn(key, at: now, in: &full)
+            guard turn.wait == .zero else { return max(1, Int((turn.wait.wholeMilliseconds + 999) / 1000)) }
+            full[turn.key] = turn.whole
             return nil
         }
     }
@@ -67,17 +57,27 @@ public final class RateLimiter: Sendable {
     /// burst), or nil — and nothing booked — when that would be longer than `limit`.
     func reserve(_ key: String, at now: Timestamp, waitingAtMost limit: Duration) -> Duration? {
         full.withLock { full in
-            var key = key
-            if full[key] == nil && full.count >= maxKeys {
-                full = full.filter { $0.value > now }
-                if full.count >= maxKeys { key = Self.overflowKey }
-            }
-            let whole = max(full[key] ?? now, now) + rule.interval
-            let wait = max(.zero, (whole - now) - rule.interval * rule.burst)
-            guard wait <= limit else { return nil }
-            full[key] = whole
-            return wait
+            let turn = nextTurn(key, at: now, in: &full)
+            guard turn.wait <= limit else { return nil }
+            full[turn.key] = turn.whole
+            return turn.wait
         }
+    }
+
+    /// `key`'s next request, not yet booked: the key it counts under (the overflow key once `maxKeys` are
+    /// held), when its allowance would be whole again if it were booked, and how long it would have to wait.
+    private func nextTurn(
+        _ key: String,
+        at now: Timestamp,
+        in full: inout [String: Timestamp]
+    ) -> (key: String, whole: Timestamp, wait: Duration) {
+        var key = key
+        if full[key] == nil && full.count >= maxKeys {
+            full = full.filter { $0.value > now }
+            if full.count >= maxKeys { key = Self.overflowKey }
+        }
+        let whole = max(full[key] ?? now, now) + rule.interval
+        return (key, whole, max(.zero, (whole - now) - rule.interval * rule.burst))
     }
 
     /// Gives back one request taken by `take` (a later check refused the request, so it did not count).

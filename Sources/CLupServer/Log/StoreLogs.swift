@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KioskCore
 import ServiceLifecycle
@@ -107,6 +108,13 @@ public final class StoreLogs: Sendable {
     }
 
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
+    /// A store's key ring: the server's own key (app tickets, bookings) first, then every enrolled kiosk's
+    /// registered key. Nil for an unknown store.
+    func keyRing(of store: StoreID) throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)]? {
+        guard let live = self.store(store) else { return nil }
+        return [(Self.serverDevice, live.record.signer.publicKey)] + (try database.keyRing(store: store))
+    }
+
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [ServerDatabase.Appended] {
         guard self.store(store) != nil else { throw APIError.notFound("store \(store)") }
         return try await database.append(events, store: store) { [self] added in applyCommitted(added, store: store) }

@@ -8,7 +8,6 @@ import KioskCore
 /// a reload shows the current state). A forged, altered or unknown code gets a page that says so, with a 404.
 struct TicketPage {
     let logs: StoreLogs
-    let database: ServerDatabase
     let app: AppRoutes
     /// The status URL every code follows (upper case, as printed).
     let statusURL: String
@@ -37,10 +36,9 @@ struct TicketPage {
     /// The ticket a code stands for, once its signature checked out against its store's key ring.
     func verified(_ code: String) -> TicketID? {
         guard code.utf8.count <= 300, let store = TicketCodec.claimedStore(of: code[...]),
-            let live = logs.store(store)
+            let keys = try? logs.keyRing(of: store)
         else { return nil }
-        var ring = KeyRing([live.record.signer.publicKey])
-        for (_, key) in (try? database.keyRing(store: store)) ?? [] { ring.add(key) }
+        let ring = KeyRing(keys.map(\.key))
         return try? TicketCodec.decode(statusURL + code, prefix: statusURL, keyRing: ring, store: store).ticket
     }
 

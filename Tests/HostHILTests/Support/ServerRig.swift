@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import CLupServer
 import Foundation
 import KioskCore
+import KioskStation
 import Logging
 import NIOCore
 import NIOSSL
@@ -173,4 +174,23 @@ final class ServerRig: Sendable {
     }
 
     func queue(_ store: StoreID) -> QueueState? { app.logs.store(store)?.state }
+}
+
+extension KioskConfig {
+    /// This kiosk as `device` of `store` (of `capacity`), syncing with `server` in long-polls of `pullWait` s.
+    mutating func syncing(
+        with server: ServerRig,
+        store: StoreID,
+        device: String,
+        credential: String,
+        capacity: Int,
+        pullWait: Int = 5
+    ) {
+        self.store.id = store
+        self.store.capacity = capacity
+        self.device.id = device
+        sync.server = server.url
+        sync.credential = credential
+        sync.pullWaitSeconds = pullWait
+    }
 }
