@@ -19,22 +19,11 @@ struct HolderTokens: Sendable {
     }
 
     /// A new token.
-    func mint() -> String {
-        let id = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
-        return Self.base64url(id) + "." + Self.base64url(mac(id))
-    }
+    func mint() -> String { MACToken.mint(key: key) }
 
     /// The holder a token stands for (its stored form, a hash), or nil for a token this server did not make.
     func holder(_ token: String) -> Holder? {
-        let parts = token.split(separator: ".")
-        guard token.count <= 64, parts.count == 2, let id = Self.data(base64url: parts[0]), id.count == 16,
-            let tag = Self.data(base64url: parts[1]), Secrets.equal(tag, mac(id))
-        else { return nil }
-        return Holder(hash: Secrets.hash(token))
-    }
-
-    private func mac(_ id: Data) -> Data {
-        Data(HMAC<SHA256>.authenticationCode(for: id, using: key)).prefix(16)
+        MACToken.isValid(token, key: key) ? Holder(hash: Secrets.hash(token)) : nil
     }
 
     static func base64url(_ data: Data) -> String {
@@ -49,6 +38,29 @@ struct HolderTokens: Sendable {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64)
+    }
+}
+
+/// A token the server can recognise without storing it: 16 random bytes and the first 16 bytes of their
+/// HMAC-SHA256 (with `binding` appended: what the token is bound to, e.g. a user name) under a server key,
+/// both base64url, joined by a dot.
+enum MACToken {
+    static func mint(key: SymmetricKey, binding: Data = Data()) -> String {
+        let id = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
+        return HolderTokens.base64url(id) + "." + HolderTokens.base64url(mac(id, binding, key))
+    }
+
+    /// Whether `token` is one `mint` made with this key and binding.
+    static func isValid(_ token: String, key: SymmetricKey, binding: Data = Data()) -> Bool {
+        let parts = token.split(separator: ".")
+        guard token.count <= 64, parts.count == 2, let id = HolderTokens.data(base64url: parts[0]), id.count == 16,
+            let tag = HolderTokens.data(base64url: parts[1])
+        else { return false }
+        return Secrets.equal(tag, mac(id, binding, key))
+    }
+
+    private static func mac(_ id: Data, _ binding: Data, _ key: SymmetricKey) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: id + binding, using: key)).prefix(16)
     }
 }
 

@@ -17,22 +17,12 @@ struct KnownDevices: Sendable {
     }
 
     /// A new token for a device `username` just logged in from.
-    func mint(for username: String) -> String {
-        let id = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
-        return HolderTokens.base64url(id) + "." + HolderTokens.base64url(mac(id, username))
-    }
+    func mint(for username: String) -> String { MACToken.mint(key: key, binding: Self.binding(username)) }
 
     /// Whether `token` is one this server gave to a device that logged in as `username`.
     func vouches(_ token: String?, for username: String) -> Bool {
-        guard let token, token.count <= 64 else { return false }
-        let parts = token.split(separator: ".")
-        guard parts.count == 2, let id = HolderTokens.data(base64url: parts[0]), id.count == 16,
-            let tag = HolderTokens.data(base64url: parts[1])
-        else { return false }
-        return Secrets.equal(tag, mac(id, username))
+        token.map { MACToken.isValid($0, key: key, binding: Self.binding(username)) } ?? false
     }
 
-    private func mac(_ id: Data, _ username: String) -> Data {
-        Data(HMAC<SHA256>.authenticationCode(for: id + Data(username.lowercased().utf8), using: key)).prefix(16)
-    }
+    private static func binding(_ username: String) -> Data { Data(username.lowercased().utf8) }
 }
