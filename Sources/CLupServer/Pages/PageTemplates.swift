@@ -16,16 +16,23 @@ enum PageTemplates {
         nav a{color:#1f4e99;margin-right:.8rem}
         """
 
-    static let ticket = try! MustacheTemplate(
+    /// What every page starts with: its language, title (`pageTitle`) and the style sheet.
+    static let head = try! MustacheTemplate(
         string: """
             <!doctype html>
             <html lang="{{lang}}">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width,initial-scale=1">
-            <title>{{title}} {{code}} — {{store}}</title>
+            <title>{{pageTitle}}</title>
             <style>{{{style}}}</style>
             </head>
+            """
+    )
+
+    static let ticket = try! MustacheTemplate(
+        string: """
+            {{> head}}
             <body>
             <main>
             <h1>{{store}}</h1>
@@ -62,14 +69,7 @@ enum PageTemplates {
 
     static let invalid = try! MustacheTemplate(
         string: """
-            <!doctype html>
-            <html lang="{{lang}}">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width,initial-scale=1">
-            <title>{{title}}</title>
-            <style>{{{style}}}</style>
-            </head>
+            {{> head}}
             <body>
             <main>
             <h1>{{title}}</h1>
@@ -79,4 +79,12 @@ enum PageTemplates {
             </html>
             """
     )
+
+    /// The pages, with the parts they share.
+    static let library = MustacheLibrary(templates: ["head": head, "ticket": ticket, "invalid": invalid])
+
+    /// `name` rendered with `values`, the shared style sheet added.
+    static func render(_ name: String, _ values: [String: Any]) -> String {
+        library.render(values.merging(["style": style]) { own, _ in own }, withTemplate: name) ?? ""
+    }
 }

@@ -29,7 +29,10 @@ struct TicketPage {
             guard let status = app.status(of: id), let live = logs.store(containing: id) else {
                 return Self.invalid("unknown", strings)
             }
-            return Self.html(.ok, PageTemplates.ticket.render(page(status, store: live.record.profile.name, strings)))
+            return Self.html(
+                .ok,
+                PageTemplates.render("ticket", page(status, store: live.record.profile.name, strings))
+            )
         }
     }
 
@@ -52,10 +55,11 @@ struct TicketPage {
             .map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c") } ?? "{}"
         return [
             "lang": strings.language, "title": strings["your_ticket"], "store": store, "code": status.ticket.code,
+            "pageTitle": "\(strings["your_ticket"]) \(status.ticket.code) — \(store)",
             "id": status.ticket.id.uuidString.lowercased(), "stage": status.stage,
             "stageText": strings["stage." + status.stage], "aheadText": ahead ?? "", "waitLabel": strings["wait"],
             "waitText": minutes ?? "—", "live": strings["live"], "reload": strings["reload"],
-            "languageLabel": strings["language"], "style": PageTemplates.style, "strings": table,
+            "languageLabel": strings["language"], "strings": table,
             "languages": [["code": "en", "name": "English"], ["code": "it", "name": "Italiano"]],
         ]
     }
@@ -63,10 +67,13 @@ struct TicketPage {
     static func invalid(_ key: String, _ strings: PageStrings) -> Response {
         html(
             .notFound,
-            PageTemplates.invalid.render([
-                "lang": strings.language, "title": strings["invalid_title"], "message": strings[key],
-                "style": PageTemplates.style,
-            ])
+            PageTemplates.render(
+                "invalid",
+                [
+                    "lang": strings.language, "title": strings["invalid_title"],
+                    "pageTitle": strings["invalid_title"], "message": strings[key],
+                ]
+            )
         )
     }
 
