@@ -57,11 +57,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: QR symbols (libqrencode), for printers, the emulator and the server's pages.
+        .target(name: "QRSymbol", dependencies: ["KioskCore", "CQREncode"], swiftSettings: strict),
+
         // MARK: Hardware.
         .target(
             name: "Drivers",
             dependencies: [
-                "KioskCore", "CLibUSB", "CQREncode", "CCUPS", "CLinuxShims",
+                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CLinuxShims",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -113,7 +116,7 @@ let package = Package(
         .target(
             name: "CLupServer",
             dependencies: [
-                "KioskCore", "ServiceSupport",
+                "KioskCore", "ServiceSupport", "QRSymbol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -144,7 +147,7 @@ let package = Package(
         .target(
             name: "DeviceEmulators",
             dependencies: [
-                "Drivers", "KioskCore", "CQREncode", "CZlib", "CLinuxShims",
+                "Drivers", "KioskCore", "QRSymbol", "CZlib", "CLinuxShims",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -187,7 +190,7 @@ let package = Package(
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"], swiftSettings: strict),
         .testTarget(
             name: "DriversTests",
-            dependencies: ["Drivers", "KioskCore", "TestSupport"],
+            dependencies: ["Drivers", "KioskCore", "QRSymbol", "TestSupport"],
             exclude: ["Recordings"],
             swiftSettings: strict
         ),
@@ -198,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskStationTests",
-            dependencies: ["KioskStation", "KioskCore"],
+            dependencies: ["KioskStation", "KioskCore", "QRSymbol"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -209,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "HostHILTests",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

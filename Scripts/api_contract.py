@@ -88,6 +88,9 @@ def config(base, admin, data, max_examples):
         lines.append("")
 
     operation(r"^/v1/stores$", "POST", admin, cross_field=True)
+    operation(r"^/v1/stores$", "GET", None, None, cross_field=True)  # lat needs lon
+    operation(r"^/$", "GET", None, None, cross_field=True)  # as GET /v1/stores
+    operation(r"^/stores/\{store\}/book$", None, None, store_only, cross_field=True)  # the horizon
     operation(r"^/v1/stores/\{store\}/devices", None, data["session"], store_only)
     operation(r"^/v1/(devices/self/key|stores/\{store\}/keys)$", None, data["credential"], store_only)
     operation(r"^/v1/stores/\{store\}/events$", "POST", data["credential"], store_only)

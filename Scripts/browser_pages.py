@@ -9,6 +9,12 @@ Reads commands on stdin, one per line, and answers each with one line on stdout:
     gone NAME ELEMENT_ID TEXT...      wait up to 15 s until it no longer does    -> ok | fail <what it shows>
     text NAME ELEMENT_ID              the element's text now                     -> ok <text>
     click NAME ELEMENT_ID             click it                                   -> ok
+    press NAME CSS_SELECTOR           click the first element it matches, as a
+                                      user does (waits up to 15 s for one)       -> ok
+    shown NAME ELEMENT_ID             wait up to 15 s until it is displayed      -> ok | fail
+    hidden NAME ELEMENT_ID            wait up to 15 s until it is not displayed  -> ok | fail
+    shot NAME ELEMENT_ID PNG_PATH     a screenshot of the element                -> ok
+    url NAME                          the tab's address now                      -> ok <url>
     quit
 
 The test that starts this script decides what happens between two commands (a tear-off, a scan), so what
@@ -20,6 +26,7 @@ import time
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 
 
 def start():
@@ -64,6 +71,25 @@ def main():
                 elif command == "click":
                     driver.execute_script("document.getElementById(arguments[0]).click();", words[2])
                     say("ok")
+                elif command == "press":
+                    selector = " ".join(words[2:])
+                    element = wait_for(lambda: first(driver, selector))
+                    if element is None:
+                        say("fail nothing matches " + selector)
+                    else:
+                        element.click()
+                        say("ok")
+                elif command == "shown":
+                    element = wait_for(lambda: visible(driver, words[2]))
+                    say("ok" if element is not None else "fail not shown")
+                elif command == "hidden":
+                    gone = wait_for(lambda: None if visible(driver, words[2]) else True)
+                    say("ok" if gone else "fail still shown")
+                elif command == "shot":
+                    driver.find_element(By.ID, words[2]).screenshot(words[3])
+                    say("ok")
+                elif command == "url":
+                    say("ok " + driver.current_url)
                 elif command in ("expect", "gone"):
                     wanted = " ".join(words[3:])
                     present = command == "expect"
@@ -83,6 +109,25 @@ def main():
                 say("fail " + one_line(str(error)))
     finally:
         driver.quit()
+
+
+def wait_for(find, seconds=15):
+    deadline = time.monotonic() + seconds
+    found = find()
+    while found is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        found = find()
+    return found
+
+
+def first(driver, selector):
+    elements = driver.find_elements(By.CSS_SELECTOR, selector)
+    return elements[0] if elements and elements[0].is_displayed() and elements[0].is_enabled() else None
+
+
+def visible(driver, element_id):
+    elements = driver.find_elements(By.ID, element_id)
+    return elements[0] if elements and elements[0].is_displayed() else None
 
 
 def one_line(text):

@@ -124,8 +124,12 @@ public struct ServerApp: Sendable {
         .register(on: router)
         let app = AppRoutes(logs: logs, statusURL: options.statusURL, gate: gate, auth: auth, clients: clients)
         app.register(on: router)
-        BookingRoutes(logs: logs, statusURL: options.statusURL, app: app).register(on: router)
-        TicketPage(logs: logs, app: app, statusURL: options.statusURL).register(on: router)
+        let bookings = BookingRoutes(logs: logs, statusURL: options.statusURL, app: app)
+        bookings.register(on: router)
+        let pages = PageResponse(statusURL: options.statusURL)
+        TicketPage(logs: logs, app: app, pages: pages).register(on: router)
+        StartPage(app: app, pages: pages).register(on: router)
+        BookingPage(logs: logs, bookings: bookings, pages: pages).register(on: router)
         let port = ListeningPort()
         let routes = router.routes.map { route in
             "\(route.method.rawValue) "

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import QRSymbol
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import DeviceEmulators
 import Drivers
 import Foundation
 import KioskCore
+import QRSymbol
 import Testing
 
 @testable import KioskStation

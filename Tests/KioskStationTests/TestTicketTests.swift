@@ -1,5 +1,6 @@
 import Drivers
 import KioskCore
+import QRSymbol
 import Testing
 
 @testable import KioskStation

@@ -24,7 +24,8 @@ struct AppRoutes {
         var name: String
         var address: String
         var location: StoreProfile.Location
-        var distanceKm: Double
+        /// From the point searched near; absent for a search by name.
+        var distanceKm: Double?
         var capacity: Int
         var inside: Int
         var waiting: Int
@@ -34,30 +35,7 @@ struct AppRoutes {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores") { request, _ -> Nearby in
-            let latitude = try Self.number(request, "lat", in: -90...90)
-            let longitude = try Self.number(request, "lon", in: -180...180)
-            let radius = try Self.number(request, "radiusKm", in: 0.1...500, default: 10)
-            let now = logs.clock.now()
-            let stores = logs.all.compactMap { live -> StoreSummary? in
-                let location = live.record.profile.location
-                let distance = Self.distanceKm(latitude, longitude, location.latitude, location.longitude)
-                guard distance <= radius else { return nil }
-                let state = live.state
-                return StoreSummary(
-                    id: live.record.id,
-                    name: live.record.profile.name,
-                    address: live.record.profile.address,
-                    location: location,
-                    distanceKm: (distance * 100).rounded() / 100,
-                    capacity: state.capacity,
-                    inside: state.inside,
-                    waiting: state.waiting.count,
-                    estimatedWaitSeconds: Self.seconds(
-                        live.estimate(peopleAhead: state.lineLength(at: now), at: now).wait
-                    )
-                )
-            }
-            return Nearby(stores: stores.sorted { $0.distanceKm < $1.distanceKm })
+            Nearby(stores: try stores(for: StoreSearch(request)))
         }
         router.post("v1/stores/:store/tickets") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
@@ -180,6 +158,43 @@ struct AppRoutes {
         )
     }
 
+    /// The stores a search finds, nearest first (a search by name: by name), at most 50, each with its
+    /// line now and the wait for a ticket taken now. The API's store list and the start page both show this.
+    func stores(for search: StoreSearch) -> [StoreSummary] {
+        let now = logs.clock.now()
+        let found = logs.all.compactMap { live -> StoreSummary? in
+            let profile = live.record.profile
+            var distance: Double?
+            if let point = search.point {
+                let km = Self.distanceKm(
+                    point.latitude,
+                    point.longitude,
+                    profile.location.latitude,
+                    profile.location.longitude
+                )
+                guard km <= search.radiusKm else { return nil }
+                distance = (km * 100).rounded() / 100
+            }
+            if let words = search.words, !StoreSearch.matches(words, profile) { return nil }
+            let state = live.state
+            return StoreSummary(
+                id: live.record.id,
+                name: profile.name,
+                address: profile.address,
+                location: profile.location,
+                distanceKm: distance,
+                capacity: state.capacity,
+                inside: state.inside,
+                waiting: state.waiting.count,
+                estimatedWaitSeconds: Self.seconds(live.estimate(peopleAhead: state.lineLength(at: now), at: now).wait)
+            )
+        }
+        let sorted = found.sorted {
+            ($0.distanceKm ?? 0, $0.name, $0.id.uuidString) < ($1.distanceKm ?? 0, $1.name, $1.id.uuidString)
+        }
+        return Array(sorted.prefix(StoreSearch.maxResults))
+    }
+
     static func estimate(_ live: StoreLogs.Live) -> WaitEstimate {
         WaitEstimate(
             averageVisit: .seconds(live.record.profile.averageVisitMinutes * 60),
@@ -188,24 +203,6 @@ struct AppRoutes {
     }
 
     static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
-
-    static func number(
-        _ request: Request,
-        _ name: String,
-        in range: ClosedRange<Double>,
-        default value: Double? = nil
-    )
-        throws(APIError) -> Double
-    {
-        guard let text = request.uri.queryParameters[name[...]] else {
-            if let value { return value }
-            throw APIError.badRequest("missing", field: name)
-        }
-        guard let number = Double(String(text)), range.contains(number) else {
-            throw APIError.badRequest("must be a number in \(range.lowerBound)…\(range.upperBound)", field: name)
-        }
-        return number
-    }
 
     /// Great-circle distance (haversine), kilometres.
     static func distanceKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {

@@ -26,28 +26,34 @@ struct BookingRoutes {
 
     static let lateness: Duration = .seconds(5 * 60)
 
+    /// The slots of the store's local `date` (`YYYY-MM-DD`, yesterday to the booking horizon) with the places
+    /// left in each; the API's slot list and the booking page both show this.
+    func day(_ live: StoreLogs.Live, date: String?) throws(APIError) -> Day {
+        guard let date, let day = Slots.day(date) else {
+            throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
+        }
+        let now = logs.clock.now()
+        let today = BusinessDay(localDateOf: now, utcOffsetMinutes: live.record.profile.utcOffsetMinutes).number
+        guard (today - 1...today + Int64(app.gate.limits.bookingHorizonDays)).contains(day) else {
+            throw APIError.badRequest(
+                "visits can be booked up to \(app.gate.limits.bookingHorizonDays) days ahead",
+                field: "date"
+            )
+        }
+        let slots = Slots.of(
+            day: day,
+            profile: live.record.profile,
+            booked: { [counts = Slots.bookedCounts(live.state)] in counts[$0, default: 0] },
+            now: now
+        )
+        return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
+    }
+
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores/:store/slots") { request, context -> Day in
             let store = try context.parameters.require("store", as: UUID.self)
             guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
-            guard let date = request.uri.queryParameters["date"].map(String.init), let day = Slots.day(date) else {
-                throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
-            }
-            let now = logs.clock.now()
-            let today = BusinessDay(localDateOf: now, utcOffsetMinutes: live.record.profile.utcOffsetMinutes).number
-            guard (today - 1...today + Int64(app.gate.limits.bookingHorizonDays)).contains(day) else {
-                throw APIError.badRequest(
-                    "visits can be booked up to \(app.gate.limits.bookingHorizonDays) days ahead",
-                    field: "date"
-                )
-            }
-            let slots = Slots.of(
-                day: day,
-                profile: live.record.profile,
-                booked: { [counts = Slots.bookedCounts(live.state)] in counts[$0, default: 0] },
-                now: now
-            )
-            return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
+            return try day(live, date: request.uri.queryParameters["date"].map(String.init))
         }
         router.post("v1/stores/:store/bookings") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)

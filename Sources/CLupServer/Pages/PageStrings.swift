@@ -1,6 +1,7 @@
 import Foundation
+import Hummingbird
 
-/// Every word the pages show, in each language they speak: English and Italian. A page takes the language
+/// The words of one page, in the language it is shown in (``PageCatalogue``: English and Italian). A page takes the language
 /// from `?lang=` (the page's own switch), else the browser's `Accept-Language`, else English.
 struct PageStrings: Sendable {
     let language: String
@@ -10,40 +11,12 @@ struct PageStrings: Sendable {
 
     static let languages = ["en", "it"]
 
-    static let catalogue: [String: [String: String]] = [
-        "en": [
-            "ticket": "Ticket", "your_ticket": "Your ticket", "ahead_one": "1 person ahead of you",
-            "ahead_many": "{n} people ahead of you", "ahead_none": "Nobody ahead of you", "wait": "Estimated wait",
-            "minutes": "{n} min", "stage.printing": "Printed — take it from the kiosk",
-            "stage.booked": "Booked", "stage.waiting": "Waiting", "stage.called": "It is your turn — go to the door",
-            "stage.admitted": "Admitted — welcome", "stage.expired": "Expired", "stage.cancelled": "Cancelled",
-            "live": "This page updates by itself.", "reload": "Reload the page to see your place now.",
-            "invalid_title": "Not a valid ticket",
-            "invalid":
-                "This code is not a ticket of a CLup store, or it was altered. Take a new ticket at the store's kiosk or in the app.",
-            "unknown":
-                "This ticket is no longer known: it is of an earlier day, or the store was closed. Take a new ticket.",
-            "language": "Language",
-        ],
-        "it": [
-            "ticket": "Biglietto", "your_ticket": "Il tuo biglietto", "ahead_one": "1 persona prima di te",
-            "ahead_many": "{n} persone prima di te", "ahead_none": "Nessuno prima di te", "wait": "Attesa stimata",
-            "minutes": "{n} min", "stage.printing": "Stampato — prendilo dal chiosco",
-            "stage.booked": "Prenotato", "stage.waiting": "In attesa", "stage.called": "Tocca a te — vai all'ingresso",
-            "stage.admitted": "Entrato — benvenuto", "stage.expired": "Scaduto", "stage.cancelled": "Annullato",
-            "live": "Questa pagina si aggiorna da sola.", "reload": "Ricarica la pagina per vedere il tuo posto.",
-            "invalid_title": "Biglietto non valido",
-            "invalid":
-                "Questo codice non è un biglietto di un negozio CLup, o è stato alterato. Prendi un nuovo biglietto al chiosco del negozio o nell'app.",
-            "unknown":
-                "Questo biglietto non è più noto: è di un giorno precedente, o il negozio è chiuso. Prendi un nuovo biglietto.",
-            "language": "Lingua",
-        ],
-    ]
+    static let catalogue: [String: [String: String]] = ["en": PageCatalogue.english, "it": PageCatalogue.italian]
 
     /// The strings for a request: `?lang=`, else the first supported language of `Accept-Language`.
     init(query: String?, acceptLanguage: String?) {
         var chosen = "en"
+        languageQuery = query.flatMap { Self.languages.contains($0) ? "?lang=\($0)" : nil } ?? ""
         if let query, Self.languages.contains(query) {
             chosen = query
         } else if let accept = acceptLanguage {
@@ -57,11 +30,34 @@ struct PageStrings: Sendable {
         table = Self.catalogue[chosen]!
     }
 
+    /// The strings for a page request.
+    init(_ request: Request) {
+        self.init(
+            query: request.uri.queryParameters["lang"].map(String.init),
+            acceptLanguage: request.headers[.acceptLanguage]
+        )
+    }
+
+    /// A count in words: `none` for 0, `one` for 1, `many` with `{n}` otherwise.
+    func count(_ n: Int, none: String, one: String, many: String) -> String {
+        n == 0 ? self[none] : n == 1 ? self[one] : format(many, n)
+    }
+
     /// `key`'s text with `{n}` replaced.
     func format(_ key: String, _ n: Int) -> String { self[key].replacingOccurrences(of: "{n}", with: "\(n)") }
 
-    /// The words the page's script needs to update itself, as JSON.
-    var scriptTable: [String: String] {
-        table.filter { $0.key.hasPrefix("stage.") || $0.key.hasPrefix("ahead_") || $0.key == "minutes" }
+    /// `key`'s text with `{t}` replaced.
+    func format(_ key: String, text: String) -> String { self[key].replacingOccurrences(of: "{t}", with: text) }
+
+    /// `?lang=xx` when the page was asked for in a language by its switch, so links keep it; else empty.
+    let languageQuery: String
+
+    /// The words the page's script needs, as JSON safe inside a `<script>` element.
+    var scriptJSON: String {
+        let words = table.filter { key, _ in
+            ["js.", "stage.", "ahead_", "error."].contains { key.hasPrefix($0) } || key == "minutes"
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
     }
 }

@@ -1,5 +1,6 @@
 import Drivers
 import KioskCore
+import QRSymbol
 
 /// Draws what ESC/POS commands print onto a growing 1-bit page as wide as the printer's line.
 ///

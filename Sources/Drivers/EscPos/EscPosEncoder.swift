@@ -1,4 +1,5 @@
 import KioskCore
+import QRSymbol
 
 /// Turns a ``PrintDocument`` into ESC/POS bytes for one printer profile.
 ///
@@ -121,7 +122,7 @@ public struct EscPosEncoder: Sendable {
     ) throws(PrinterError) {
         let native = usesNativeQR
         // Native: the printer builds the symbol, a version bound is enough. Raster: we draw the real symbol.
-        let matrix = native ? nil : try QRMatrix.encode(data, errorCorrection: spec.errorCorrection)
+        let matrix = native ? nil : try QRMatrix.forPrinter(data, errorCorrection: spec.errorCorrection)
         let version: Int
         if let matrix {
             version = matrix.version

@@ -1,4 +1,5 @@
 import KioskCore
+import QRSymbol
 import Synchronization
 
 /// The smallest QR version that surely holds data of a given length and character class, without encoding
@@ -51,7 +52,7 @@ enum QRVersionBound {
         let key = Key(count: data.count, characterClass: CharacterClass(data), level: errorCorrection)
         if let known = cache.withLock({ $0[key] }) { return known }
         let sample = key.characterClass.worstCase(count: data.count)
-        let version = try QRMatrix.encode(sample, errorCorrection: errorCorrection).version
+        let version = try QRMatrix.forPrinter(sample, errorCorrection: errorCorrection).version
         cache.withLock { $0[key] = version }
         return version
     }

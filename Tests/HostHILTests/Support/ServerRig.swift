@@ -58,7 +58,8 @@ final class ServerRig: Sendable {
         trustedProxies: [CIDR] = [],
         expiryInterval: Duration = .seconds(5),
         connections: ConnectionLimits = crowdConnections,
-        tls: (files: ServerCertificate.Files, ca: String)? = nil
+        tls: (files: ServerCertificate.Files, ca: String)? = nil,
+        statusURL: String? = nil
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         var options = ServerApp.Options(adminToken: Self.adminToken)
@@ -70,6 +71,7 @@ final class ServerRig: Sendable {
         options.connections = connections
         options.databasePath = "\(self.directory)/clup.sqlite"
         options.tls = tls?.files
+        if let statusURL { options.statusURL = statusURL }
         tlsClient = try tls.map { tls in
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(tls.ca))

@@ -1,3 +1,5 @@
+/// QRSymbol: QR symbols computed by libqrencode, for everything that draws one — the printer drivers
+/// (raster QR, version bounds), the emulator (what `GS ( k` asked for) and the server's pages (SVG).
 import CQREncode
 import Glibc
 import KioskCore
@@ -5,7 +7,8 @@ import KioskCore
 /// A QR symbol as a square of modules, computed by libqrencode.
 ///
 /// Used to print QR as a raster image on printers without `GS ( k`, to check that data fits a printer's
-/// largest QR version before sending it natively, and by the emulator to draw what `GS ( k` asked for.
+/// largest QR version before sending it natively, by the emulator to draw what `GS ( k` asked for, and by
+/// the server to draw a ticket's QR on its page.
 public struct QRMatrix: Sendable, Equatable {
     public let version: Int
     /// Modules per side (no quiet zone).
@@ -20,9 +23,9 @@ public struct QRMatrix: Sendable, Equatable {
         _ data: [UInt8],
         errorCorrection: QRSpec.ErrorCorrection,
         maxVersion: Int = 40
-    ) throws(PrinterError) -> QRMatrix {
+    ) throws(QRMatrix.TooLarge) -> QRMatrix {
         guard !data.isEmpty else {
-            throw PrinterError(.unsupported, device: "qr", "a QR code needs at least one byte of data")
+            throw TooLarge("a QR code needs at least one byte of data")
         }
         let level: QRecLevel
         switch errorCorrection {
@@ -42,9 +45,7 @@ public struct QRMatrix: Sendable, Equatable {
             }
         }
         guard let code else {
-            throw PrinterError(
-                .unsupported,
-                device: "qr",
+            throw TooLarge(
                 "\(data.count) bytes do not fit in any QR code at error correction \(errorCorrection.rawValue) — "
                     + "shorten the payload"
             )
@@ -52,9 +53,7 @@ public struct QRMatrix: Sendable, Equatable {
         defer { QRcode_free(code) }
         let version = Int(code.pointee.version)
         guard version <= maxVersion else {
-            throw PrinterError(
-                .unsupported,
-                device: "qr",
+            throw TooLarge(
                 "\(data.count) bytes need QR version \(version); this printer accepts up to version \(maxVersion) — "
                     + "shorten the payload or lower the error correction"
             )
@@ -65,6 +64,12 @@ public struct QRMatrix: Sendable, Equatable {
             modules[i] = code.pointee.data[i] & 1 != 0
         }
         return QRMatrix(version: version, size: size, modules: modules)
+    }
+
+    /// Data that no QR symbol (or none the caller accepts) holds; the message says what to change.
+    public struct TooLarge: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
     }
 
     private init(version: Int, size: Int, modules: [Bool]) {

@@ -1,0 +1,215 @@
+import DeviceEmulators
+import Foundation
+import KioskCore
+import ServiceSupport
+import Testing
+
+@testable import KioskStation
+
+/// A shopper's day in the browser, as headless Chromium runs the pages (Scripts/browser_pages.py) against a
+/// real clup-server and a real kioskd door on a pty scanner: the QR the page shows is read back from a
+/// screenshot by zbarimg (an independent decoder) and scanned at the door, and the page follows the door.
+@Suite(.serialized) struct ShopperPagesTests {
+    static var ready: Bool { PagesInBrowserTests.chromiumReady && HIL.needs("zbarimg") }
+    static let skip: Comment =
+        "needs chromium, chromium-driver, selenium in .venv-test and zbarimg (make test installs them)"
+
+    /// The QR shown in tab `tab`, as zbarimg reads it from a screenshot of the page's SVG.
+    static func qr(in tab: String, _ browser: LineProcess) async throws -> String {
+        let png = HIL.temporaryDirectory("qr") + "/qr.png"
+        #expect(await browser.ask("shot \(tab) qr \(png)") == "ok")
+        return try #require(try HIL.decodeQR(png: png).first, "zbarimg found no QR in the page's picture")
+    }
+
+    /// The start page finds the store by town, one tap takes a ticket and opens its page with the QR; the
+    /// door admits the QR read from the screen, and the page turns to admitted without a reload. The next
+    /// ticket: listed on the start page as this phone's, a second one at the same store refused with the
+    /// page's own words, cancelled with one button and its confirmation.
+    @Test(.enabled(if: ready, skip))
+    func aTicketTakenInThePageIsAdmittedAtTheDoor() async throws {
+        let python = try #require(HIL.python)
+        let server = try await ServerRig()
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let storeID = try await server.registerStore(["name": "Mercato Centrale", "address": "Via Roma 1, Milano"])
+        _ = try await server.registerStore(
+            ["name": "Bottega Torino", "address": "Via Po 2, Torino"],
+            manager: "torino"
+        )
+        let credential = try await server.enroll("door", store: storeID)
+        let door = try StationRig(profile: "custom-vkp80iii") {
+            $0.syncing(with: server, store: storeID, device: "door", credential: credential, capacity: 2)
+            $0.printer.enabled = false
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(scanner.path)"
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            let station = try #require(door.kiosk.door)
+            #expect(await door.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            #expect(await browser.ask("open shopper \(server.url)/?q=milano") == "ok")
+            #expect(await browser.ask("expect shopper stores Mercato Centrale") == "ok")
+            #expect(await browser.ask("gone shopper stores Torino") == "ok")
+            #expect(await browser.ask("press shopper [data-take]") == "ok")
+            #expect(await browser.ask("expect shopper code V001") == "ok")
+            #expect(await browser.ask("expect shopper stage It is your turn") == "ok")
+            let payload = try await Self.qr(in: "shopper", browser)
+            #expect(payload.hasPrefix(door.kiosk.config.store.statusURL))
+            #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 1 } != nil)
+            #expect(try await door.scan(payload, on: scanner) == "admit V001")
+            #expect(await browser.ask("expect shopper stage Admitted") == "ok")
+            #expect(await browser.ask("hidden shopper qr") == "ok")
+
+            // The next ticket: the admitted one is no longer this phone's; the new one is, on the start page.
+            #expect(await browser.ask("open start \(server.url)/?q=milano") == "ok")
+            #expect(await browser.ask("press start [data-take]") == "ok")
+            #expect(await browser.ask("expect start code V002") == "ok")
+            #expect(await browser.ask("open again \(server.url)/?q=roma") == "ok")
+            #expect(await browser.ask("expect again mine V002") == "ok")
+            #expect(await browser.ask("gone again mine V001") == "ok")
+            // One live ticket per phone per store: the page says so in its own words, nothing is stored.
+            #expect(await browser.ask("press again [data-take]") == "ok")
+            #expect(await browser.ask("expect again error You already hold a ticket") == "ok")
+            #expect(server.queue(storeID)?.entries.count == 2)
+            // Cancel: one button, then its confirmation.
+            #expect(await browser.ask("press again #mine a") == "ok")
+            #expect(await browser.ask("expect again code V002") == "ok")
+            #expect(await browser.ask("shown again cancel") == "ok")
+            #expect(await browser.ask("press again #cancel") == "ok")
+            #expect(await browser.ask("shown again confirm") == "ok")
+            #expect(await browser.ask("press again #cancel-yes") == "ok")
+            #expect(await browser.ask("expect again stage Cancelled") == "ok")
+            let v002 = server.queue(storeID)?.entries.values.first { $0.ticket.code.description == "V002" }
+            #expect(v002?.stage == .cancelled)
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await door.stop()
+            await server.stop()
+            throw error
+        }
+        await door.stop()
+        await server.stop()
+    }
+
+    /// A visit booked in the page (tomorrow's first slot, a length of stay chosen): its QR, read from the
+    /// screen, is refused at the door before the slot and admitted at it, and the page follows.
+    @Test(.enabled(if: ready, skip))
+    func aSlotBookedInThePageIsAdmittedAtItsTime() async throws {
+        let python = try #require(HIL.python)
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        let server = try await ServerRig(clock: clock)
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let storeID = try await server.registerStore(["slotMinutes": 30, "slotSize": 1])
+        let credential = try await server.enroll("door", store: storeID)
+        let door = try StationRig(profile: "custom-vkp80iii", clock: clock) {
+            $0.syncing(with: server, store: storeID, device: "door", credential: credential, capacity: 2)
+            $0.printer.enabled = false
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(scanner.path)"
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            let station = try #require(door.kiosk.door)
+            #expect(await door.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = TimeZone(secondsFromGMT: 3600)
+            let date = formatter.string(from: Date().addingTimeInterval(86_400))
+            let page = "\(server.url)/stores/\(storeID.uuidString.lowercased())/book?date=\(date)"
+            #expect(await browser.ask("open book \(page)") == "ok")
+            #expect(await browser.ask("expect book slots 07:00–07:30") == "ok")
+            #expect(await browser.ask("press book #stay") == "ok")
+            #expect(await browser.ask("press book #stay option[value='30']") == "ok")
+            #expect(await browser.ask("press book [data-slot]") == "ok")
+            #expect(await browser.ask("expect book code B001") == "ok")
+            #expect(await browser.ask("expect book stage Booked") == "ok")
+            #expect(await browser.ask("expect book visit 07:00–07:30") == "ok")
+            let booked = server.queue(storeID)?.entries.values.first { $0.ticket.kind == .booking }
+            #expect(booked?.ticket.slot?.expectedVisitMinutes == 30)
+
+            // The slot is now full: the booking page offers the nearest free slots instead.
+            #expect(await browser.ask("open full \(page)") == "ok")
+            #expect(await browser.ask("expect full slots 07:00–07:30 — Full · nearest free: 07:30–08:00") == "ok")
+
+            let payload = try await Self.qr(in: "book", browser)
+            #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 1 } != nil)
+            #expect(try await door.scan(payload, on: scanner) == "too_early B001")
+            let start = try #require(booked?.ticket.slot?.start)
+            offset.advance(by: (start + .seconds(30)) - clock.now())
+            #expect(try await door.scan(payload, on: scanner) == "admit B001")
+            #expect(await browser.ask("expect book stage Admitted") == "ok")
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await door.stop()
+            await server.stop()
+            throw error
+        }
+        await door.stop()
+        await server.stop()
+    }
+
+    /// A paper ticket printed by kioskd, its QR read by zbarimg from the emulator's picture of the ticket,
+    /// opened in the browser (the status URL is this server's): the page shows its place and follows the
+    /// tear-off and the door.
+    @Test(.enabled(if: ready, skip))
+    func aPaperTicketsURLShowsItsPlaceLive() async throws {
+        let python = try #require(HIL.python)
+        let probe = try await ServerRig()
+        let port = probe.port
+        await probe.stop()
+        let statusURL = "HTTP://127.0.0.1:\(port)/T/"
+        let server = try await ServerRig(port: port, statusURL: statusURL)
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let storeID = try await server.registerStore(["name": "Paper Market", "capacity": 1])
+        let credential = try await server.enroll("kiosk", store: storeID)
+        let kiosk = try StationRig(profile: "custom-vkp80iii") {
+            $0.syncing(with: server, store: storeID, device: "kiosk", credential: credential, capacity: 1)
+            $0.store.statusURL = statusURL
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(scanner.path)"
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            var printed = try await kiosk.requireTickets(1)
+            await kiosk.customerTakes()
+            printed = try await kiosk.requireTickets(2)
+            var urls: [String] = []
+            for ticket in printed {
+                let png = try #require(ticket.pngPath)
+                urls.append(try #require(try HIL.decodeQR(png: png).first))
+            }
+            #expect(urls.allSatisfy { $0.hasPrefix(statusURL) })
+            #expect(await kiosk.wait { server.queue(storeID)?.entries.count == 2 } != nil)
+            #expect(await browser.ask("open first \(urls[0])") == "ok")
+            #expect(await browser.ask("expect first code A001") == "ok")
+            #expect(await browser.ask("expect first stage It is your turn") == "ok")
+            #expect(await browser.ask("open second \(urls[1])") == "ok")
+            #expect(await browser.ask("expect second stage Printed") == "ok")
+            // A002 torn off: its page shows it waiting behind A001, live.
+            await kiosk.customerTakes()
+            #expect(await browser.ask("expect second ahead 1 person ahead of you") == "ok")
+            #expect(try await kiosk.scan(urls[0], on: scanner) == "admit A001")
+            #expect(await browser.ask("expect first stage Admitted") == "ok")
+            #expect(await browser.ask("expect second ahead Nobody ahead of you") == "ok")
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await kiosk.stop()
+            await server.stop()
+            throw error
+        }
+        await kiosk.stop()
+        await server.stop()
+    }
+}
