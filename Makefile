@@ -4,6 +4,7 @@
 # and:
 #   make deb    the Debian package (release build) under out/deb/
 #   make bench  the benchmarks (release build)
+#   make screenshots  the pages' pictures for the README (docs/screenshots), from the tests' Chromium
 # Both install the Debian packages they need when they are missing (as root, or through sudo).
 
 SWIFT       ?= swift
@@ -28,7 +29,7 @@ APT_DEB   := dpkg-dev libcurl4-openssl-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build demo test bench deb hil format lint deps-build deps-run deps-test clean
+.PHONY: all build demo test bench deb hil screenshots format lint deps-build deps-run deps-test clean
 
 SOURCES := Sources Tests Benchmarks Package.swift
 
@@ -56,6 +57,7 @@ deps-test: deps-run
 	@$(VENV)/bin/python -c 'import escpos' 2>/dev/null || $(VENV)/bin/pip install -q 'python-escpos>=3.1,<4'
 	@$(VENV)/bin/python -c 'import selenium' 2>/dev/null || $(VENV)/bin/pip install -q 'selenium>=4.15,<5'
 	@[ -x $(VENV)/bin/schemathesis ] || $(VENV)/bin/pip install -q 'schemathesis>=4.3,<5'
+	@$(VENV)/bin/python -c 'import axe_selenium_python' 2>/dev/null || $(VENV)/bin/pip install -q 'axe-selenium-python>=2.1,<3'
 
 build: deps-build
 	$(SWIFT) build $(SWIFT_FLAGS)
@@ -75,6 +77,13 @@ test: deps-test lint
 	# would distort.
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \
 		$(SWIFT) test --skip-build --no-parallel $(TEST_FLAGS) $(SWIFT_FLAGS)
+
+# The README's pictures of the pages (docs/screenshots), taken by the page tour's headless Chromium.
+screenshots: deps-test
+	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
+	mkdir -p docs/screenshots
+	CLUP_SCREENSHOTS=$(CURDIR)/docs/screenshots CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python \
+		$(SWIFT) test --skip-build --filter PagesTourTests $(TEST_FLAGS) $(SWIFT_FLAGS)
 
 # The USB gadget rig alone (Tests/hil-vm): a qemu guest with a USB printer and a HID scanner gadget. `make test`
 # runs it too.

@@ -53,9 +53,22 @@ def prepare(base, admin):
     })["token"]
     credential = call(base, "POST", f"/v1/stores/{store}/devices", session, {"device": "contract-kiosk"})["credential"]
     ticket = call(base, "POST", f"/v1/stores/{store}/tickets")
+    # The settings are fuzzed on a store of their own: a capacity of 1 there leaves the others' lines alone.
+    settings_store = call(base, "POST", "/v1/stores", admin, {
+        "store": {
+            "name": "Settings Market", "address": "2 Schema Street, Milano",
+            "location": {"latitude": 45.4642, "longitude": 9.19}, "capacity": 20, "openingHours": hours,
+            "utcOffsetMinutes": 0, "averageVisitMinutes": 20, "slotMinutes": 15, "slotSize": 5,
+        },
+        "manager": {"username": "settings-manager", "password": "correct horse battery"},
+    })["id"]
+    settings_session = call(base, "POST", "/v1/login", body={
+        "username": "settings-manager", "password": "correct horse battery",
+    })["token"]
     return {
         "store": store, "session": session, "credential": credential,
         "ticket": ticket["ticket"]["id"], "holder": ticket["holderToken"],
+        "settings_store": settings_store, "settings_session": settings_session,
     }
 
 
@@ -84,14 +97,21 @@ def config(base, admin, data, max_examples):
                                                        for k, v in parameters.items()) + " }")
         if cross_field:
             lines.append("checks.positive_data_acceptance.expected-statuses = "
-                         '["2XX", "400", "401", "403", "404", "409", "429", "503"]')
+                         '["2XX", "3XX", "400", "401", "403", "404", "409", "429", "503"]')
         lines.append("")
 
     operation(r"^/v1/stores$", "POST", admin, cross_field=True)
     operation(r"^/v1/stores$", "GET", None, None, cross_field=True)  # lat needs lon
     operation(r"^/$", "GET", None, None, cross_field=True)  # as GET /v1/stores
     operation(r"^/stores/\{store\}/book$", None, None, store_only, cross_field=True)  # the horizon
+    # The console's forms without its session cookie and CSRF token: to the login page (303), or a page
+    # saying why not (4xx) — never a change.
+    operation(r"^/console", None, None, store_only, cross_field=True)
     operation(r"^/v1/stores/\{store\}/devices", None, data["session"], store_only)
+    operation(r"^/v1/stores/\{store\}$", "PATCH", data["settings_session"], {"store": data["settings_store"]},
+              cross_field=True)  # slotSize at most the capacity, a day closes after it opens
+    operation(r"^/v1/stores/\{store\}/(report|export)$", "GET", data["session"], store_only,
+              cross_field=True)  # up to 366 days back
     operation(r"^/v1/(devices/self/key|stores/\{store\}/keys)$", None, data["credential"], store_only)
     operation(r"^/v1/stores/\{store\}/events$", "POST", data["credential"], store_only)
     operation(r"^/v1/stores/\{store\}/events$", "GET", data["credential"], store_only)

@@ -3,7 +3,8 @@
 
 Reads commands on stdin, one per line, and answers each with one line on stdout:
 
-    open NAME URL                     load URL in a new tab called NAME          -> ok
+    open NAME URL                     load URL in the tab called NAME (a new tab
+                                      the first time)                            -> ok
     expect NAME ELEMENT_ID TEXT...    wait up to 15 s until the element's text
                                       contains TEXT                              -> ok | fail <what it shows>
     gone NAME ELEMENT_ID TEXT...      wait up to 15 s until it no longer does    -> ok | fail <what it shows>
@@ -15,11 +16,21 @@ Reads commands on stdin, one per line, and answers each with one line on stdout:
     hidden NAME ELEMENT_ID            wait up to 15 s until it is not displayed  -> ok | fail
     shot NAME ELEMENT_ID PNG_PATH     a screenshot of the element                -> ok
     url NAME                          the tab's address now                      -> ok <url>
+    type NAME ELEMENT_ID TEXT...      clear the field and type TEXT into it      -> ok
+    submit NAME FORM_ID               submit the form without the browser's own
+                                      checks, as a client that skips them does   -> ok
+    json NAME ELEMENT_ID              the element's text as a JSON string, line
+                                      breaks kept                                -> ok <json>
+    axe NAME                          run axe-core (axe-selenium-python) for WCAG
+                                      2.1 A/AA on the page                       -> ok | fail <serious ones>
+    page NAME WIDTH HEIGHT PNG_PATH   a screenshot of the whole page at that
+                                      window width (for the README)             -> ok
     quit
 
 The test that starts this script decides what happens between two commands (a tear-off, a scan), so what
 is checked is that the page, as a browser runs it, follows the kiosk live.
 """
+import json
 import sys
 import time
 
@@ -59,7 +70,9 @@ def main():
                     break
                 if command == "open":
                     name, url = words[1], words[2]
-                    if tabs:
+                    if name in tabs:
+                        driver.switch_to.window(tabs[name])
+                    elif tabs:
                         driver.switch_to.new_window("tab")
                     driver.get(url)
                     tabs[name] = driver.current_window_handle
@@ -88,6 +101,36 @@ def main():
                 elif command == "shot":
                     driver.find_element(By.ID, words[2]).screenshot(words[3])
                     say("ok")
+                elif command == "type":
+                    field = driver.find_element(By.ID, words[2])
+                    field.clear()
+                    field.send_keys(line.rstrip("\n").split(" ", 3)[3] if len(words) > 3 else "")
+                    say("ok")
+                elif command == "submit":
+                    driver.execute_script(
+                        "const f = document.getElementById(arguments[0]); f.noValidate = true; f.requestSubmit();",
+                        words[2])
+                    say("ok")
+                elif command == "axe":
+                    from axe_selenium_python import Axe
+                    axe = Axe(driver)
+                    axe.inject()
+                    results = axe.run(options="{runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']}}")
+                    serious = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+                    say("ok" if not serious else "fail " + one_line("; ".join(
+                        v["id"] + ": " + ", ".join(" ".join(n["target"]) for n in v["nodes"][:3]) for v in serious)))
+                elif command == "page":
+                    width, height = int(words[2]), int(words[3])
+                    driver.set_window_size(width, height)
+                    time.sleep(0.3)
+                    full = driver.execute_script("return document.documentElement.scrollHeight")
+                    driver.set_window_size(width, max(height, min(full + 140, 4000)))
+                    time.sleep(0.3)
+                    driver.save_screenshot(words[4])
+                    driver.set_window_size(1280, 800)
+                    say("ok")
+                elif command == "json":
+                    say("ok " + json.dumps(element_text(driver, words[2])))
                 elif command == "url":
                     say("ok " + driver.current_url)
                 elif command in ("expect", "gone"):

@@ -105,7 +105,10 @@ public struct ServerApp: Sendable {
         let knownRoutes = KnownRoutes()
         router.middlewares.add(ErrorEnvelope(routes: knownRoutes))
         router.get("healthz") { _, _ in "ok" }
-        StoreRoutes(database: database, logs: logs, auth: auth).register(on: router)
+        let office = StoreOffice(database: database, logs: logs, contacts: auth.contacts)
+        StoreRoutes(office: office, auth: auth).register(on: router)
+        let reports = ReportRoutes(database: database, logs: logs, auth: auth)
+        reports.register(on: router)
         EventRoutes(
             database: database,
             logs: logs,
@@ -114,14 +117,14 @@ public struct ServerApp: Sendable {
             late: LateEvents(lateAfter: options.lateEventAfter, database: database)
         )
         .register(on: router)
-        AccountRoutes(
+        let accounts = AccountRoutes(
             database: database,
             throttle: LoginThrottle(),
             devices: KnownDevices(key: try database.serverKey("login-devices")),
             sessionLifetime: options.sessionLifetime,
             clients: clients
         )
-        .register(on: router)
+        accounts.register(on: router)
         let app = AppRoutes(logs: logs, statusURL: options.statusURL, gate: gate, auth: auth, clients: clients)
         app.register(on: router)
         let bookings = BookingRoutes(logs: logs, statusURL: options.statusURL, app: app)
@@ -130,6 +133,16 @@ public struct ServerApp: Sendable {
         TicketPage(logs: logs, app: app, pages: pages).register(on: router)
         StartPage(app: app, pages: pages).register(on: router)
         BookingPage(logs: logs, bookings: bookings, pages: pages).register(on: router)
+        let sessions = ConsoleSessions(
+            key: try database.serverKey("console"),
+            auth: auth,
+            lifetime: options.sessionLifetime,
+            secure: options.tls != nil
+        )
+        ConsoleRoutes(sessions: sessions, accounts: accounts, pages: pages, clients: clients).register(on: router)
+        StoreConsole(sessions: sessions, office: office, reports: reports, logs: logs, pages: pages)
+            .register(on: router)
+        AdminConsole(sessions: sessions, office: office, logs: logs, pages: pages).register(on: router)
         let port = ListeningPort()
         let routes = router.routes.map { route in
             "\(route.method.rawValue) "

@@ -37,37 +37,57 @@ struct AccountRoutes {
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/login") { request, context -> Session in
             let login = try await request.decode(Login.self, limit: 16 << 10)
-            let now = database.clock.now()
-            let address = LoginThrottle.addressKey(clients.of(request, peer: context.remoteAddress))
-            let user = LoginThrottle.userKey(login.username)
-            // A blocked address is refused before any hashing: its guesses cost the server nothing.
-            let addressWait = throttle.wait(address, at: now)
-            if addressWait > 0 { throw Self.slowDown(addressWait) }
-            guard login.username.count <= 64, login.password.count <= 1024 else {
-                throttle.failed([address], at: now)
-                throw APIError(.unauthorized, "wrong user name or password")
-            }
-            // A user name slowed down by failures takes attempts only from devices it logged in from before;
-            // the others wait, refused before any hashing.
-            let knownDevice = devices.vouches(login.device, for: login.username)
-            let userWait = throttle.wait(user, at: now)
-            if userWait > 0 && !knownDevice { throw Self.slowDown(userWait) }
-            // An unknown user name costs the same hashing as a known one: the answer's time tells nothing.
-            let account = try await database.manager(login.username)
-            let matches = (account?.password ?? Self.dummy).matches(login.password) && account != nil
-            guard let account, matches else {
-                throttle.failed([user, address], at: now)
-                throw APIError(.unauthorized, "wrong user name or password")
-            }
-            throttle.succeeded(user)
-            let expires = now + sessionLifetime
-            let token = try await database.openSession(username: login.username, expires: expires)
-            return Session(
-                token: token,
-                store: account.store,
-                expiresAt: expires.milliseconds,
-                device: knownDevice ? login.device! : devices.mint(for: login.username)
-            )
+            return try await self.login(login, address: clients.of(request, peer: context.remoteAddress))
+        }
+        router.post("v1/logout") { request, _ -> Response in
+            guard let token = request.bearerToken else { throw APIError.unauthorized }
+            try await logout(token)
+            return Response(status: .noContent)
+        }
+    }
+
+    /// Checks a login (throttled by address and by user name) and opens a session; the API and the
+    /// console's login page both log in here.
+    func login(_ login: Login, address client: String) async throws(APIError) -> Session {
+        let now = database.clock.now()
+        let address = LoginThrottle.addressKey(client)
+        let user = LoginThrottle.userKey(login.username)
+        // A blocked address is refused before any hashing: its guesses cost the server nothing.
+        let addressWait = throttle.wait(address, at: now)
+        if addressWait > 0 { throw Self.slowDown(addressWait) }
+        guard login.username.count <= 64, login.password.count <= 1024 else {
+            throttle.failed([address], at: now)
+            throw APIError(.unauthorized, "wrong user name or password")
+        }
+        // A user name slowed down by failures takes attempts only from devices it logged in from before;
+        // the others wait, refused before any hashing.
+        let knownDevice = devices.vouches(login.device, for: login.username)
+        let userWait = throttle.wait(user, at: now)
+        if userWait > 0 && !knownDevice { throw Self.slowDown(userWait) }
+        // An unknown user name costs the same hashing as a known one: the answer's time tells nothing.
+        let account = try await StoreOffice.storingAsync { try await database.manager(login.username) }
+        let matches = (account?.password ?? Self.dummy).matches(login.password) && account != nil
+        guard let account, matches else {
+            throttle.failed([user, address], at: now)
+            throw APIError(.unauthorized, "wrong user name or password")
+        }
+        throttle.succeeded(user)
+        let expires = now + sessionLifetime
+        let token = try await StoreOffice.storingAsync {
+            try await database.openSession(username: login.username, expires: expires)
+        }
+        return Session(
+            token: token,
+            store: account.store,
+            expiresAt: expires.milliseconds,
+            device: knownDevice ? login.device! : devices.mint(for: login.username)
+        )
+    }
+
+    /// Ends a session: its token stops working at once. An unknown or ended session is a 401.
+    func logout(_ token: String) async throws(APIError) {
+        guard try await StoreOffice.storingAsync({ try await database.closeSession(token) }) else {
+            throw APIError.unauthorized
         }
     }
 }

@@ -10,6 +10,8 @@ import KioskCore
 public struct Authenticator: Sendable {
     let adminTokenHash: Data
     let database: ServerDatabase
+    /// When each kiosk last called (every request it authenticates counts).
+    let contacts = DeviceContacts()
 
     public init(adminToken: String, database: ServerDatabase) {
         self.adminTokenHash = Secrets.hash(adminToken)
@@ -17,9 +19,24 @@ public struct Authenticator: Sendable {
     }
 
     public func requireAdmin(_ request: Request) throws(APIError) {
-        guard let token = request.bearerToken, Secrets.equal(Secrets.hash(token), adminTokenHash) else {
-            throw .unauthorized
+        guard isAdmin(request.bearerToken) else { throw .unauthorized }
+    }
+
+    /// Whether `token` is the admin token.
+    func isAdmin(_ token: String?) -> Bool {
+        token.map { Secrets.equal(Secrets.hash($0), adminTokenHash) } ?? false
+    }
+
+    /// The manager and store of an unexpired session token.
+    func manager(session token: String) throws(APIError) -> (username: String, store: StoreID) {
+        let session: (username: String, store: StoreID)?
+        do {
+            session = try database.session(token, at: database.clock.now())
+        } catch {
+            throw APIError(.internalServerError, "cannot read the session table")
         }
+        guard let session else { throw .unauthorized }
+        return session
     }
 
     /// The enrolled device making the request, which must belong to `store` when one is given.
@@ -36,21 +53,15 @@ public struct Authenticator: Sendable {
         }
         guard let found else { throw .unauthorized }
         if let store, store != found.store { throw APIError(.forbidden, "this device belongs to another store") }
+        contacts.seen(found.device, of: found.store, at: database.clock.now())
         return found
     }
 
     /// The admin, or a manager of `store` (with an unexpired session).
     public func requireManager(_ request: Request, of store: StoreID) throws(APIError) {
         guard let token = request.bearerToken else { throw .unauthorized }
-        if Secrets.equal(Secrets.hash(token), adminTokenHash) { return }
-        let session: (username: String, store: StoreID)?
-        do {
-            session = try database.session(token, at: database.clock.now())
-        } catch {
-            throw APIError(.internalServerError, "cannot read the session table")
-        }
-        guard let session else { throw .unauthorized }
-        guard session.store == store else { throw APIError(.forbidden, "you manage another store") }
+        if isAdmin(token) { return }
+        guard try manager(session: token).store == store else { throw APIError(.forbidden, "you manage another store") }
     }
 
 }

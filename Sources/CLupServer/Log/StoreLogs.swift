@@ -74,6 +74,11 @@ public final class StoreLogs: Sendable {
 
     public func store(_ id: StoreID) -> Live? { live.withLock { $0[id] } }
 
+    /// A store's changed profile, once stored.
+    func setProfile(_ profile: StoreProfile, store: StoreID) {
+        live.withLock { $0[store]?.record.profile = profile }
+    }
+
     /// Recomputes every store's traffic model from its admissions of the last `days` days.
     public func refreshTraffic(days: Int = 28, at now: Timestamp) async throws {
         for store in all {

@@ -28,7 +28,7 @@ struct PageResponse: Sendable {
                 .contentSecurityPolicy:
                     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
                     + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-                .init("Referrer-Policy")!: "no-referrer", .init("X-Content-Type-Options")!: "nosniff",
+                .init("Referrer-Policy")!: "same-origin", .init("X-Content-Type-Options")!: "nosniff",
             ],
             body: .init(byteBuffer: ByteBuffer(string: text))
         )

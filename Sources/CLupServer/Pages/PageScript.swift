@@ -104,6 +104,7 @@ enum PageScript {
         }
         if(!window.EventSource)return;
         var events=new EventSource('/v1/tickets/'+d.ticket+'/events');
+        window.addEventListener('pagehide',function(){events.close()});
         events.addEventListener('status',function(e){var b=JSON.parse(e.data);show(b);if(over(b.stage))events.close()});
         })();
         """#

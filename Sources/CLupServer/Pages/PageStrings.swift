@@ -11,7 +11,10 @@ struct PageStrings: Sendable {
 
     static let languages = ["en", "it"]
 
-    static let catalogue: [String: [String: String]] = ["en": PageCatalogue.english, "it": PageCatalogue.italian]
+    static let catalogue: [String: [String: String]] = [
+        "en": PageCatalogue.english.merging(ConsoleCatalogue.english) { own, _ in own },
+        "it": PageCatalogue.italian.merging(ConsoleCatalogue.italian) { own, _ in own },
+    ]
 
     /// The strings for a request: `?lang=`, else the first supported language of `Accept-Language`.
     init(query: String?, acceptLanguage: String?) {

@@ -53,7 +53,7 @@ enum PageTemplates {
     static let body = """
         <body data-segment="{{segment}}" data-status-url="{{statusURL}}" data-lang-query="{{languageQuery}}"\
         {{#storeID}} data-store="{{storeID}}"{{/storeID}}{{#ticketID}} data-ticket="{{ticketID}}" data-stage="{{stage}}"{{/ticketID}}>
-        <main>
+        <main{{#wide}} class="wide"{{/wide}}>
         """
 
     static let ticket = """
@@ -89,7 +89,7 @@ enum PageTemplates {
         <h2>{{find}}</h2>
         <form method="get" action="/" role="search">
         <label for="q">{{searchLabel}}</label>
-        <input id="q" name="q" type="search" value="{{query}}" maxlength="80" required autocomplete="off">
+        <input id="q" name="q" type="search" value="{{query}}" maxlength="80" required>
         {{#languageCode}}<input type="hidden" name="lang" value="{{languageCode}}">{{/languageCode}}
         <button type="submit">{{search}}</button>
         </form>
@@ -150,7 +150,7 @@ enum PageTemplates {
         let all = [
             "head": head, "foot": foot, "body": body, "ticket": ticket, "start": start, "book": book,
             "message": message,
-        ]
+        ].merging(ConsoleTemplates.all) { own, _ in own }
         for (name, text) in all { try! library.register(text, named: name) }
         return library
     }()
@@ -167,7 +167,8 @@ enum PageTemplates {
         -> String
     {
         var common: [String: Any] = [
-            "style": style, "script": PageScript.text, "scriptStrings": strings.scriptJSON,
+            "style": style + (name.hasPrefix("console") ? ConsoleTemplates.style : ""), "script": PageScript.text,
+            "scriptStrings": strings.scriptJSON,
             "lang": strings.language, "languageLabel": strings["language"],
             "languages": [["code": "en", "name": "English"], ["code": "it", "name": "Italiano"]],
             "languageQuery": strings.languageQuery,

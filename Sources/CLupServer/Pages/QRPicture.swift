@@ -25,13 +25,8 @@ enum QRPicture {
         }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" role="img" \
-            aria-label="\(escape(label))" shape-rendering="crispEdges"><rect width="\(side)" height="\(side)" \
+            aria-label="\(HTML.escape(label))" shape-rendering="crispEdges"><rect width="\(side)" height="\(side)" \
             fill="#fff"/><path d="\(path)" fill="#000"/></svg>
             """
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;")
     }
 }

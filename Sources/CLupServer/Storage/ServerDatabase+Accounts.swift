@@ -46,4 +46,12 @@ extension ServerDatabase {
             return (row["username"], store)
         }
     }
+
+    /// Ends a session (logout): its token stops working at once. False when there was no such session.
+    func closeSession(_ token: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [Secrets.hash(token)])
+            return db.changesCount > 0
+        }
+    }
 }

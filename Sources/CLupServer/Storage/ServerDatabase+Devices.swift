@@ -99,6 +99,8 @@ public struct EnrolledDevice: Codable, Sendable, Equatable {
     public var enrolledAt: Timestamp
     /// The id of the key it signs tickets with, once it registered one.
     public var keyId: String?
+    /// When it last called this server (not stored: since the server started).
+    public var lastContact: Timestamp?
 }
 
 /// Random tokens and their stored form.

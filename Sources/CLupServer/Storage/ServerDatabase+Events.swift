@@ -85,6 +85,17 @@ extension ServerDatabase {
         }
     }
 
+    /// The events that happened from `start` up to `end` (milliseconds since 1970), in log order.
+    public func events(store: StoreID, from start: Int64, to end: Int64) throws -> [StoreEvent] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM events WHERE store = ? AND time >= ? AND time < ? ORDER BY sequence",
+                arguments: [store.uuidString, start, end]
+            ).map { row in try Self.event(row, store: store) }
+        }
+    }
+
     static func event(_ row: Row, store: StoreID) throws -> StoreEvent {
         guard let id = UUID(uuidString: row["id"]) else {
             throw Failure(description: "corrupt event row \(row["sequence"] as Int64? ?? -1) of store \(store)")

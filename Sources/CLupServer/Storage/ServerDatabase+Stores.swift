@@ -58,6 +58,16 @@ extension ServerDatabase {
         return record
     }
 
+    /// Stores a store's changed profile (its name and address stay as registered).
+    public func setProfile(_ profile: StoreProfile, store: StoreID) throws {
+        try pool.write { db in
+            try db.execute(
+                sql: "UPDATE stores SET profile = ? WHERE id = ?",
+                arguments: [try Self.encoder.encode(profile), store.uuidString]
+            )
+        }
+    }
+
     /// Every store (loaded at start: the server keeps each store's queue in memory).
     public func stores() throws -> [StoreRecord] {
         try pool.read { db in

@@ -129,6 +129,9 @@ public final class ServerDatabase: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v5: events by time, for a day's report and export") { db in
+            try db.execute(sql: "CREATE INDEX events_time ON events(store, time)")
+        }
         return migrator
     }
 

@@ -1,7 +1,7 @@
 import KioskCore
 
-/// Times as a store's shoppers read them: its local wall clock (the store's UTC offset), for slot times and
-/// days on the pages.
+/// Times as a store's people read them: its local wall clock (the store's UTC offset), for slot times and
+/// days on the pages, and the hours of its day report.
 struct StoreClock {
     let offsetMilliseconds: Int64
 
@@ -13,11 +13,19 @@ struct StoreClock {
         return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
     }
 
+    /// Minutes after local midnight.
+    func minuteOfDay(_ milliseconds: Int64) -> Int64 {
+        (milliseconds + offsetMilliseconds - day(milliseconds) * 86_400_000) / 60_000
+    }
+
     /// `HH:MM`, local.
     func time(_ milliseconds: Int64) -> String {
-        let minutes = (milliseconds + offsetMilliseconds - day(milliseconds) * 86_400_000) / 60_000
+        let minutes = minuteOfDay(milliseconds)
         return Self.twoDigits(minutes / 60) + ":" + Self.twoDigits(minutes % 60)
     }
+
+    /// The local midnight that starts a day number, as milliseconds since 1970.
+    func midnight(_ day: Int64) -> Int64 { day * 86_400_000 - offsetMilliseconds }
 
     /// `YYYY-MM-DD` of a day number.
     static func date(_ day: Int64) -> String {

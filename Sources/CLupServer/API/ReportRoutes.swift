@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// A store's day for its manager: the figures (``DayReport``) and every event as CSV, for one local date
+/// (today by default, up to a year back). The console shows and links the same.
+struct ReportRoutes {
+    let database: ServerDatabase
+    let logs: StoreLogs
+    let auth: Authenticator
+
+    static let daysBack: Int64 = 366
+
+    func register(on router: some RouterMethods<ServerContext>) {
+        router.get("v1/stores/:store/report") { request, context -> DayReport in
+            let store = try context.parameters.require("store", as: UUID.self)
+            try auth.requireManager(request, of: store)
+            return try report(store, date: request.uri.queryParameters["date"].map(String.init))
+        }
+        router.get("v1/stores/:store/export") { request, context -> Response in
+            let store = try context.parameters.require("store", as: UUID.self)
+            try auth.requireManager(request, of: store)
+            return try export(store, date: request.uri.queryParameters["date"].map(String.init))
+        }
+    }
+
+    /// The store's local day `date` (`YYYY-MM-DD`, today when nil) as a day number, or a 400.
+    func day(_ live: StoreLogs.Live, date: String?) throws(APIError) -> Int64 {
+        let today = StoreClock(live.record.profile).day(logs.clock.now().milliseconds)
+        guard let date else { return today }
+        guard let day = Slots.day(date), (today - Self.daysBack...today).contains(day) else {
+            throw APIError.badRequest("a date as YYYY-MM-DD, today or up to \(Self.daysBack) days back", field: "date")
+        }
+        return day
+    }
+
+    func events(_ live: StoreLogs.Live, day: Int64) throws(APIError) -> [StoreEvent] {
+        let clock = StoreClock(live.record.profile)
+        return try StoreOffice.storing {
+            try database.events(store: live.record.id, from: clock.midnight(day), to: clock.midnight(day + 1))
+        }
+    }
+
+    func report(_ store: StoreID, date: String?) throws(APIError) -> DayReport {
+        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+        let day = try day(live, date: date)
+        return DayReport(
+            date: StoreClock.date(day),
+            events: try events(live, day: day),
+            profile: live.record.profile,
+            clock: StoreClock(live.record.profile)
+        )
+    }
+
+    func export(_ store: StoreID, date: String?) throws(APIError) -> Response {
+        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+        let day = try day(live, date: date)
+        let text = EventCSV.text(try events(live, day: day), clock: StoreClock(live.record.profile), live: live)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8",
+                .contentDisposition: "attachment; filename=\"clup-\(StoreClock.date(day))-events.csv\"",
+                .cacheControl: "no-store",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+}

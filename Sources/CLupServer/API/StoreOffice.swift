@@ -1,0 +1,207 @@
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// What the system manager and store managers do to stores, whether through the API (``StoreRoutes``) or
+/// the console's pages: register a store and its manager, change its settings, enroll, list and revoke its
+/// kiosks, see its line. Every check is here, once; callers have authenticated the caller already.
+struct StoreOffice: Sendable {
+    let database: ServerDatabase
+    let logs: StoreLogs
+    let contacts: DeviceContacts
+
+    struct Registration: Decodable {
+        struct Manager: Decodable {
+            var username: String
+            var password: String
+        }
+        var store: StoreProfile
+        var manager: Manager
+    }
+
+    struct Registered: ResponseEncodable {
+        var id: StoreID
+        var manager: String
+    }
+
+    struct Enrolled: ResponseEncodable {
+        var store: StoreID
+        var device: DeviceID
+        /// Shown once: the kiosk's `[sync] credential`.
+        var credential: String
+    }
+
+    /// What a manager may change (`PATCH /v1/stores/{store}`); a field left out stays as it is.
+    struct Settings: Codable, Equatable {
+        var capacity: Int?
+        var openingHours: [StoreProfile.Hours?]?
+        var averageVisitMinutes: Int?
+        var slotMinutes: Int?
+        var slotSize: Int?
+
+        init(
+            capacity: Int? = nil,
+            openingHours: [StoreProfile.Hours?]? = nil,
+            averageVisitMinutes: Int? = nil,
+            slotMinutes: Int? = nil,
+            slotSize: Int? = nil
+        ) {
+            self.capacity = capacity
+            self.openingHours = openingHours
+            self.averageVisitMinutes = averageVisitMinutes
+            self.slotMinutes = slotMinutes
+            self.slotSize = slotSize
+        }
+
+        /// A misspelt setting is refused, not silently ignored.
+        init(from decoder: any Decoder) throws {
+            let names = try decoder.container(keyedBy: Name.self).allKeys
+            if let unknown = names.first(where: { CodingKeys(stringValue: $0.stringValue) == nil }) {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: [unknown],
+                        debugDescription: "not a setting: use capacity, openingHours, averageVisitMinutes, "
+                            + "slotMinutes or slotSize"
+                    )
+                )
+            }
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            capacity = try c.decodeIfPresent(Int.self, forKey: .capacity)
+            openingHours = try c.decodeIfPresent([StoreProfile.Hours?].self, forKey: .openingHours)
+            averageVisitMinutes = try c.decodeIfPresent(Int.self, forKey: .averageVisitMinutes)
+            slotMinutes = try c.decodeIfPresent(Int.self, forKey: .slotMinutes)
+            slotSize = try c.decodeIfPresent(Int.self, forKey: .slotSize)
+        }
+
+        private struct Name: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+    }
+
+    /// Kiosks one store may have enrolled at once.
+    static let maxDevices = 100
+
+    /// A kiosk id: what shows in logs, metrics, pages and configuration files, so plain ASCII (a host name).
+    static func isDeviceID(_ id: String) -> Bool {
+        guard (1...64).contains(id.utf8.count), let first = id.unicodeScalars.first else { return false }
+        func alphanumeric(_ c: Unicode.Scalar) -> Bool {
+            ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+        }
+        return alphanumeric(first)
+            && id.unicodeScalars.allSatisfy { alphanumeric($0) || "._-".unicodeScalars.contains($0) }
+    }
+
+    func register(_ registration: Registration) throws(APIError) -> Registered {
+        do throws(APIError) {
+            try registration.store.validate()
+        } catch {
+            throw APIError(error.status, error.message, field: error.field.map { "store." + $0 })
+        }
+        let username = registration.manager.username
+        guard (3...64).contains(username.count),
+            username.allSatisfy({ $0.isLetter || $0.isNumber || "._-@".contains($0) })
+        else { throw APIError.badRequest("3 to 64 letters, digits or . _ - @", field: "manager.username") }
+        guard (10...1024).contains(registration.manager.password.count) else {
+            throw APIError.badRequest("10 to 1024 characters", field: "manager.password")
+        }
+        let record = try Self.storing {
+            try database.register(
+                registration.store,
+                manager: username,
+                passwordHash: try PasswordHash(password: registration.manager.password),
+                at: database.clock.now()
+            )
+        }
+        logs.add(record)
+        return Registered(id: record.id, manager: username)
+    }
+
+    /// Applies `settings` to the store's profile (checked as a whole); a new capacity is also an event in the
+    /// store's log, so every kiosk's door follows it at its next sync.
+    func update(_ store: StoreID, _ settings: Settings) async throws(APIError) -> StoreProfile {
+        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+        var profile = live.record.profile
+        profile.capacity = settings.capacity ?? profile.capacity
+        profile.openingHours = settings.openingHours ?? profile.openingHours
+        profile.averageVisitMinutes = settings.averageVisitMinutes ?? profile.averageVisitMinutes
+        profile.slotMinutes = settings.slotMinutes ?? profile.slotMinutes
+        profile.slotSize = settings.slotSize ?? profile.slotSize
+        try profile.validate()
+        try Self.storing { try database.setProfile(profile, store: store) }
+        logs.setProfile(profile, store: store)
+        if profile.capacity != live.state.capacity {
+            let event = StoreEvent.new(
+                .capacityChanged(profile.capacity),
+                store: store,
+                device: StoreLogs.serverDevice,
+                at: database.clock.now()
+            )
+            _ = try await Self.storingAsync { try await logs.append([event], store: store) }
+        }
+        return profile
+    }
+
+    func enroll(_ device: String, store: StoreID) throws(APIError) -> Enrolled {
+        guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        guard Self.isDeviceID(device), device != StoreLogs.serverDevice else {
+            throw APIError.badRequest(
+                "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the kiosk's host "
+                    + "name, say), not '\(StoreLogs.serverDevice)'",
+                field: "device"
+            )
+        }
+        let enrolled = try devices(store)
+        guard enrolled.count < Self.maxDevices || enrolled.contains(where: { $0.device == device }) else {
+            throw APIError(.conflict, "this store has \(Self.maxDevices) kiosks — revoke one first", field: "device")
+        }
+        let credential = try Self.storing {
+            try database.enroll(device: device, store: store, at: database.clock.now())
+        }
+        return Enrolled(store: store, device: device, credential: credential)
+    }
+
+    /// The store's kiosks, with when each last called.
+    func devices(_ store: StoreID) throws(APIError) -> [EnrolledDevice] {
+        guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        return try Self.storing { try database.devices(store: store) }.map { device in
+            var device = device
+            device.lastContact = contacts.lastContact(device.device, of: store)
+            return device
+        }
+    }
+
+    func revoke(_ device: String, store: StoreID) throws(APIError) {
+        guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        guard try Self.storing({ try database.revoke(device: device, store: store) }) else {
+            throw APIError.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
+        }
+        contacts.forget(device, of: store)
+    }
+
+    /// Runs a database call; an APIError it throws (a conflict) passes, anything else is a 500 that says
+    /// nothing of the inside.
+    static func storing<T>(_ body: () throws -> T) throws(APIError) -> T {
+        do {
+            return try body()
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.internalServerError, "the server could not store this — try again later")
+        }
+    }
+
+    static func storingAsync<T>(_ body: () async throws -> T) async throws(APIError) -> T {
+        do {
+            return try await body()
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.internalServerError, "the server could not store this — try again later")
+        }
+    }
+}
+
+extension StoreProfile: ResponseEncodable {}

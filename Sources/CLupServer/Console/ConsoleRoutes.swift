@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// The console's entry: `GET /console/login` and `POST /console/login` (a manager's name and password, or
+/// the admin token; the API's login and its throttling), `POST /console/logout`, and `GET /console`, which
+/// sends a manager to their store's page and shows the system manager the stores. Plain forms: the console
+/// works without its script, which only keeps the line live.
+struct ConsoleRoutes {
+    let sessions: ConsoleSessions
+    let accounts: AccountRoutes
+    let pages: PageResponse
+    let clients: ClientAddress
+
+    struct LoginForm {
+        var username = ""
+        var password = ""
+        var token = ""
+        var next = ""
+    }
+
+    func register(on router: some RouterMethods<ServerContext>) {
+        router.get("console/login") { request, _ -> Response in
+            let strings = PageStrings(request)
+            let query = request.uri.queryParameters
+            let notice = query["ended"] != nil ? strings["console.ended"] : nil
+            return login(strings, next: query["next"].map(String.init) ?? "", notice: notice, status: .ok)
+        }
+        router.post("console/login") { request, context -> Response in
+            let strings = PageStrings(request)
+            let form = await ConsoleForm.read(request)
+            let next = Self.safeNext(form["next"])
+            let now = sessions.auth.database.clock.now()
+            if let token = form["token"], !token.isEmpty {
+                guard sessions.auth.isAdmin(token) else {
+                    return login(strings, next: next, notice: strings["console.wrong"], status: .unauthorized)
+                }
+                var response = Self.redirect(next.isEmpty ? "/console" : next)
+                response.setCookie(sessions.cookie(sessions.adminSession(at: now)))
+                return response
+            }
+            let attempt = AccountRoutes.Login(
+                username: form["username"] ?? "",
+                password: form["password"] ?? "",
+                device: request.cookies[ConsoleSessions.deviceCookie]?.value
+            )
+            do throws(APIError) {
+                let session = try await accounts.login(
+                    attempt,
+                    address: clients.of(request, peer: context.remoteAddress)
+                )
+                var response = Self.redirect(next.isEmpty ? "/console/stores/\(Self.id(session.store))" : next)
+                response.setCookie(sessions.cookie(session.token))
+                response.setCookie(sessions.deviceCookie(session.device))
+                return response
+            } catch {
+                let notice =
+                    error.status == .tooManyRequests
+                    ? strings.format("console.slow", error.retryAfter ?? 60) : strings["console.wrong"]
+                var response = login(strings, next: next, notice: notice, status: error.status)
+                if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
+                return response
+            }
+        }
+        router.post("console/logout") { request, _ -> Response in
+            let form = await ConsoleForm.read(request)
+            if let value = request.cookies[ConsoleSessions.sessionCookie]?.value, !value.hasPrefix("a."),
+                sessions.formIsGenuine(request, csrf: form["csrf"])
+            {
+                try? await accounts.logout(value)
+            }
+            var response = Self.redirect("/console/login")
+            response.setCookie(sessions.cookie(nil))
+            return response
+        }
+        router.get("console") { request, _ -> Response in
+            switch sessions.who(request) {
+            case nil: return Self.toLogin(request, from: "/console")
+            case .manager(_, let store): return Self.redirect("/console/stores/\(Self.id(store))")
+            case .admin: return Self.redirect("/console/stores")
+            }
+        }
+    }
+
+    private func login(
+        _ strings: PageStrings,
+        next: String,
+        notice: String?,
+        status: HTTPResponse.Status
+    )
+        -> Response
+    {
+        var values: [String: Any] = [
+            "w": ConsoleView.words(strings), "pageTitle": strings["console.title"], "next": Self.safeNext(next),
+            "script": ConsoleScript.text,
+        ]
+        values["notice"] = notice
+        return pages.page("consoleLogin", values, strings, status: status)
+    }
+
+    /// Only a console path is followed after login (never another site).
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/console/"), !next.hasPrefix("//"), !next.contains("\\"), next.count <= 300
+        else { return "" }
+        return next
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// To the login page, coming back to `path` after; says the session ended when the browser had one.
+    static func toLogin(_ request: Request, from path: String) -> Response {
+        let ended = request.cookies[ConsoleSessions.sessionCookie].map { !$0.value.isEmpty } ?? false
+        var query = "next=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        if ended { query += "&ended=1" }
+        return redirect("/console/login?" + query)
+    }
+
+    static func id(_ store: StoreID) -> String { store.uuidString.lowercased() }
+}
+
+/// A posted console form (`application/x-www-form-urlencoded`, at most 16 KB; anything else reads as empty).
+struct ConsoleForm {
+    let fields: [String: String]
+
+    subscript(_ name: String) -> String? { fields[name] }
+
+    static func read(_ request: Request) async -> ConsoleForm {
+        guard let buffer = try? await request.body.collect(upTo: 16 << 10) else { return ConsoleForm(fields: [:]) }
+        var fields: [String: String] = [:]
+        for pair in String(buffer: buffer).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            // A field that is not valid percent-encoded UTF-8 is dropped, as if missing.
+            guard let name = decode(parts[0]), fields[name] == nil,
+                let value = parts.count == 2 ? decode(parts[1]) : ""
+            else { continue }
+            fields[name] = value
+        }
+        return ConsoleForm(fields: fields)
+    }
+
+    private static func decode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// What the console pages show, built from the same state the API answers from: the line now, the kiosks
+/// with their last contact, the day's figures as a chart. Pure: the caller passes the time and the words.
+enum ConsoleView {
+    /// A kiosk silent for longer than this is flagged.
+    static let silentAfter: Duration = .seconds(60)
+
+    /// The console's words as `w.<key>` for the templates.
+    static func words(_ strings: PageStrings) -> [String: String] {
+        var words: [String: String] = [:]
+        for (key, value) in strings.table where key.hasPrefix("console.") {
+            words[String(key.dropFirst("console.".count))] = value
+        }
+        return words
+    }
+
+    /// The line now, as the live stream sends it and the page first shows it.
+    struct Line: Encodable {
+        var inside: Int
+        var capacity: Int
+        var called: [String]
+        var waiting: [String]
+        var waitingCount: Int
+        var printer: [String]
+        var devices: [Kiosk]
+    }
+
+    struct Kiosk: Encodable {
+        var device: String
+        var contact: String
+        var silent: Bool
+    }
+
+    static let shownWaiting = 40
+
+    static func line(
+        _ live: StoreLogs.Live,
+        devices: [EnrolledDevice],
+        now: Timestamp,
+        _ strings: PageStrings
+    )
+        -> Line
+    {
+        let state = live.state
+        let called = state.called(at: now)
+        let line = state.line(at: now)
+        let printer = state.entries.values.filter { $0.stage == .inPrinter }.map(\.ticket)
+            .sorted { $0.issuedAt < $1.issuedAt }
+        return Line(
+            inside: state.inside,
+            capacity: state.capacity,
+            called: called.map(\.code.description),
+            waiting: line.dropFirst(called.count).prefix(shownWaiting).map(\.code.description),
+            waitingCount: max(line.count - called.count, 0),
+            printer: printer.map(\.code.description),
+            devices: devices.map { kiosk($0, now: now, strings) }
+        )
+    }
+
+    static func kiosk(_ device: EnrolledDevice, now: Timestamp, _ strings: PageStrings) -> Kiosk {
+        guard let last = device.lastContact else {
+            return Kiosk(device: device.device, contact: strings["console.never"], silent: false)
+        }
+        let ago = max(now - last, .zero)
+        let silent = ago > silentAfter
+        let text = strings.format("console.seconds_ago", Int(ago.components.seconds))
+        return Kiosk(
+            device: device.device,
+            contact: silent ? "\(text) — \(strings["console.silent"])" : text,
+            silent: silent
+        )
+    }
+
+    /// Tickets by hour as a bar chart (inline SVG, labelled; the figures beside it give the totals), over
+    /// the hours the store is open that day, or the hours with tickets.
+    static func chart(_ report: DayReport, hours: StoreProfile.Hours?, title: String) -> String {
+        var first = hours.flatMap { TimeOfDay($0.open) }.map { $0.secondsAfterMidnight / 3600 } ?? 23
+        var last = hours.flatMap { TimeOfDay($0.close) }.map { ($0.secondsAfterMidnight - 1) / 3600 } ?? 0
+        for (hour, count) in report.joinedByHour.enumerated() where count > 0 {
+            first = min(first, hour)
+            last = max(last, hour)
+        }
+        guard first <= last else { return "" }
+        let top = max(report.joinedByHour.max() ?? 0, 1)
+        let barWidth = 24
+        let height = 120
+        let width = (last - first + 1) * barWidth
+        var bars = ""
+        for hour in first...last {
+            let count = report.joinedByHour[hour]
+            let bar = count * (height - 30) / top
+            let x = (hour - first) * barWidth
+            bars +=
+                "<rect x=\"\(x + 3)\" y=\"\(height - 16 - bar)\" width=\"\(barWidth - 6)\" height=\"\(bar)\" fill=\"#1f4e99\">"
+            bars += "<title>\(hour):00 — \(count)</title></rect>"
+            if count > 0 {
+                bars +=
+                    "<text x=\"\(x + barWidth / 2)\" y=\"\(height - 20 - bar)\" text-anchor=\"middle\">\(count)</text>"
+            }
+            bars += "<text x=\"\(x + barWidth / 2)\" y=\"\(height - 3)\" text-anchor=\"middle\">\(hour)</text>"
+        }
+        let total = report.joinedByHour.reduce(0, +)
+        return """
+            <svg class="chart" id="chart" viewBox="0 0 \(width) \(height)" role="img" aria-label="\(HTML.escape(title)): \(total)">\
+            <title>\(HTML.escape(title))</title>\(bars)</svg>
+            """
+    }
+
+    static func minutes(_ seconds: Int?, _ strings: PageStrings) -> String {
+        seconds.map { strings.format("minutes", ($0 + 30) / 60) } ?? "—"
+    }
+}

@@ -1,0 +1,294 @@
+import Crypto
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// A store's page in the console, `GET /console/stores/<id>`, for its manager (or the system manager): the
+/// line live, the day's figures with a chart and the CSV export, the kiosks with their last contact,
+/// enrollment (the credential shown once, with a ready `kioskd.toml` snippet) and revocation, and the
+/// settings (capacity, opening hours, visit and slots). Every action is the ``StoreOffice``'s or the
+/// ``ReportRoutes``', as through the API; each form answers with a redirect back (post/redirect/get), so a
+/// reload never repeats it.
+struct StoreConsole {
+    let sessions: ConsoleSessions
+    let office: StoreOffice
+    let reports: ReportRoutes
+    let logs: StoreLogs
+    let pages: PageResponse
+
+    /// An enrollment's credential travels to the page that shows it sealed (ChaCha20-Poly1305 under the
+    /// console's key), bound to the store and valid ten minutes: shown once without the server keeping it.
+    static let enrollmentNoteLifetime: Int64 = 600_000
+
+    func register(on router: some RouterMethods<ServerContext>) {
+        router.get("console/stores/:store") { request, context -> Response in
+            let strings = PageStrings(request)
+            switch access(request, context) {
+            case .refused(let response): return response
+            case .allowed(let who, let live):
+                return try page(request, who: who, live: live, strings)
+            }
+        }
+        router.post("console/stores/:store/settings") { request, context -> Response in
+            try await act(request, context) { (live, form) throws(APIError) in
+                let settings = try Self.settings(form)
+                _ = try await office.update(live.record.id, settings)
+                return "saved=1"
+            }
+        }
+        router.post("console/stores/:store/devices") { request, context -> Response in
+            try await act(request, context) { (live, form) throws(APIError) in
+                let enrolled = try office.enroll(form["device"] ?? "", store: live.record.id)
+                return "enrolled=" + seal(enrolled, at: logs.clock.now())
+            }
+        }
+        router.post("console/stores/:store/devices/:device/revoke") { request, context -> Response in
+            let device = context.parameters.get("device") ?? ""
+            return try await act(request, context) { (live, _) throws(APIError) in
+                try office.revoke(device, store: live.record.id)
+                return "revoked=" + (device.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            }
+        }
+        router.get("console/stores/:store/live") { request, context -> Response in
+            switch access(request, context) {
+            case .refused: throw APIError.unauthorized
+            case .allowed(_, let live): return stream(live, PageStrings(request))
+            }
+        }
+        router.get("console/stores/:store/export") { request, context -> Response in
+            switch access(request, context) {
+            case .refused(let response): return response
+            case .allowed(_, let live):
+                do throws(APIError) {
+                    return try reports.export(
+                        live.record.id,
+                        date: request.uri.queryParameters["date"].map(String.init)
+                    )
+                } catch {
+                    return pages.refusal(error, PageStrings(request))
+                }
+            }
+        }
+    }
+
+    enum Access {
+        case allowed(ConsoleSessions.Who, StoreLogs.Live)
+        case refused(Response)
+    }
+
+    /// The session may see this store: else the login page (no session; back to the store's page after),
+    /// a 403 page (another store's manager) or a 404 page.
+    func access(_ request: Request, _ context: ServerContext) -> Access {
+        let strings = PageStrings(request)
+        guard let who = sessions.who(request) else {
+            let page = "/console/stores/" + (context.parameters.get("store") ?? "").prefix(36)
+            return .refused(ConsoleRoutes.toLogin(request, from: page))
+        }
+        guard let id = context.parameters.get("store").flatMap(UUID.init(uuidString:)), let live = logs.store(id)
+        else { return .refused(pages.message(strings["problem"], strings["error.404"], strings, status: .notFound)) }
+        guard who.mayManage(id) else {
+            return .refused(
+                pages.message(strings["problem"], strings["console.forbidden"], strings, status: .forbidden)
+            )
+        }
+        return .allowed(who, live)
+    }
+
+    /// Runs a form's action for a manager of the store, then back to the store's page with what happened
+    /// (the action's query) or what was wrong (`problem=`); a forged or stale form changes nothing.
+    private func act(
+        _ request: Request,
+        _ context: ServerContext,
+        _ action: (StoreLogs.Live, ConsoleForm) async throws(APIError) -> String
+    ) async throws -> Response {
+        let form = await ConsoleForm.read(request)
+        switch access(request, context) {
+        case .refused(let response): return response
+        case .allowed(_, let live):
+            let back = "/console/stores/\(ConsoleRoutes.id(live.record.id))"
+            guard sessions.formIsGenuine(request, csrf: form["csrf"]) else {
+                return ConsoleRoutes.redirect(back + "?problem=stale")
+            }
+            do throws(APIError) {
+                return ConsoleRoutes.redirect(back + "?" + (try await action(live, form)))
+            } catch {
+                let problem = error.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                return ConsoleRoutes.redirect(back + "?problem=" + problem)
+            }
+        }
+    }
+
+    private func page(
+        _ request: Request,
+        who: ConsoleSessions.Who,
+        live: StoreLogs.Live,
+        _ strings: PageStrings
+    )
+        throws -> Response
+    {
+        let query = request.uri.queryParameters
+        let store = live.record.id
+        let profile = live.record.profile
+        let now = logs.clock.now()
+        let devices = (try? office.devices(store)) ?? []
+        let line = ConsoleView.line(live, devices: devices, now: now, strings)
+        let report: DayReport
+        var problem = query["problem"].map { $0 == "stale" ? strings["console.stale_form"] : String($0) }
+        do throws(APIError) {
+            report = try reports.report(store, date: query["date"].map(String.init))
+        } catch {
+            problem = error.description
+            report = try reports.report(store, date: nil)
+        }
+        let clock = StoreClock(profile)
+        let day = Slots.day(report.date) ?? clock.day(now.milliseconds)
+        let words = ConsoleView.words(strings)
+        var values: [String: Any] = [
+            "w": words, "wide": true, "script": ConsoleScript.text, "storeID": ConsoleRoutes.id(store),
+            "pageTitle": "\(strings["console.title"]) — \(profile.name)", "storeName": profile.name,
+            "signedInAs": strings.format("console.signed_in_as", text: Self.name(who)),
+            "csrf": sessions.csrf(request), "inside": line.inside, "capacity": line.capacity, "called": line.called,
+            "waiting": line.waiting, "waitingCount": line.waitingCount, "printer": line.printer,
+            "report": Self.dictionary(report), "today": StoreClock.date(clock.day(now.milliseconds)),
+            "meanWait": ConsoleView.minutes(report.meanWaitSeconds, strings),
+            "meanEstimate": ConsoleView.minutes(report.meanEstimateSeconds, strings),
+            "chart": ConsoleView.chart(
+                report,
+                hours: profile.openingHours[BusinessDay(number: day).weekday],
+                title: strings["console.chart"]
+            ),
+            "profile": [
+                "capacity": profile.capacity, "averageVisitMinutes": profile.averageVisitMinutes,
+                "slotMinutes": profile.slotMinutes, "slotSize": profile.slotSize,
+            ],
+            "hours": profile.openingHours.enumerated().map { index, hours -> [String: Any] in
+                [
+                    "index": index, "day": strings["weekday.\(index)"], "open": hours?.open ?? "",
+                    "close": hours?.close ?? "", "closed": hours == nil,
+                ]
+            },
+            "devices": zip(devices, line.devices).map { device, kiosk -> [String: Any] in
+                [
+                    "device": device.device, "key": device.keyId ?? strings["console.no_key"],
+                    "contact": kiosk.contact, "silent": kiosk.silent,
+                    "revokeNow": strings.format("console.revoke_now", text: device.device),
+                ]
+            },
+        ]
+        values["problem"] = problem.map { strings.format("console.problem", text: $0) }
+        if query["saved"] != nil { values["notice"] = strings["console.saved"] }
+        if let device = query["revoked"] { values["notice"] = strings.format("console.revoked", text: String(device)) }
+        if let note = query["enrolled"], let enrolled = open(String(note), store: store, at: now) {
+            values["enrolled"] = true
+            values["enrolledText"] = strings.format("console.enrolled", text: enrolled.device)
+            values["credential"] = enrolled.credential
+            values["snippet"] = snippet(enrolled, request: request, profile: profile)
+        }
+        return pages.page("consoleStore", values, strings)
+    }
+
+    /// The `kioskd.toml` a new kiosk needs to sync with this server (its credential goes in its own file).
+    private func snippet(_ enrolled: StoreOffice.Enrolled, request: Request, profile: StoreProfile) -> String {
+        let scheme = sessions.secure || request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
+        let host = request.head.authority ?? "clup.example"
+        return """
+            [store]
+            id = "\(enrolled.store.uuidString.lowercased())"
+            capacity = \(profile.capacity)
+            opening_time = "\(profile.dayStart)"
+            average_visit_minutes = \(profile.averageVisitMinutes)
+            status_url = "\(pages.statusURL)"
+
+            [device]
+            id = "\(enrolled.device)"
+
+            [sync]
+            server = "\(scheme)://\(host)"
+            credential_file = "/etc/kioskd/credential"
+            """
+    }
+
+    /// The line, then again after every change of the store's queue (and at each heartbeat, for the
+    /// kiosks' last contact), until the client goes or the server stops.
+    private func stream(_ live: StoreLogs.Live, _ strings: PageStrings) -> Response {
+        // A heartbeat every 5 s: the kiosks' last contact changes without a change of the queue.
+        let updates = live.changes.subscribe(heartbeat: .seconds(5))
+        let store = live.record.id
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                let encoder = JSONEncoder()
+                for await _ in updates.cancelOnGracefulShutdown() {
+                    guard let live = logs.store(store) else { break }
+                    let devices = (try? office.devices(store)) ?? []
+                    let line = ConsoleView.line(live, devices: devices, now: logs.clock.now(), strings)
+                    var buffer = ByteBuffer(string: "event: queue\ndata: ")
+                    buffer.writeBytes(try encoder.encode(line))
+                    buffer.writeString("\n\n")
+                    try await writer.write(buffer)
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+
+    private func seal(_ enrolled: StoreOffice.Enrolled, at now: Timestamp) -> String {
+        let expires = now.milliseconds + Self.enrollmentNoteLifetime
+        let plain = Data("\(expires)\n\(enrolled.device)\n\(enrolled.credential)".utf8)
+        let box = try? ChaChaPoly.seal(plain, using: sessions.key, authenticating: Data(enrolled.store.uuidString.utf8))
+        return box.map { HolderTokens.base64url($0.combined) } ?? ""
+    }
+
+    private func open(_ note: String, store: StoreID, at now: Timestamp) -> StoreOffice.Enrolled? {
+        guard note.count <= 400, let data = HolderTokens.data(base64url: note[...]),
+            let box = try? ChaChaPoly.SealedBox(combined: data),
+            let plain = try? ChaChaPoly.open(box, using: sessions.key, authenticating: Data(store.uuidString.utf8))
+        else { return nil }
+        let parts = String(decoding: plain, as: UTF8.self).split(separator: "\n")
+        guard parts.count == 3, let expires = Int64(parts[0]), expires > now.milliseconds else { return nil }
+        return StoreOffice.Enrolled(store: store, device: String(parts[1]), credential: String(parts[2]))
+    }
+
+    /// The settings form as the API's settings: a checked "closed" or an empty time closes that day.
+    static func settings(_ form: ConsoleForm) throws(APIError) -> StoreOffice.Settings {
+        func number(_ name: String) throws(APIError) -> Int {
+            guard let text = form[name], let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+                throw APIError.badRequest("a whole number", field: name)
+            }
+            return value
+        }
+        var hours: [StoreProfile.Hours?] = []
+        for day in 0..<7 {
+            let open = form["open\(day)"] ?? ""
+            let close = form["close\(day)"] ?? ""
+            if form["closed\(day)"] == "on" || open.isEmpty || close.isEmpty {
+                hours.append(nil)
+            } else {
+                hours.append(StoreProfile.Hours(open: String(open.prefix(5)), close: String(close.prefix(5))))
+            }
+        }
+        return StoreOffice.Settings(
+            capacity: try number("capacity"),
+            openingHours: hours,
+            averageVisitMinutes: try number("averageVisitMinutes"),
+            slotMinutes: try number("slotMinutes"),
+            slotSize: try number("slotSize")
+        )
+    }
+
+    static func name(_ who: ConsoleSessions.Who) -> String {
+        switch who {
+        case .admin: return "admin"
+        case .manager(let username, _): return username
+        }
+    }
+
+    static func dictionary(_ report: DayReport) -> [String: Any] {
+        [
+            "date": report.date, "paper": report.paper, "app": report.app, "bookings": report.bookings,
+            "admitted": report.admitted, "noShows": report.noShows, "cancelled": report.cancelled,
+            "refusedScans": report.refusedScans, "peakInside": report.peakInside,
+        ]
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import KioskCore
+
+/// A day's events as CSV (RFC 4180, a header row, CRLF): one row per event with its log sequence, time
+/// (UTC, ISO 8601, and the store's local HH:MM), the device that wrote it, its kind, the ticket's id, code
+/// and kind, and a detail (a capacity, a refusal's reason, the door). No personal data exists to leak; a
+/// field a spreadsheet would read as a formula is quoted with a leading apostrophe.
+enum EventCSV {
+    static let header = ["sequence", "time_utc", "local_time", "device", "event", "ticket", "code", "kind", "detail"]
+
+    static func text(_ events: [StoreEvent], clock: StoreClock, live: StoreLogs.Live) -> String {
+        var tickets: [TicketID: Ticket] = [:]
+        for event in events {
+            if case .ticketIssued(let ticket) = event.body { tickets[ticket.id] = ticket }
+        }
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var lines = [header.joined(separator: ",")]
+        for event in events {
+            let id = event.ticketID
+            let ticket = id.flatMap { tickets[$0] ?? live.state.entries[$0]?.ticket }
+            let row = [
+                event.sequence.map(String.init) ?? "",
+                iso.string(from: Date(timeIntervalSince1970: Double(event.time.milliseconds) / 1000)),
+                clock.time(event.time.milliseconds), event.device, event.kind,
+                id?.uuidString.lowercased() ?? "", ticket?.code.description ?? "",
+                ticket.map { ["paper", "app", "booking"][Int($0.kind.rawValue)] } ?? "", detail(event.body),
+            ]
+            lines.append(row.map(field).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    private static func detail(_ body: StoreEvent.Body) -> String {
+        switch body {
+        case .capacityChanged(let capacity): return "capacity \(capacity)"
+        case .ticketAdmitted(_, let door): return "door \(door)"
+        case .scanRefused(let reason, _, let door): return "\(reason) at door \(door)"
+        case .dayStarted(let day): return "business day \(day.number)"
+        case .ticketIssued, .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled: return ""
+        }
+    }
+
+    private static func field(_ value: String) -> String {
+        var value = value
+        if let first = value.first, "=+-@\t\r".contains(first) { value = "'" + value }
+        guard value.contains(where: { ",\"\r\n".contains($0) }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,164 @@
+import DeviceEmulators
+import Foundation
+import KioskCore
+import ServiceSupport
+import Testing
+
+@testable import KioskStation
+
+/// The console as the system manager and a store manager use it, in headless Chromium against a real
+/// clup-server and a real kioskd door: the store registered from the admin page, the manager logs in,
+/// enrolls a kiosk and starts kioskd with the snippet the page shows, sees it call in, raises the capacity
+/// and sees the door follow; a form with bad input says so and stores nothing; an ended session sends the
+/// browser to the login page with a note.
+@Suite(.serialized) struct ConsolePagesTests {
+    @Test(.enabled(if: PagesInBrowserTests.chromiumReady, ShopperPagesTests.skip))
+    func aManagerEnrollsAKioskAndItsDoorFollowsTheCapacity() async throws {
+        let python = try #require(HIL.python)
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        let server = try await ServerRig(clock: clock)
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        var door: StationRig?
+        do {
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            // The system manager registers the store from the admin page.
+            await Self.ok(browser, "open console \(server.url)/console")
+            await Self.ok(browser, "press console details summary")
+            await Self.ok(browser, "type console token \(ServerRig.adminToken)")
+            await Self.ok(browser, "press console #admin-login")
+            for (field, value) in [
+                ("name", "Console Market"), ("address", "Via Dante 5, Milano"), ("latitude", "45.466"),
+                ("longitude", "9.186"), ("capacity", "1"), ("utcOffsetMinutes", "60"), ("manager", "giulia"),
+            ] {
+                await Self.ok(browser, "type console \(field == "utcOffsetMinutes" ? "offset" : field) \(value)")
+            }
+            // Bad input first: a password too short is named, nothing is stored.
+            await Self.ok(browser, "type console manager-password short")
+            await Self.ok(browser, "submit console register")
+            await Self.ok(browser, "expect console problem manager.password")
+            #expect(server.app.logs.all.isEmpty)
+            await Self.ok(browser, "type console manager-password correct horse battery")
+            await Self.ok(browser, "press console #register-button")
+            await Self.ok(browser, "expect console notice Console Market registered")
+            let store = try #require(server.app.logs.all.first?.record.id)
+            await Self.ok(browser, "press console #logout")
+
+            // The manager logs in: a wrong password is refused with the page's words, then the right one.
+            await Self.ok(browser, "type console username giulia")
+            await Self.ok(browser, "type console password wrong password")
+            await Self.ok(browser, "press console #login")
+            await Self.ok(browser, "expect console notice Wrong user name")
+            await Self.ok(browser, "type console username giulia")
+            await Self.ok(browser, "type console password correct horse battery")
+            await Self.ok(browser, "press console #login")
+            await Self.ok(browser, "expect console live-title Now")
+
+            // A kiosk id with a space is refused by the server (the page's own check bypassed).
+            await Self.ok(browser, "type console device door 1")
+            await Self.ok(browser, "submit console enroll-form")
+            await Self.ok(browser, "expect console problem device")
+            #expect(try server.app.database.devices(store: store).isEmpty)
+            // Enrolled: the credential once, and the snippet for kioskd.toml.
+            await Self.ok(browser, "type console device door-1")
+            await Self.ok(browser, "press console #enroll")
+            await Self.ok(browser, "expect console enrolled door-1 enrolled")
+            let credential = try Self.json(await browser.ask("json console credential"))
+            let snippet = try Self.json(await browser.ask("json console snippet"))
+            let credentialFile = HIL.temporaryDirectory("credential") + "/credential"
+            try credential.write(toFile: credentialFile, atomically: true, encoding: .utf8)
+            #expect(chmod(credentialFile, 0o600) == 0)
+            let pasted = try KioskConfig.parse(
+                snippet.replacingOccurrences(of: "/etc/kioskd/credential", with: credentialFile),
+                file: "kioskd.toml"
+            )
+            #expect(pasted.store.id == store && pasted.device.id == "door-1" && pasted.store.capacity == 1)
+            door = try StationRig(profile: "custom-vkp80iii", clock: clock) {
+                $0.store = pasted.store
+                $0.device.id = pasted.device.id
+                $0.sync = pasted.sync
+                $0.sync.pullWaitSeconds = 5
+                $0.printer.enabled = false
+                $0.door.enabled = true
+                $0.door.scanner = "serial://\(scanner.path)"
+            }
+            let rig = try #require(door)
+            // It appears: its last contact, live on the page.
+            await Self.ok(browser, "expect console kiosk-door-1 s ago")
+
+            // Two app tickets in a store of one: V001 admitted, V002 refused — the store is full.
+            var qrs: [String] = []
+            for _ in 0..<2 {
+                let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+                qrs.append(try #require(taken.body["qr"] as? String))
+            }
+            let station = try #require(rig.kiosk.door)
+            #expect(await rig.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
+            #expect(await rig.wait(.seconds(10)) { rig.kiosk.queue.snapshot.waiting.count == 2 } != nil)
+            #expect(try await rig.scan(qrs[0], on: scanner) == "admit V001")
+            await Self.ok(browser, "expect console inside 1")
+            #expect(try await rig.scan(qrs[1], on: scanner) == "store_full V002")
+            // Bad settings are named and change nothing; then capacity 2, and the door follows.
+            await Self.ok(browser, "type console capacity-input 0")
+            await Self.ok(browser, "submit console settings")
+            await Self.ok(browser, "expect console problem capacity")
+            await Self.ok(browser, "type console slot-size 5")
+            await Self.ok(browser, "type console capacity-input 2")
+            await Self.ok(browser, "press console #save")
+            await Self.ok(browser, "expect console problem slotSize")
+            #expect(server.queue(store)?.capacity == 1)
+            await Self.ok(browser, "type console slot-size 1")
+            await Self.ok(browser, "type console capacity-input 2")
+            await Self.ok(browser, "press console #save")
+            await Self.ok(browser, "expect console notice Settings saved")
+            await Self.ok(browser, "expect console capacity 2")
+            #expect(await rig.wait(.seconds(10)) { rig.kiosk.queue.snapshot.capacity == 2 } != nil)
+            #expect(try await rig.scan(qrs[1], on: scanner) == "admit V002")
+            await Self.ok(browser, "expect console inside 2")
+            await Self.ok(browser, "expect console waiting-count 0")
+
+            // The session ends (13 hours later): the next action lands on the login page with a note, and
+            // nothing was changed.
+            offset.advance(by: .seconds(13 * 3600))
+            await Self.ok(browser, "type console capacity-input 3")
+            await Self.ok(browser, "press console #save")
+            await Self.ok(browser, "expect console notice Your session ended")
+            #expect(server.queue(store)?.capacity == 2)
+            // Logging in again leads back to the store's page.
+            await Self.ok(browser, "type console username giulia")
+            await Self.ok(browser, "type console password correct horse battery")
+            await Self.ok(browser, "press console #login")
+            await Self.ok(browser, "expect console live-title Now")
+            await Self.ok(browser, "expect console capacity 2")
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await door?.stop()
+            await server.stop()
+            throw error
+        }
+        await door?.stop()
+        await server.stop()
+    }
+
+    /// Asks the browser and expects "ok", reporting what it answered instead.
+    static func ok(
+        _ browser: LineProcess,
+        _ command: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    )
+        async
+    {
+        let answer = await browser.ask(command)
+        #expect(answer == "ok", "\(command) → \(answer ?? "nothing")", sourceLocation: sourceLocation)
+    }
+
+    /// The text of a `json` answer (`ok "<JSON string>"`).
+    static func json(_ answer: String?) throws -> String {
+        let text = try #require(answer?.hasPrefix("ok ") == true ? answer?.dropFirst(3) : nil, "\(answer ?? "nil")")
+        return try #require(try JSONDecoder().decode(String?.self, from: Data(text.utf8)))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import KioskCore
+import Testing
+
+/// Every page, in English and Italian, checked by a real accessibility checker in Chromium (axe-core through
+/// axe-selenium-python, WCAG 2.1 A and AA rules): no serious or critical violation. With
+/// `CLUP_SCREENSHOTS=<directory>` (`make screenshots`) the tour also saves the README's pictures (English):
+/// the shopper pages phone-sized, the console desktop-sized.
+@Suite(.serialized) struct PagesTourTests {
+    static var axeReady: Bool {
+        guard PagesInBrowserTests.chromiumReady, let python = HIL.python else { return false }
+        return HIL.strict || (try? HIL.run(python, ["-c", "import axe_selenium_python"]).status) == 0
+    }
+
+    @Test(.enabled(if: axeReady, "needs chromium, chromium-driver and axe-selenium-python in .venv-test (make test)"))
+    func everyPageIsAccessibleInBothLanguages() async throws {
+        let python = try #require(HIL.python)
+        let shots = ProcessInfo.processInfo.environment["CLUP_SCREENSHOTS"]
+        let server = try await ServerRig()
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            let store = try await server.registerStore(
+                ["name": "Mercato Centrale", "address": "Via Roma 1, Milano", "capacity": 2, "slotSize": 2],
+                manager: "giulia"
+            )
+            _ = try await server.registerStore(
+                [
+                    "name": "Bottega di Brera", "address": "Via Fiori Chiari 8, Milano",
+                    "location": ["latitude": 45.472, "longitude": 9.187],
+                ],
+                manager: "marco"
+            )
+            _ = try await server.enroll("entrance", store: store)
+            var codes: [String] = []
+            for _ in 0..<4 {
+                let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+                codes.append(
+                    String(try #require(taken.body["qr"] as? String).dropFirst("HTTPS://CLUP.EXAMPLE/T/".count))
+                )
+            }
+            let formatter = DateFormatter()
+            formatter.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = TimeZone(secondsFromGMT: 3600)
+            let tomorrow = formatter.string(from: Date().addingTimeInterval(86_400))
+            let id = store.uuidString.lowercased()
+            let url = server.url
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+
+            // (path, screenshot name, phone-sized)
+            let shopper: [(String, String?, Bool)] = [
+                ("/", nil, true), ("/?q=milano", "start", true), ("/stores/\(id)/book?date=\(tomorrow)", "book", true),
+                ("/T/\(codes[3])", "ticket", true), ("/T/HELLO", nil, true),
+            ]
+            for (path, shot, phone) in shopper {
+                try await visit(url + path, browser, shot: shot.map { ($0, phone) }, into: shots)
+            }
+            // The manager's console: log in, then its pages.
+            await ConsolePagesTests.ok(browser, "open console \(url)/console/login")
+            try await check(browser, "console", url + "/console/login")
+            await ConsolePagesTests.ok(browser, "open login \(url)/console/login")
+            await ConsolePagesTests.ok(browser, "type login username giulia")
+            await ConsolePagesTests.ok(browser, "type login password correct horse battery")
+            await ConsolePagesTests.ok(browser, "press login #login")
+            await ConsolePagesTests.ok(browser, "expect login live-title Now")
+            try await visit(url + "/console/stores/\(id)", browser, shot: ("console", false), into: shots)
+            await ConsolePagesTests.ok(browser, "press login #logout")
+            await ConsolePagesTests.ok(browser, "press login details summary")
+            await ConsolePagesTests.ok(browser, "type login token \(ServerRig.adminToken)")
+            await ConsolePagesTests.ok(browser, "press login #admin-login")
+            await ConsolePagesTests.ok(browser, "expect login stores Bottega di Brera")
+            try await visit(url + "/console/stores", browser, shot: ("admin", false), into: shots)
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Opens `url` in both languages and checks each with axe; saves its screenshot when asked.
+    private func visit(
+        _ url: String,
+        _ browser: LineProcess,
+        shot: (String, Bool)?,
+        into directory: String?
+    )
+        async throws
+    {
+        let separator = url.contains("?") ? "&" : "?"
+        for language in ["en", "it"] {
+            let tab = "tour-\(language)"
+            await ConsolePagesTests.ok(browser, "open \(tab) \(url)\(separator)lang=\(language)")
+            try await check(browser, tab, url)
+            if let (name, phone) = shot, let directory, language == "en" {
+                let size = phone ? "390 844" : "1280 900"
+                await ConsolePagesTests.ok(browser, "page \(tab) \(size) \(directory)/\(name)-\(language).png")
+            }
+        }
+    }
+
+    private func check(_ browser: LineProcess, _ tab: String, _ url: String) async throws {
+        let answer = await browser.ask("axe \(tab)", timeout: .seconds(60))
+        #expect(answer == "ok", "\(url): \(answer ?? "no answer")")
+    }
+}
