@@ -6,6 +6,10 @@ import Testing
 
 @testable import KioskStation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The console as the system manager and a store manager use it, in headless Chromium against a real
 /// clup-server and a real kioskd door: the store registered from the admin page, the manager logs in,
 /// enrolls a kiosk and starts kioskd with the snippet the page shows, sees it call in, raises the capacity
@@ -118,6 +122,33 @@ import Testing
             #expect(try await rig.scan(qrs[1], on: scanner) == "admit V002")
             await Self.ok(browser, "expect console inside 2")
             await Self.ok(browser, "expect console waiting-count 0")
+            // The day's figures and events, through the API as the console's page and CSV link show them.
+            let session = try await server.call(
+                "POST",
+                "/v1/login",
+                token: nil,
+                json: ["username": "giulia", "password": "correct horse battery"]
+            )
+            let token = try #require(session.body["token"] as? String)
+            let report = try await server.call("GET", "/v1/stores/\(store.uuidString)/report", token: token)
+            #expect(report.body["app"] as? Int == 2 && report.body["admitted"] as? Int == 2, "\(report.body)")
+            #expect(report.body["refusedScans"] as? Int == 1 && report.body["peakInside"] as? Int == 2)
+            #expect((report.body["joinedByHour"] as? [Int])?.reduce(0, +) == 2)
+            var request = URLRequest(url: URL(string: "\(server.url)/v1/stores/\(store.uuidString)/export")!)
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let csv = String(decoding: try await URLSession.shared.data(for: request).0, as: UTF8.self)
+            let rows: [[String]] = csv.split(separator: "\r\n").map { line in
+                line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
+            func row(_ event: String, code: String, detail: String) -> Bool {
+                rows.contains { $0.count == 9 && $0[4] == event && $0[6] == code && $0[8] == detail }
+            }
+            #expect(rows.first?.joined(separator: ",") == EventCSVHeader.text)
+            #expect(row("ticketAdmitted", code: "V002", detail: "door door-1"))
+            #expect(row("capacityChanged", code: "", detail: "capacity 2"))
+            #expect(row("scanRefused", code: "V002", detail: "store_full at door door-1"))
+            await Self.ok(browser, "open figures \(server.url)/console/stores/\(store.uuidString.lowercased())")
+            await Self.ok(browser, "expect figures admitted 2")
 
             // The session ends (13 hours later): the next action lands on the login page with a note, and
             // nothing was changed.
@@ -154,6 +185,11 @@ import Testing
     {
         let answer = await browser.ask(command)
         #expect(answer == "ok", "\(command) → \(answer ?? "nothing")", sourceLocation: sourceLocation)
+    }
+
+    /// The export's header row, as documented.
+    enum EventCSVHeader {
+        static let text = "sequence,time_utc,local_time,device,event,ticket,code,kind,detail"
     }
 
     /// The text of a `json` answer (`ok "<JSON string>"`).

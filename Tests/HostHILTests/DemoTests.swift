@@ -20,13 +20,15 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(atPath: out) }
         let demo = try LineProcess(
             CrashTests.kioskd,
-            ["demo", "--out", out, "--http-port", "0", "--no-browser"],
+            ["demo", "--out", out, "--http-port", "0", "--server-port", "0", "--no-browser"],
             stderrToo: true
         )
         do {
             let server = try #require(await demo.line(containing: "embedded clup-server at"), "\(demo.all)")
             let serverURL = try #require(server.split(separator: " ").first { $0.hasPrefix("http://") })
                 .replacingOccurrences(of: "/v1,", with: "")
+            #expect(await demo.line(containing: "shopper: \(serverURL)/") != nil, "\(demo.all)")
+            #expect(await demo.line(containing: "console: \(serverURL)/console") != nil, "\(demo.all)")
             let pages = try #require(await demo.line(containing: "pages:"), "\(demo.all)")
             #expect(pages.contains("/display") && pages.contains("/metrics"))
             #expect(await demo.line(containing: "A001") != nil, "the first ticket prints: \(demo.all)")
@@ -57,6 +59,9 @@ import FoundationNetworking
             }
             #expect(summary["name"] as? String == "CLup Demo Market")
             #expect(summary["inside"] as? Int == 1 && summary["waiting"] as? Int == 0, "\(summary)")
+            // The shopper's start page it prints finds the demo store.
+            let (page, _) = try await URLSession.shared.data(from: URL(string: "\(serverURL)/?q=demo")!)
+            #expect(String(decoding: page, as: UTF8.self).contains("CLup Demo Market"))
 
             #expect(await demo.interrupt() == 0, "Ctrl-C stops the demo cleanly: \(demo.all)")
             #expect(demo.all.contains("demo stopped"))

@@ -27,8 +27,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Port of the kiosk's pages: manager page, window display, status, metrics (0 picks a free one).")
     var httpPort = 8080
 
-    @Option(help: "Port of the embedded clup-server (0 picks a free one).")
-    var serverPort = 0
+    @Option(
+        help: """
+            Port of the embedded clup-server: its shopper pages, console and API (0 picks a free one, and the \
+            tickets' QR then point at clup.example instead of this server).
+            """
+    )
+    var serverPort = 8090
 
     @Flag(help: "Do not open the pages in a browser.")
     var noBrowser = false
@@ -61,6 +66,11 @@ struct DemoCommand: AsyncParsableCommand {
         )
         say("  scanner: emulated on \(rig.scanner.path)")
         say("  server:  embedded clup-server at \(rig.serverURL)/v1, store \(rig.store.uuidString)")
+        say("  shopper: \(rig.serverURL)/?q=demo   (take or book a ticket; a paper ticket's QR opens its page here)")
+        say(
+            "  console: \(rig.serverURL)/console   (manager \(DemoAPI.manager) / \(DemoAPI.password); "
+                + "system manager: the admin token \(rig.adminToken))"
+        )
         let keyboard = Thread { Self.keyboard(rig: rig, pocket: pocket, group: group) }
         keyboard.start()
         Task {
@@ -70,7 +80,9 @@ struct DemoCommand: AsyncParsableCommand {
                 "  pages:   manager \(base)/   window display \(base)/display   status \(base)/status   metrics \(base)/metrics"
             )
             say("\n\(Self.keys)")
-            if !noBrowser { openInBrowser(["\(base)/display", "\(base)/"]) }
+            if !noBrowser {
+                openInBrowser(["\(base)/display", "\(base)/", "\(rig.serverURL)/?q=demo", "\(rig.serverURL)/console"])
+            }
         }
         try await group.run()
         await rig.stop()

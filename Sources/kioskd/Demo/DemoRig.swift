@@ -21,6 +21,8 @@ final class DemoRig: Sendable {
     let server: ServerApp
     let serverGroup: ServiceGroup
     let serverURL: String
+    /// The system manager's token of the embedded server (random each run), for the console.
+    let adminToken: String
     let store: StoreID
     let kiosk: Kiosk
     let profileName: String
@@ -42,8 +44,12 @@ final class DemoRig: Sendable {
         scanner = try SerialScannerEmulator(suffix: .cr, aimPrefix: "]Q1")
 
         let token = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
+        adminToken = token
         var options = ServerApp.Options(adminToken: token)
         options.port = serverPort
+        // On a known port, every ticket's QR opens its page on this server (a phone on the same network can
+        // follow it too, by the machine's address).
+        if serverPort > 0 { options.statusURL = "HTTP://127.0.0.1:\(serverPort)/T/" }
         options.databasePath = "\(out)/server/clup.sqlite"
         // One keyboard stands for a crowd of phones: the per-address and per-store rates are opened.
         let crowd = RateLimiter.Rule(burst: 10_000, interval: .milliseconds(10))
@@ -76,6 +82,7 @@ final class DemoRig: Sendable {
         config.device.stateDirectory = "\(out)/kiosk"
         config.printer.address = "tcp://127.0.0.1:\(printerEndpoint.port)"
         config.printer.profile = profile
+        config.store.statusURL = options.statusURL
         config.door.enabled = true
         config.door.scanner = "serial://\(scanner.path)"
         config.sync.server = serverURL
