@@ -21,6 +21,9 @@ Reads commands on stdin, one per line, and answers each with one line on stdout:
                                       checks, as a client that skips them does   -> ok
     json NAME ELEMENT_ID              the element's text as a JSON string, line
                                       breaks kept                                -> ok <json>
+    watch NAME ELEMENT_ID TEXT...     note the time (Date.now(), ms) at which the
+                                      element's text comes to contain TEXT       -> ok
+    watched NAME                      that time, once it happened                -> ok <ms> | ok none
     axe NAME                          run axe-core (axe-selenium-python) for WCAG
                                       2.1 A/AA on the page                       -> ok | fail <serious ones>
     page NAME WIDTH HEIGHT PNG_PATH   a screenshot of the whole page at that
@@ -111,6 +114,17 @@ def main():
                         "const f = document.getElementById(arguments[0]); f.noValidate = true; f.requestSubmit();",
                         words[2])
                     say("ok")
+                elif command == "watch":
+                    driver.execute_script(
+                        "window.__seen = null; const e = document.getElementById(arguments[0]);"
+                        "const check = () => { if (window.__seen === null && e.textContent.includes(arguments[1]))"
+                        " window.__seen = Date.now(); };"
+                        "new MutationObserver(check).observe(e, {childList: true, characterData: true, subtree: true});"
+                        "check();", words[2], " ".join(words[3:]))
+                    say("ok")
+                elif command == "watched":
+                    seen = driver.execute_script("return window.__seen;")
+                    say("ok " + ("none" if seen is None else str(seen)))
                 elif command == "axe":
                     from axe_selenium_python import Axe
                     axe = Axe(driver)

@@ -36,7 +36,13 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Idle keep-alive connections for the connection-cost benchmark.")
     var idleConnections = 2000
 
-    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync.")
+    @Option(help: "Shoppers following their tickets' live pages at once, for the pages benchmark.")
+    var viewers = 200
+
+    @Option(help: "Admissions watched in Chromium, for the pages benchmark.")
+    var admissions = 50
+
+    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages.")
     var only = "all"
 
     func run() async throws {
@@ -56,6 +62,11 @@ struct ClupBench: AsyncParsableCommand {
         if only == "all" || only == "flood" {
             try await FloodBenchmarks.servedUnderFlood(servedClients: 8, requests: 200, floodConnections: 64)
             try await FloodBenchmarks.connectionsPerMegabyte(count: idleConnections)
+        }
+        if only == "all" || only == "pages" {
+            try await PageBenchmarks.ticketPage(count: count)
+            if viewers > 0 { try await PageBenchmarks.liveViewers(viewers: viewers, rounds: 20) }
+            if admissions > 0 { try await PageBenchmarks.admissionToPage(count: admissions, python: python) }
         }
         if only == "all" || only == "sync" {
             try await SyncBenchmarks.tearOffToServer(count: tearOffs)

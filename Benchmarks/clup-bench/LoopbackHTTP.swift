@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 
 /// A blocking HTTP/1.1 client on one keep-alive loopback connection: cheap enough to poll `GET /status` in
-/// a tight loop, and able to follow `GET /events`. Used from a dedicated thread, never the cooperative pool.
-final class LoopbackHTTP {
+/// a tight loop, and able to follow `GET /events`. Used from one dedicated thread at a time, never the
+/// cooperative pool.
+final class LoopbackHTTP: @unchecked Sendable {
     private let fd: CInt
     private var buffer: [UInt8] = []
 
@@ -75,11 +76,13 @@ final class LoopbackHTTP {
         _ path: String,
         json: String? = nil,
         bearer: String? = nil,
-        forwardedFor: String? = nil
+        forwardedFor: String? = nil,
+        headers: [String: String] = [:]
     ) throws -> [UInt8] {
         let auth =
             (bearer.map { "Authorization: Bearer \($0)\r\n" } ?? "")
             + (forwardedFor.map { "X-Forwarded-For: \($0)\r\n" } ?? "")
+            + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         if let json {
             send(
                 "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)Content-Type: application/json\r\n"
@@ -97,10 +100,29 @@ final class LoopbackHTTP {
         return Array(buffer.prefix(length))
     }
 
-    /// Starts following server-sent events on this connection.
-    func openEvents(_ path: String) throws {
-        send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+    /// Starts following server-sent events on this connection (for the client `forwardedFor`, when given).
+    func openEvents(_ path: String, forwardedFor: String? = nil) throws {
+        let client = forwardedFor.map { "X-Forwarded-For: \($0)\r\n" } ?? ""
+        send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(client)Accept: text/event-stream\r\n\r\n")
         _ = try take(until: [13, 10, 13, 10])
+    }
+
+    /// A GET (for the client `forwardedFor`) timed to its answer's first byte; the time and the whole answer's
+    /// size (head and body).
+    func timedGet(_ path: String, forwardedFor: String) throws -> (firstByte: Duration, bytes: Int) {
+        precondition(buffer.isEmpty)
+        let sent = ContinuousClock.now
+        send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: \(forwardedFor)\r\nAccept: text/html\r\n\r\n")
+        try fill()
+        let firstByte = ContinuousClock.now - sent
+        let head = try take(until: [13, 10, 13, 10])
+        let text = String(decoding: head, as: UTF8.self).lowercased()
+        guard let line = text.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+            let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { throw BenchError("no content-length in the answer to \(path)") }
+        while buffer.count < length { try fill() }
+        buffer.removeFirst(length)
+        return (firstByte, head.count + 4 + length)
     }
 
     /// The next event's data.

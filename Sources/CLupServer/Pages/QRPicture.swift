@@ -2,7 +2,7 @@ import QRSymbol
 
 /// A ticket's QR as the page shows it: an inline SVG drawn by the server from libqrencode's symbol (no QR
 /// library in the page), at error correction M as the printers use, with the standard 4-module quiet zone.
-/// One path of horizontal runs keeps it small (a version 5 symbol is about 3 KB).
+/// One path of horizontal strokes keeps it small (a ticket's version 8 symbol is about 4 KB).
 enum QRPicture {
     static let quietZone = 4
 
@@ -10,9 +10,12 @@ enum QRPicture {
     static func svg(_ text: String, label: String) -> String? {
         guard let matrix = try? QRMatrix.encode(Array(text.utf8), errorCorrection: .medium) else { return nil }
         let side = matrix.size + 2 * quietZone
+        // Each row's dark runs as one stroke 1 module thick: "M x y.5 h w", then "m gap 0 h w" for the next
+        // run in that row.
         var path = ""
         for y in 0..<matrix.size {
             var x = 0
+            var end: Int?
             while x < matrix.size {
                 guard matrix[x, y] else {
                     x += 1
@@ -20,13 +23,18 @@ enum QRPicture {
                 }
                 let start = x
                 while x < matrix.size, matrix[x, y] { x += 1 }
-                path += "M\(start + quietZone) \(y + quietZone)h\(x - start)v1h-\(x - start)z"
+                if let end {
+                    path += "m\(start - end) 0h\(x - start)"
+                } else {
+                    path += "M\(start + quietZone) \(y + quietZone).5h\(x - start)"
+                }
+                end = x
             }
         }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" role="img" \
             aria-label="\(HTML.escape(label))" shape-rendering="crispEdges"><rect width="\(side)" height="\(side)" \
-            fill="#fff"/><path d="\(path)" fill="#000"/></svg>
+            fill="#fff"/><path d="\(path)" stroke="#000"/></svg>
             """
     }
 }
