@@ -20,7 +20,7 @@ APT_RUN   := console-setup-linux
 # a real browser for the pages, what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot), and
 # what the USB gadget rig needs (qemu, a static busybox for its initramfs, depmod), and libfaketime (kioskd run
 # across a night under a fake clock).
-APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver \
+APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver prometheus \
              dpkg-dev debootstrap curl libcurl4-openssl-dev \
              qemu-system-x86 busybox-static kmod udev xz-utils cpio faketime
 # Package: dpkg-shlibdeps works out the library dependencies; the static Swift runtime's FoundationNetworking

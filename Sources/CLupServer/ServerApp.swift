@@ -109,6 +109,7 @@ public struct ServerApp: Sendable {
         StoreRoutes(office: office, auth: auth).register(on: router)
         let reports = ReportRoutes(database: database, logs: logs, auth: auth)
         reports.register(on: router)
+        FleetRoutes(auth: auth, logs: logs).register(on: router)
         EventRoutes(
             database: database,
             logs: logs,

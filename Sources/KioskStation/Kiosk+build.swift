@@ -66,13 +66,32 @@ extension Kiosk {
             ) : nil
         let sync =
             config.sync.enabled
-            ? try SyncClient(config: config, store: store, queue: queue, logger: logger) {
-                do {
-                    try door?.reloadKeyRing()
-                } catch {
-                    logger.error("cannot reload the key ring", metadata: ["error": "\(error)"])
+            ? try SyncClient(
+                config: config,
+                store: store,
+                queue: queue,
+                logger: logger,
+                health: { [printer, door, queue, rollTickets = config.printer.rollTickets] in
+                    let printed = printer?.status
+                    return KioskHealth(
+                        version: KioskStation.version,
+                        printer: printed.map(KioskHealth.printerState),
+                        door: door?.status.state,
+                        ticketsSincePaperLoad: printed?.ticketsSincePaperLoad,
+                        ticketsLeft: rollTickets.flatMap { roll in
+                            printed.map { max(roll - $0.ticketsSincePaperLoad, 0) }
+                        },
+                        pendingEvents: queue.pendingCount
+                    )
+                },
+                onKeyRingChanged: {
+                    do {
+                        try door?.reloadKeyRing()
+                    } catch {
+                        logger.error("cannot reload the key ring", metadata: ["error": "\(error)"])
+                    }
                 }
-            } : nil
+            ) : nil
         let port = ListeningPort()
         let app = Application(
             router: StationHTTP.router(

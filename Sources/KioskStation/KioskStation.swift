@@ -5,4 +5,7 @@
 /// `kioskd print-test` and the benchmarks print.
 ///
 /// Must not touch: C modules or device nodes directly — hardware goes through `Drivers`.
-public enum KioskStation {}
+public enum KioskStation {
+    /// The version kiosks report to the server (the Debian package adds the commit count: 0.1.N).
+    public static let version = "0.1"
+}

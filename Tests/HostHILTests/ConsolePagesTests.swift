@@ -30,7 +30,7 @@ import FoundationNetworking
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             // The system manager registers the store from the admin page.
             await Self.ok(browser, "open console \(server.url)/console")
-            await Self.ok(browser, "press console details summary")
+            await Self.ok(browser, "press console #admin summary")
             await Self.ok(browser, "type console token \(ServerRig.adminToken)")
             await Self.ok(browser, "press console #admin-login")
             for (field, value) in [

@@ -64,7 +64,7 @@ import Testing
             await ConsolePagesTests.ok(browser, "expect login live-title Now")
             try await visit(url + "/console/stores/\(id)", browser, shot: ("console", false), into: shots)
             await ConsolePagesTests.ok(browser, "press login #logout")
-            await ConsolePagesTests.ok(browser, "press login details summary")
+            await ConsolePagesTests.ok(browser, "press login #admin summary")
             await ConsolePagesTests.ok(browser, "type login token \(ServerRig.adminToken)")
             await ConsolePagesTests.ok(browser, "press login #admin-login")
             await ConsolePagesTests.ok(browser, "expect login stores Bottega di Brera")

@@ -54,6 +54,8 @@ import Testing
             #expect(await browser.ask("press shopper [data-take]") == "ok")
             #expect(await browser.ask("expect shopper code V001") == "ok")
             #expect(await browser.ask("expect shopper stage It is your turn") == "ok")
+            // Called: the page says so where it cannot be missed (an alert region), not only in the stage.
+            #expect(await browser.ask("expect shopper notice go to the store's door now") == "ok")
             let payload = try await Self.qr(in: "shopper", browser)
             #expect(payload.hasPrefix(door.kiosk.config.store.statusURL))
             #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 1 } != nil)
@@ -198,6 +200,7 @@ import Testing
             // A002 torn off: its page shows it waiting behind A001, live.
             await kiosk.customerTakes()
             #expect(await browser.ask("expect second ahead 1 person ahead of you") == "ok")
+            #expect(await browser.ask("expect second notice Get ready: you are next") == "ok")
             #expect(try await kiosk.scan(urls[0], on: scanner) == "admit A001")
             #expect(await browser.ask("expect first stage Admitted") == "ok")
             #expect(await browser.ask("expect second ahead Nobody ahead of you") == "ok")

@@ -79,4 +79,38 @@ import FoundationNetworking
         }
         await server.stop()
     }
+
+    /// Bad input in the shopper pages' URLs: a page that says what is wrong, a 4xx, nothing stored; a
+    /// search's words and a date are shown escaped, never as markup.
+    @Test func badSearchesAndDatesGetAPageThatSaysSo() async throws {
+        let server = try await ServerRig()
+        do {
+            let store = try await server.registerStore(["name": "Mercato Centrale"]).uuidString.lowercased()
+            let cases: [(path: String, status: Int, says: String)] = [
+                ("/?lat=999&lon=9", 400, "lat: must be a number in -90.0…90.0"),
+                ("/?lat=45", 400, "give lon with lat"),
+                ("/?q=%20%20", 400, "q: a store&#39;s name, street or town"),
+                ("/?q=" + String(repeating: "x", count: 81), 400, "1 to 80 characters"),
+                ("/?radiusKm=5", 400, "give lat and lon"),
+                ("/stores/\(store)/book?date=2020-01-01", 400, "visits can be booked up to"),
+                ("/stores/\(store)/book?date=%3Cb%3E", 400, "the store&#39;s local date as YYYY-MM-DD"),
+                ("/stores/00000000-0000-0000-0000-000000000000/book", 404, "not known"),
+                ("/stores/nonsense/book", 404, "not known"),
+            ]
+            for (path, status, says) in cases {
+                let answer = try await Self.page(server.url + path)
+                #expect(answer.status == status, "\(path)")
+                #expect(answer.html.contains(says), "\(path): \(answer.html.prefix(200))")
+                #expect(!answer.html.contains("<b>"), "\(path)")
+            }
+            // Markup in a search is shown as text.
+            let search = try await Self.page(server.url + "/?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+            #expect(search.status == 200 && search.html.contains("value=\"&lt;script&gt;alert(1)&lt;/script&gt;\""))
+            #expect(server.queue(UUID(uuidString: store)!)?.entries.isEmpty == true, "nothing stored")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }

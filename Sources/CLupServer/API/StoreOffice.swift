@@ -168,7 +168,9 @@ struct StoreOffice: Sendable {
         guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
         return try Self.storing { try database.devices(store: store) }.map { device in
             var device = device
-            device.lastContact = contacts.lastContact(device.device, of: store)
+            let seen = contacts.lastContact(device.device, of: store)
+            device.lastContact = seen?.at
+            device.health = seen?.health
             return device
         }
     }

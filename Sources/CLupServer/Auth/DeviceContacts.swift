@@ -1,24 +1,39 @@
 import KioskCore
 import Synchronization
 
-/// When each enrolled kiosk last called the server: every request it authenticates counts (its long-polls
-/// come at least every `pull_wait` seconds while it runs). The console shows it, and warns of a kiosk silent
-/// for more than a minute. Kept in memory: a restarted server knows a kiosk again at its next call.
+/// When each enrolled kiosk last called the server — every request it authenticates counts (its long-polls
+/// come at least every `pull_wait` seconds while it runs) — and how it said it is (``DeviceHealth``). The
+/// console shows it and warns of a kiosk silent for more than a minute; the fleet's metrics export it. Kept in
+/// memory: a restarted server knows a kiosk again at its next call (its health report follows within 30 s).
 final class DeviceContacts: Sendable {
     private struct Key: Hashable {
         var store: StoreID
         var device: DeviceID
     }
 
-    private let last = Mutex<[Key: Timestamp]>([:])
-
-    func seen(_ device: DeviceID, of store: StoreID, at now: Timestamp) {
-        last.withLock { $0[Key(store: store, device: device)] = now }
+    struct Seen: Sendable {
+        var at: Timestamp
+        var health: DeviceHealth?
     }
 
-    /// When `device` of `store` last called, if it did since the server started.
-    func lastContact(_ device: DeviceID, of store: StoreID) -> Timestamp? {
+    private let last = Mutex<[Key: Seen]>([:])
+
+    func seen(_ device: DeviceID, of store: StoreID, at now: Timestamp) {
+        last.withLock { $0[Key(store: store, device: device), default: Seen(at: now)].at = now }
+    }
+
+    func report(_ health: DeviceHealth, from device: DeviceID, of store: StoreID, at now: Timestamp) {
+        last.withLock { $0[Key(store: store, device: device)] = Seen(at: now, health: health) }
+    }
+
+    /// When `device` of `store` last called and its last report, if it called since the server started.
+    func lastContact(_ device: DeviceID, of store: StoreID) -> Seen? {
         last.withLock { $0[Key(store: store, device: device)] }
+    }
+
+    /// Every kiosk heard from, by store.
+    func all() -> [(store: StoreID, device: DeviceID, seen: Seen)] {
+        last.withLock { $0.map { ($0.key.store, $0.key.device, $0.value) } }
     }
 
     /// Forgets a revoked kiosk.

@@ -45,6 +45,12 @@ enum ConsoleCatalogue {
         "console.registered": "Store {t} registered; its manager can log in now.",
         "console.open_store": "Open", "console.problem": "Not saved: {t}",
         "js.console.ended": "Your session ended — reload the page to log in again.",
+        "console.state": "State", "console.printer": "printer", "console.door": "door",
+        "console.tickets_left": "{n} tickets left", "console.paper_low": "paper low",
+        "console.no_report": "no report yet",
+        "console.s.ready": "ready", "console.s.printing": "printing", "console.s.paper_near_end": "paper running out",
+        "console.s.paper_out": "out of paper", "console.s.cover_open": "cover open", "console.s.fault": "fault",
+        "console.s.disconnected": "disconnected", "console.s.starting": "starting", "console.s.stopped": "stopped",
     ]
 
     static let italian: [String: String] = [
@@ -93,5 +99,12 @@ enum ConsoleCatalogue {
         "console.registered": "Negozio {t} registrato; il suo gestore può accedere ora.",
         "console.open_store": "Apri", "console.problem": "Non salvato: {t}",
         "js.console.ended": "La sessione è scaduta — ricarica la pagina per accedere di nuovo.",
+        "console.state": "Stato", "console.printer": "stampante", "console.door": "ingresso",
+        "console.tickets_left": "{n} biglietti rimasti", "console.paper_low": "carta in esaurimento",
+        "console.no_report": "nessun rapporto ancora",
+        "console.s.ready": "pronta", "console.s.printing": "in stampa",
+        "console.s.paper_near_end": "carta quasi finita",
+        "console.s.paper_out": "carta finita", "console.s.cover_open": "coperchio aperto", "console.s.fault": "guasto",
+        "console.s.disconnected": "scollegata", "console.s.starting": "in avvio", "console.s.stopped": "ferma",
     ]
 }

@@ -1,6 +1,7 @@
 /// The console's one script: the store page's live part. It follows `/console/stores/<id>/live` (server-sent
 /// events, the session cookie goes with them) and redraws the line — inside and capacity, called, waiting,
-/// in the printer — and each kiosk's last contact, with the warning when one has been silent over a minute.
+/// in the printer — and each kiosk's state and last contact, with a warning when one needs a person or has been
+/// silent over a minute.
 /// When the session ends the stream is refused and the page says to reload (the login page follows).
 enum ConsoleScript {
     static let text = #"""
@@ -20,6 +21,7 @@ enum ConsoleScript {
           q.devices.forEach(function(k){
             var row=$('kiosk-'+k.device);if(!row)return;
             var cell=row.querySelector('.contact');cell.textContent=k.contact;cell.classList.toggle('warn',k.silent);
+            var state=row.querySelector('.state');state.textContent=k.state;state.classList.toggle('warn',k.trouble);
           });
         });
         events.addEventListener('error',function(){

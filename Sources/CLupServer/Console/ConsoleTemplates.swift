@@ -28,7 +28,7 @@ enum ConsoleTemplates {
         <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
         <p><button type="submit" id="login">{{w.login}}</button></p>
         </form>
-        <details><summary>{{w.admin_login}}</summary>
+        <details id="admin"><summary>{{w.admin_login}}</summary>
         <form method="post" action="/console/login">
         <input type="hidden" name="next" value="{{next}}">
         <label for="token">{{w.admin_token}}</label>
@@ -76,8 +76,8 @@ enum ConsoleTemplates {
         <section aria-labelledby="kiosks-title"><h2 id="kiosks-title">{{w.kiosks}}</h2>
         {{#enrolled}}<div id="enrolled" class="notice"><p>{{enrolledText}}</p><p>{{w.credential_once}}</p><pre id="credential">{{credential}}</pre>
         <p>{{w.snippet}}</p><pre id="snippet">{{snippet}}</pre></div>{{/enrolled}}
-        <table id="kiosks"><thead><tr><th scope="col">{{w.kiosk}}</th><th scope="col">{{w.key}}</th><th scope="col">{{w.last_contact}}</th><th scope="col"><span class="muted">{{w.revoke}}</span></th></tr></thead><tbody>
-        {{#devices}}<tr id="kiosk-{{device}}"><td>{{device}}</td><td>{{key}}</td><td class="contact{{#silent}} warn{{/silent}}">{{contact}}</td>
+        <table id="kiosks"><thead><tr><th scope="col">{{w.kiosk}}</th><th scope="col">{{w.key}}</th><th scope="col">{{w.state}}</th><th scope="col">{{w.last_contact}}</th><th scope="col"><span class="muted">{{w.revoke}}</span></th></tr></thead><tbody>
+        {{#devices}}<tr id="kiosk-{{device}}"><td>{{device}}</td><td>{{key}}</td><td class="state{{#trouble}} warn{{/trouble}}">{{state}}</td><td class="contact{{#silent}} warn{{/silent}}">{{contact}}</td>
         <td><details><summary>{{w.revoke}}</summary><form method="post" action="/console/stores/{{storeID}}/devices/{{device}}/revoke"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="revoke-{{device}}">{{revokeNow}}</button></form></details></td></tr>
         {{/devices}}</tbody></table>
         {{^devices}}<p>{{w.no_kiosks}}</p>{{/devices}}

@@ -32,6 +32,10 @@ enum ConsoleView {
         var device: String
         var contact: String
         var silent: Bool
+        /// Its printer, door, paper and version, as it last reported them.
+        var state: String
+        /// Something needs a person: out of paper, cover open, a fault, disconnected, paper low.
+        var trouble: Bool
     }
 
     static let shownWaiting = 40
@@ -61,8 +65,15 @@ enum ConsoleView {
     }
 
     static func kiosk(_ device: EnrolledDevice, now: Timestamp, _ strings: PageStrings) -> Kiosk {
+        let (state, trouble) = health(device.health, strings)
         guard let last = device.lastContact else {
-            return Kiosk(device: device.device, contact: strings["console.never"], silent: false)
+            return Kiosk(
+                device: device.device,
+                contact: strings["console.never"],
+                silent: false,
+                state: state,
+                trouble: trouble
+            )
         }
         let ago = max(now - last, .zero)
         let silent = ago > silentAfter
@@ -70,8 +81,26 @@ enum ConsoleView {
         return Kiosk(
             device: device.device,
             contact: silent ? "\(text) — \(strings["console.silent"])" : text,
-            silent: silent
+            silent: silent,
+            state: state,
+            trouble: trouble
         )
+    }
+
+    /// A kiosk's report in words, and whether it needs a person.
+    static func health(_ health: DeviceHealth?, _ strings: PageStrings) -> (String, Bool) {
+        guard let health else { return (strings["console.no_report"], false) }
+        var parts: [String] = []
+        if let printer = health.printer {
+            parts.append("\(strings["console.printer"]) \(strings["console.s." + printer])")
+        }
+        if let door = health.door { parts.append("\(strings["console.door"]) \(strings["console.s." + door])") }
+        if let left = health.ticketsLeft { parts.append(strings.format("console.tickets_left", left)) }
+        if health.paperLow, health.printer != "paper_near_end" { parts.append(strings["console.paper_low"]) }
+        parts.append("v\(health.version)")
+        let trouble =
+            DeviceHealth.troubled.contains(health.printer ?? "") || health.door == "disconnected" || health.paperLow
+        return (parts.joined(separator: " · "), trouble)
     }
 
     /// Tickets by hour as a bar chart (inline SVG, labelled; the figures beside it give the totals), over

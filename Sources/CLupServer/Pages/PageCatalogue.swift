@@ -17,7 +17,7 @@ enum PageCatalogue {
         "cancel_yes": "Yes, cancel it", "cancel_no": "No, keep it",
         "notify": "Tell me when it is my turn",
         "js.called": "It is your turn — go to the store's door now.",
-        "js.soon": "Get ready: {n} people ahead of you.",
+        "js.soon": "Get ready: {n} people ahead of you.", "js.soon_one": "Get ready: you are next.",
         "js.notify_denied": "Notifications are blocked in this browser; keep this page open.",
         "invalid_title": "Not a valid ticket",
         "invalid":
@@ -72,7 +72,7 @@ enum PageCatalogue {
         "cancel_yes": "Sì, annullalo", "cancel_no": "No, tienilo",
         "notify": "Avvisami quando tocca a me",
         "js.called": "Tocca a te — vai subito all'ingresso del negozio.",
-        "js.soon": "Preparati: {n} persone prima di te.",
+        "js.soon": "Preparati: {n} persone prima di te.", "js.soon_one": "Preparati: sei il prossimo.",
         "js.notify_denied": "Le notifiche sono bloccate in questo browser; tieni aperta questa pagina.",
         "invalid_title": "Biglietto non valido",
         "invalid":

@@ -86,7 +86,7 @@ enum PageScript {
           ahead.textContent=typeof n==='number'?(n===0?s.ahead_none:(n===1?s.ahead_one:t('ahead_many',n))):'';
           var w=b.estimatedWaitSeconds;$('wait').hidden=typeof w!=='number';if(typeof w==='number')minutes.textContent=t('minutes',Math.ceil(w/60));
           if(b.stage==='called')tell('called',s['js.called']);
-          else if(b.stage==='waiting'&&n<=2&&n>0)tell('soon'+n,t('js.soon',n));
+          else if(b.stage==='waiting'&&n<=2&&n>0)tell('soon'+n,n===1?s['js.soon_one']:t('js.soon',n));
           else if(b.stage!=='called'){notice.hidden=true;told=''}
           if(over(b.stage)){forget(d.ticket);$('qr').hidden=true;$('cancel-box').hidden=true}
         }

@@ -101,6 +101,8 @@ public struct EnrolledDevice: Codable, Sendable, Equatable {
     public var keyId: String?
     /// When it last called this server (not stored: since the server started).
     public var lastContact: Timestamp?
+    /// How it said it is, in its last report.
+    var health: DeviceHealth?
 }
 
 /// Random tokens and their stored form.

@@ -49,6 +49,9 @@ public struct KioskConfig: Sendable, Equatable {
         public var takeSensor: TakeSensor = .auto
         public var pollInterval: Duration = .milliseconds(100)
         public var debounce: Duration = .milliseconds(30)
+        /// Tickets one roll holds (`roll_tickets`; 0 or absent: unknown), for the estimate of tickets left the
+        /// kiosk reports.
+        public var rollTickets: Int?
         public var qr: EscPosEncoder.QRMode = .auto
         public var footer = ""
         /// A 1-bit PBM (P1 or P4) printed above the store name.
@@ -326,6 +329,7 @@ public struct KioskConfig: Sendable, Equatable {
         printer.takeSensor = try table.choice("take_sensor", TakeSensor.self) ?? printer.takeSensor
         if let ms = try table.int("poll_interval_ms", in: 10...5000) { printer.pollInterval = .milliseconds(ms) }
         if let ms = try table.int("debounce_ms", in: 0...2000) { printer.debounce = .milliseconds(ms) }
+        if let roll = try table.int("roll_tickets", in: 0...100_000) { printer.rollTickets = roll == 0 ? nil : roll }
         printer.qr = try table.choice("qr", EscPosEncoder.QRMode.self) ?? printer.qr
         printer.footer = try table.string("footer") ?? printer.footer
         printer.logo = try table.string("logo") ?? printer.logo

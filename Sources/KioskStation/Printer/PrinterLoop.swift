@@ -412,6 +412,7 @@ final class PrinterLoop: @unchecked Sendable {
     private func confirmPrinted(_ ticket: IssuedTicket, status: PrinterStatus, samples: [Bool], bytes: Int) {
         interrupted = nil
         station.metrics.ticketsPrinted.increment()
+        station.publish { $0.ticketsSincePaperLoad += 1 }
         if let takenAt {
             station.metrics.tearOffToNextTicket.record(ContinuousClock.now - takenAt)
             self.takenAt = nil
@@ -469,7 +470,10 @@ final class PrinterLoop: @unchecked Sendable {
         }
         station.publish { s in
             s.conditions = status.active.map(\.rawValue)
-            s.paper = status[.paperEnd] ? "out" : status[.paperNearEnd] ? "near_end" : "ok"
+            let paper = status[.paperEnd] ? "out" : status[.paperNearEnd] ? "near_end" : "ok"
+            // Paper loaded after it ran out: a new roll.
+            if s.paper == "out" && paper != "out" { s.ticketsSincePaperLoad = 0 }
+            s.paper = paper
             let important = status.active.filter { $0 != .ticketPresent }
             s.action = important.first?.operatorAction
             if !faults.isEmpty {

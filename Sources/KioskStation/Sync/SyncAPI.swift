@@ -115,6 +115,11 @@ struct SyncAPI: Sendable {
         let _: Empty = try await call(.PUT, "v1/devices/self/key", body: key, timeout: Self.shortDeadline)
     }
 
+    /// Tells the server how this kiosk is (``KioskHealth``).
+    func reportHealth(_ health: KioskHealth) async throws {
+        let _: Empty = try await call(.PUT, "v1/devices/self/health", body: health, timeout: Self.shortDeadline)
+    }
+
     struct Empty: Decodable {}
 
     private func call<Body: Encodable, Answer: Decodable>(

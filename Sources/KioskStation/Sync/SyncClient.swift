@@ -21,6 +21,8 @@ public final class SyncClient: Service, Sendable {
     /// How the server's certificate is checked (`[sync] ca_file`, else the system's CA store).
     let tls: TLSConfiguration
     let onKeyRingChanged: @Sendable () -> Void
+    /// How this kiosk is now, for the server (nil: no reports).
+    let health: (@Sendable () -> KioskHealth)?
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
     private let reported = Mutex(0)
@@ -35,6 +37,7 @@ public final class SyncClient: Service, Sendable {
         store: LocalStore,
         queue: QueueReplica,
         logger: Logger,
+        health: (@Sendable () -> KioskHealth)? = nil,
         onKeyRingChanged: @escaping @Sendable () -> Void = {}
     ) throws {
         let base = config.sync.server.hasSuffix("/") ? config.sync.server : config.sync.server + "/"
@@ -53,6 +56,7 @@ public final class SyncClient: Service, Sendable {
         self.queue = queue
         self.logger = logger
         self.onKeyRingChanged = onKeyRingChanged
+        self.health = health
         self.base = base
         self.published = Mutex(SyncStatus(server: config.sync.server))
     }
@@ -76,9 +80,30 @@ public final class SyncClient: Service, Sendable {
             group.addTask { await self.pushLoop(api) }
             group.addTask { await self.pullLoop(api) }
             group.addTask { await self.keyLoop(api) }
+            if let health = self.health { group.addTask { await self.healthLoop(api, health) } }
         }
         try? await client.shutdown()
         publish { $0.state = "stopped" }
+    }
+
+    /// How often the health report is checked for a change, and the longest time between two reports.
+    static let healthCheck: Duration = .seconds(2)
+    static let healthHeartbeat: Duration = .seconds(30)
+
+    /// Reports the kiosk's health when it changes and at least every 30 s (the server flags a kiosk silent
+    /// for over a minute).
+    private func healthLoop(_ api: SyncAPI, _ health: @escaping @Sendable () -> KioskHealth) async {
+        let last = Mutex<(report: KioskHealth, at: ContinuousClock.Instant)?>(nil)
+        await repeatWithBackoff("health report") {
+            let report = health()
+            let previous = last.withLock { $0 }
+            if let previous, previous.report == report, ContinuousClock.now - previous.at < Self.healthHeartbeat {
+                return Self.healthCheck
+            }
+            try await api.reportHealth(report)
+            last.withLock { $0 = (report, ContinuousClock.now) }
+            return Self.healthCheck
+        }
     }
 
     /// The longest wait between two attempts while the server cannot be reached: short enough that a

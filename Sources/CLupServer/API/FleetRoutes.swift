@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import Prometheus
+
+/// The fleet's health: each kiosk reports how it is (`PUT /v1/devices/self/health`, its credential), and
+/// `GET /metrics` (the system manager's token, as a Prometheus scrape job's bearer token) exports every
+/// kiosk's state for alerting — the rules ship in packaging/prometheus/clup-fleet-rules.yml.
+struct FleetRoutes {
+    let auth: Authenticator
+    let logs: StoreLogs
+
+    func register(on router: some RouterMethods<ServerContext>) {
+        router.put("v1/devices/self/health") { request, _ -> Response in
+            let (store, device) = try auth.requireDevice(request)
+            let health = try await request.decode(DeviceHealth.self, limit: 4 << 10)
+            try health.validate()
+            auth.contacts.report(health, from: device, of: store, at: logs.clock.now())
+            return Response(status: .noContent)
+        }
+        router.get("metrics") { request, _ -> Response in
+            try auth.requireAdmin(request)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: FleetMetrics.exposition(auth.contacts, logs: logs)))
+            )
+        }
+    }
+}
+
+/// The fleet's gauges, computed at each scrape from what the kiosks reported (never stale counters).
+enum FleetMetrics {
+    static func exposition(_ contacts: DeviceContacts, logs: StoreLogs) -> String {
+        let registry = PrometheusCollectorRegistry()
+        let now = logs.clock.now()
+        for live in logs.all {
+            let store = live.record.id.uuidString.lowercased()
+            gauge(
+                registry,
+                "store_inside",
+                "People inside the store now, as the server's log says.",
+                Double(live.state.inside),
+                labels: [("store", store)]
+            )
+            gauge(
+                registry,
+                "store_waiting",
+                "Tickets waiting in the store's line now.",
+                Double(live.state.waiting.count),
+                labels: [("store", store)]
+            )
+        }
+        for (storeID, device, seen) in contacts.all() {
+            let labels = [("store", storeID.uuidString.lowercased()), ("device", device)]
+            gauge(
+                registry,
+                "kiosk_seconds_since_contact",
+                "Seconds since the kiosk last called the server.",
+                Double(max(now - seen.at, .zero).components.seconds),
+                labels: labels
+            )
+            guard let health = seen.health else { continue }
+            // One series per state, 1 for the one reported: alert rules match the state by label.
+            let machines = [
+                ("kiosk_printer_state", "printer", health.printer, DeviceHealth.printerStates),
+                ("kiosk_door_state", "door scanner", health.door, DeviceHealth.doorStates),
+            ]
+            for case (let name, let part, let reported?, let states) in machines {
+                for state in states {
+                    gauge(
+                        registry,
+                        name,
+                        "1 for the state the kiosk's \(part) reported last.",
+                        Double(reported == state ? 1 : 0),
+                        labels: labels + [("state", state)]
+                    )
+                }
+            }
+            if let left = health.ticketsLeft {
+                gauge(
+                    registry,
+                    "kiosk_tickets_left",
+                    "Tickets left on the printer's roll (the kiosk's estimate from roll_tickets).",
+                    Double(left),
+                    labels: labels
+                )
+            }
+            if let printed = health.ticketsSincePaperLoad {
+                gauge(
+                    registry,
+                    "kiosk_tickets_since_paper_load",
+                    "Tickets printed since the paper was last loaded.",
+                    Double(printed),
+                    labels: labels
+                )
+            }
+            gauge(
+                registry,
+                "kiosk_pending_events",
+                "Events the kiosk wrote that the server has not confirmed yet.",
+                Double(health.pendingEvents),
+                labels: labels
+            )
+            gauge(
+                registry,
+                "kiosk_info",
+                "1, with the kiosk's software version as a label.",
+                1.0,
+                labels: labels + [("version", health.version)]
+            )
+        }
+        return registry.emitToString()
+    }
+
+    /// `clup_<name>` set to `value`.
+    private static func gauge(
+        _ registry: PrometheusCollectorRegistry,
+        _ name: String,
+        _ help: String,
+        _ value: Double,
+        labels: [(String, String)]
+    ) {
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(namespace: "clup", metricName: name, unitName: "", helpText: help),
+            labels: labels
+        ).set(value)
+    }
+}
