@@ -16,7 +16,8 @@ Reads commands on stdin, one per line, and answers each with one line on stdout:
     hidden NAME ELEMENT_ID            wait up to 15 s until it is not displayed  -> ok | fail
     shot NAME ELEMENT_ID PNG_PATH     a screenshot of the element                -> ok
     url NAME                          the tab's address now                      -> ok <url>
-    type NAME ELEMENT_ID TEXT...      clear the field and type TEXT into it      -> ok
+    type NAME ELEMENT_ID TEXT...      clear the field and type TEXT into it
+                                      (waits up to 15 s for it to show)          -> ok
     submit NAME FORM_ID               submit the form without the browser's own
                                       checks, as a client that skips them does   -> ok
     json NAME ELEMENT_ID              the element's text as a JSON string, line
@@ -105,7 +106,11 @@ def main():
                     driver.find_element(By.ID, words[2]).screenshot(words[3])
                     say("ok")
                 elif command == "type":
-                    field = driver.find_element(By.ID, words[2])
+                    # The field may be on the page a click is still loading: wait for it.
+                    field = wait_for(lambda: visible(driver, words[2]))
+                    if field is None:
+                        say("fail no field " + words[2])
+                        continue
                     field.clear()
                     field.send_keys(line.rstrip("\n").split(" ", 3)[3] if len(words) > 3 else "")
                     say("ok")

@@ -97,10 +97,17 @@ import Testing
 
     /// A booking joins the line when its slot starts (behind who took a ticket before, ahead of who takes
     /// one after), is called then, and the door admits it; before its slot the door says "too early". The
-    /// server and the kiosk share a shifted clock, so the slot (tomorrow 07:00) comes without waiting for it.
+    /// server and the kiosk share a shifted clock, so the slot comes without waiting for it. Everything happens
+    /// in one business day: the clock starts at the next 08:00 in the store (UTC+1), the slot is 10:00 then
+    /// (a ticket torn off before the store opens would belong to the day before, and expire when it opens).
     @Test(.enabled(if: HIL.needs("zbarimg"), "zbarimg not installed (apt-get install zbar-tools; make test does it)"))
     func bookingsAreCalledAtTheirSlot() async throws {
         let offset = WallClock.Offset()
+        let hour: Int64 = 3_600_000
+        let real = Int64(Date().timeIntervalSince1970 * 1000)
+        var morning = (real + hour) / (24 * hour) * (24 * hour) + 8 * hour - hour  // 08:00 at UTC+1
+        if morning <= real { morning += 24 * hour }
+        offset.advance(by: .milliseconds(morning - real))
         let clock = WallClock.shifted(by: offset)
         let server = try await ServerRig(clock: clock)
         let storeID = try await server.registerStore(["slotMinutes": 15])
@@ -120,13 +127,16 @@ import Testing
         do {
             let door = try #require(kiosk.kiosk.door)
             func scan(_ payload: String) async throws -> String? { try await kiosk.scan(payload, on: scanner) }
-            // Tomorrow's first slot, 07:00 in the store (UTC+1).
+            // That day's 10:00 slot in the store (UTC+1).
             let formatter = DateFormatter()
             formatter.dateFormat = "yyyy-MM-dd"
             formatter.timeZone = TimeZone(secondsFromGMT: 3600)
-            let date = formatter.string(from: Date().addingTimeInterval(86_400))
+            let date = formatter.string(from: Date(timeIntervalSince1970: Double(morning) / 1000))
             let slots = try await server.call("GET", "/v1/stores/\(storeID.uuidString)/slots?date=\(date)", token: nil)
-            let start = try #require((slots.body["slots"] as? [[String: Any]])?.first?["start"] as? Int)
+            let start = try #require(
+                (slots.body["slots"] as? [[String: Any]])?.compactMap { $0["start"] as? Int }
+                    .first { Int64($0) == morning + 2 * hour }
+            )
             let booking = try await server.call(
                 "POST",
                 "/v1/stores/\(storeID.uuidString)/bookings",
