@@ -96,11 +96,12 @@ deb: deps-build
 	Scripts/build-deb.sh -c release -o out/deb
 
 demo: deps-run
-	$(SWIFT) build $(SWIFT_FLAGS) --product kioskd
-	"$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/kioskd" demo --out "$(DEMO_DIR)"
+	$(SWIFT) build $(SWIFT_FLAGS) --product kiosk-demo
+	"$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/kiosk-demo" --out "$(DEMO_DIR)"
 
 bench: deps-test
 	$(SWIFT) build -c release --product clup-bench
+	$(SWIFT) build -c release --product kioskd
 	.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python
 
 # swift-nio's .swift-format (4 spaces, 120 columns); `make format` fixes what `make lint` reports.

@@ -11,6 +11,7 @@ let package = Package(
     name: "clup-kiosk",
     products: [
         .executable(name: "kioskd", targets: ["kioskd"]),
+        .executable(name: "kiosk-demo", targets: ["kiosk-demo"]),
         .executable(name: "escpos-emulator", targets: ["escpos-emulator"]),
         .executable(name: "clup-server", targets: ["clup-server"]),
         .executable(name: "scanner-emulator", targets: ["scanner-emulator"]),
@@ -57,6 +58,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: The sync API's messages, shared by kioskd, clup-server, the demo and the tests.
+        .target(name: "SyncWire", dependencies: ["KioskCore"], swiftSettings: strict),
+
         // MARK: QR symbols (libqrencode), for printers, the emulator and the server's pages.
         .target(name: "QRSymbol", dependencies: ["KioskCore", "CQREncode"], swiftSettings: strict),
 
@@ -77,7 +81,7 @@ let package = Package(
         .target(
             name: "KioskStation",
             dependencies: [
-                "KioskCore", "Drivers", "ServiceSupport",
+                "KioskCore", "Drivers", "ServiceSupport", "SyncWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -89,11 +93,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The daemon links only what a store's kiosk runs: no server, no emulators.
         .executableTarget(
             name: "kioskd",
             dependencies: [
-                "KioskStation", "Drivers", "DeviceEmulators", "KioskCore", "ServiceSupport", "CLupServer",
+                "KioskStation", "Drivers", "KioskCore", "ServiceSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // `make demo`: the kiosk with emulated devices and an embedded clup-server, the keyboard as customers.
+        .executableTarget(
+            name: "kiosk-demo",
+            dependencies: [
+                "KioskStation", "Drivers", "DeviceEmulators", "KioskCore", "ServiceSupport", "CLupServer", "SyncWire",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,7 +131,7 @@ let package = Package(
         .target(
             name: "CLupServer",
             dependencies: [
-                "KioskCore", "ServiceSupport", "QRSymbol",
+                "KioskCore", "ServiceSupport", "QRSymbol", "SyncWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -214,7 +229,7 @@ let package = Package(
             name: "HostHILTests",
             dependencies: [
                 "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
-                "TestSupport",
+                "TestSupport", "CLinuxShims", "SyncWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

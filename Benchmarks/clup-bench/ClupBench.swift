@@ -42,7 +42,10 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Admissions watched in Chromium, for the pages benchmark.")
     var admissions = 50
 
-    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages.")
+    @Option(help: "Tear-offs through kioskd as its own process, for the daemon soak (0: footprint only).")
+    var soakTearOffs = 20_000
+
+    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon.")
     var only = "all"
 
     func run() async throws {
@@ -71,6 +74,9 @@ struct ClupBench: AsyncParsableCommand {
         if only == "all" || only == "sync" {
             try await SyncBenchmarks.tearOffToServer(count: tearOffs)
             try await SyncBenchmarks.outboxDrain(events: outboxEvents)
+        }
+        if only == "all" || only == "daemon" {
+            try await DaemonBenchmarks.footprintAndSoak(tearOffs: soakTearOffs)
         }
     }
 }

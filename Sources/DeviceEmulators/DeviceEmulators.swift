@@ -5,5 +5,5 @@
 /// its endpoints: TCP (port 9100 style), a pty pair (serial), and any character device such as
 /// `/dev/g_printer0` in the USB gadget rig.
 ///
-/// Must not touch: kiosk logic. It knows printers, not queues; tests and `kioskd demo` drive it from outside.
+/// Must not touch: kiosk logic. It knows printers, not queues; tests and `kiosk-demo` drive it from outside.
 public enum DeviceEmulators {}

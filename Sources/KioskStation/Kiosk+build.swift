@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import ServiceSupport
+import SyncWire
 
 /// The kiosk's services, built from its configuration: what `kioskd run` runs and what tests start.
 public struct Kiosk: Sendable {

@@ -29,6 +29,15 @@ public struct KeyValueLogHandler: LogHandler {
         )
     }
 
+    /// Makes this handler the process's one logging backend (standard error) and returns the program's logger at
+    /// `level` (a swift-log level name; anything else is `info`).
+    public static func bootstrap(program: String, level: String) -> Logger {
+        LoggingSystem.bootstrap { standardError(label: $0) }
+        var logger = Logger(label: program)
+        logger.logLevel = Logger.Level(rawValue: level) ?? .info
+        return logger
+    }
+
     /// Keeps lines from two threads whole.
     private static let standardErrorLock = Mutex(())
 

@@ -135,9 +135,7 @@ struct ClupServerCommand: AsyncParsableCommand {
             throw ValidationError("no admin token: pass --admin-token-file or set CLUP_ADMIN_TOKEN")
         }
         unblockStopSignals()
-        LoggingSystem.bootstrap { KeyValueLogHandler.standardError(label: $0) }
-        var logger = Logger(label: "clup-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = KeyValueLogHandler.bootstrap(program: "clup-server", level: logLevel)
         var options = ServerApp.Options(adminToken: token)
         options.host = host
         options.port = port

@@ -9,7 +9,7 @@ struct Kioskd: AsyncParsableCommand {
         commandName: "kioskd",
         abstract: "CLup kiosk daemon: ticket printer and door station at a store entrance.",
         subcommands: [
-            RunCommand.self, DemoCommand.self, DevicesCommand.self, PrintTestCommand.self, KeysCommand.self,
+            RunCommand.self, DevicesCommand.self, PrintTestCommand.self, KeysCommand.self,
         ]
     )
 }

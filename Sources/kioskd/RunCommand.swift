@@ -25,7 +25,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(78)  // EX_CONFIG: systemd does not restart on a broken configuration loop.
         }
         unblockStopSignals()
-        let logger = Logging.bootstrap(level: settings.logLevel)
+        let logger = KeyValueLogHandler.bootstrap(program: "kioskd", level: settings.logLevel)
         let kiosk = try Kiosk.build(config: settings, logger: logger)
         logger.notice(
             "kioskd starting",
@@ -39,15 +39,5 @@ struct RunCommand: AsyncParsableCommand {
             healthy: { kiosk.stuckLoop(limit: .seconds(20)) }
         )
         try await kiosk.serviceGroup(logger: logger, extra: [systemd, HeapTrim()]).run()
-    }
-}
-
-enum Logging {
-    /// One logger for the process: key=value lines to stderr, with journald's priority prefix under systemd.
-    static func bootstrap(level: String) -> Logger {
-        LoggingSystem.bootstrap { KeyValueLogHandler.standardError(label: $0) }
-        var logger = Logger(label: "kioskd")
-        logger.logLevel = Logger.Level(rawValue: level) ?? .info
-        return logger
     }
 }

@@ -5,22 +5,27 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// `kioskd demo` (what `make demo` runs) as a user drives it from the keyboard: a paper ticket torn off and an
+/// `kiosk-demo` (what `make demo` runs) as a user drives it from the keyboard: a paper ticket torn off and an
 /// app ticket taken join one queue, both are admitted at the emulated scanner, someone leaves, the embedded
 /// server receives it all through sync, and Ctrl-C stops everything cleanly.
 @Suite(.serialized) struct DemoTests {
+    static var demoProgram: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kiosk-demo")
+            .path
+    }
+
     @Test(
         .enabled(
-            if: FileManager.default.isExecutableFile(atPath: CrashTests.kioskd),
-            "kioskd is not built next to the tests"
+            if: FileManager.default.isExecutableFile(atPath: demoProgram),
+            "kiosk-demo is not built next to the tests"
         )
     )
     func theDemoRunsBothRolesWithAnEmbeddedServer() async throws {
         let out = HIL.temporaryDirectory("demo")
         defer { try? FileManager.default.removeItem(atPath: out) }
         let demo = try LineProcess(
-            CrashTests.kioskd,
-            ["demo", "--out", out, "--http-port", "0", "--server-port", "0", "--no-browser"],
+            Self.demoProgram,
+            ["--out", out, "--http-port", "0", "--server-port", "0", "--no-browser"],
             stderrToo: true
         )
         do {
@@ -35,6 +40,8 @@ import FoundationNetworking
 
             demo.send("")
             #expect(await demo.line(containing: "ticket A001 torn off") != nil, "\(demo.all)")
+            // Keys come through a pipe here, not a terminal: the legend says a key needs Enter.
+            #expect(demo.all.contains { $0.contains("type a key, then Enter") }, "\(demo.all)")
             demo.send("a")
             #expect(await demo.line(containing: "app ticket V001 taken") != nil, "\(demo.all)")
             demo.send("s")
@@ -69,6 +76,40 @@ import FoundationNetworking
         } catch {
             _ = await demo.interrupt(timeout: .seconds(5))
             throw error
+        }
+    }
+
+    /// On a terminal a key acts at once, without Enter; the terminal's line mode comes back when the demo quits,
+    /// and also when it crashes.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: demoProgram), "kiosk-demo is not built"))
+    func singleKeysActAtOnceOnATerminal() async throws {
+        for ending in ["q", "crash"] {
+            let out = HIL.temporaryDirectory("demo-keys")
+            defer { try? FileManager.default.removeItem(atPath: out) }
+            let terminal = try PseudoTerminal()
+            let demo = try LineProcess(
+                Self.demoProgram,
+                ["--out", out, "--http-port", "0", "--server-port", "0", "--no-browser"],
+                stderrToo: true,
+                terminal: terminal
+            )
+            #expect(await demo.line(containing: "Enter: tear the ticket off") != nil, "\(demo.all)")
+            #expect(!terminal.inLineMode, "single keys: canonical input and echo off")
+            terminal.type("a")
+            #expect(await demo.line(containing: "app ticket V001 taken") != nil, "\(demo.all)")
+            terminal.type("\r")
+            #expect(await demo.line(containing: "ticket A001 torn off") != nil, "\(demo.all)")
+            #expect(!demo.all.contains { $0.contains("type a key, then Enter") }, "a terminal needs no Enter")
+            if ending == "q" {
+                terminal.type("q")
+                #expect(await demo.waitForExit(timeout: .seconds(15)) == 0, "q quits cleanly: \(demo.all)")
+            } else {
+                kill(demo.process.processIdentifier, SIGSEGV)
+                _ = await demo.waitForExit(timeout: .seconds(15))
+                #expect(demo.process.terminationReason == .uncaughtSignal)
+            }
+            #expect(terminal.inLineMode, "the terminal is back in line mode after \(ending)")
+            if demo.process.isRunning { _ = await demo.interrupt(timeout: .seconds(5)) }
         }
     }
 }

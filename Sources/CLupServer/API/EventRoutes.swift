@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import KioskCore
+import SyncWire
 
 /// The store event log for kiosks: idempotent batch append, a long-polled read from a sequence number (with
 /// the key ring's digest), the store's key ring, and a device registering its own signing key.
@@ -12,70 +13,41 @@ struct EventRoutes {
     var checks: EventChecks
     let late: LateEvents
 
-    static let maxBatch = 1000
-
-    struct Batch: Decodable {
-        var events: [StoreEvent]
-    }
-
-    struct Appended: ResponseEncodable {
-        var appended: [ServerDatabase.Appended]
-        var last: Int64
-    }
-
-    struct Page: ResponseEncodable {
-        var events: [StoreEvent]
-        /// The last sequence of the store's log when this page was read.
-        var last: Int64
-        /// The key ring's digest (``EventRoutes/digest(_:)``) when this page was read.
-        var keyRing: String
-    }
-
-    struct DeviceKey: Codable, ResponseEncodable {
-        var device: DeviceID
-        var keyId: String?
-        /// Raw Ed25519 public key, base64.
-        var publicKey: String
-    }
-
-    struct KeyRingAnswer: ResponseEncodable {
-        var keys: [DeviceKey]
-        /// What pages of the log carry as `keyRing` while the ring stays as it is.
-        var digest: String
-    }
-
     func register(on router: some RouterMethods<ServerContext>) {
-        router.post("v1/stores/:store/events") { request, context -> Appended in
+        router.post("v1/stores/:store/events") { request, context -> AppendedEvents in
             let store = try context.parameters.require("store", as: UUID.self)
             let (_, device) = try auth.requireDevice(request, store: store)
-            let batch = try await request.decode(Batch.self, limit: 4 << 20)
-            guard batch.events.count <= Self.maxBatch else {
-                throw APIError.badRequest("at most \(Self.maxBatch) events per request", field: "events")
+            let batch = try await request.decode(EventBatch.self, limit: 4 << 20)
+            guard batch.events.count <= EventBatch.maxEvents else {
+                throw APIError.badRequest("at most \(EventBatch.maxEvents) events per request", field: "events")
             }
             let now = logs.clock.now()
             try checks.check(batch.events, store: store, device: device, now: now)
             let events = try late.stamped(batch.events, store: store, device: device, now: now)
             let appended = try await logs.append(events, store: store)
-            return Appended(appended: appended, last: logs.store(store)?.lastSequence ?? 0)
+            return AppendedEvents(
+                appended: appended.map { AppendedEvents.Event(id: $0.id, sequence: $0.sequence, new: $0.new) },
+                last: logs.store(store)?.lastSequence ?? 0
+            )
         }
-        router.get("v1/stores/:store/events") { request, context -> Page in
+        router.get("v1/stores/:store/events") { request, context -> EventPage in
             let store = try context.parameters.require("store", as: UUID.self)
             _ = try auth.requireDevice(request, store: store)
             let after = try Self.query(request, "after", default: 0, in: 0...Int64.max)
             let wait = try Self.query(request, "wait", default: 0, in: 0...60)
             let limit = try Self.query(request, "limit", default: 1000, in: 1...5000)
             let events = try await logs.events(store: store, after: after, wait: .seconds(wait), limit: Int(limit))
-            return Page(
+            return EventPage(
                 events: events,
                 last: logs.store(store)?.lastSequence ?? 0,
                 keyRing: Self.digest(try keyRing(store))
             )
         }
-        router.get("v1/stores/:store/keys") { request, context -> KeyRingAnswer in
+        router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in
             let store = try context.parameters.require("store", as: UUID.self)
             _ = try auth.requireDevice(request, store: store)
             let keys = try keyRing(store)
-            return KeyRingAnswer(keys: keys, digest: Self.digest(keys))
+            return KeyRingPage(keys: keys, digest: Self.digest(keys))
         }
         router.put("v1/devices/self/key") { request, _ -> Response in
             let (store, device) = try auth.requireDevice(request)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import Prometheus
+import SyncWire
 
 /// The fleet's health: each kiosk reports how it is (`PUT /v1/devices/self/health`, its credential), and
 /// `GET /metrics` (the system manager's token, as a Prometheus scrape job's bearer token) exports every
@@ -13,8 +14,8 @@ struct FleetRoutes {
     func register(on router: some RouterMethods<ServerContext>) {
         router.put("v1/devices/self/health") { request, _ -> Response in
             let (store, device) = try auth.requireDevice(request)
-            let health = try await request.decode(DeviceHealth.self, limit: 4 << 10)
-            try health.validate()
+            let health = try await request.decode(KioskHealth.self, limit: 4 << 10)
+            if let problem = health.problem { throw APIError.badRequest(problem.allowed, field: problem.field) }
             auth.contacts.report(health, from: device, of: store, at: logs.clock.now())
             return Response(status: .noContent)
         }
@@ -63,8 +64,8 @@ enum FleetMetrics {
             guard let health = seen.health else { continue }
             // One series per state, 1 for the one reported: alert rules match the state by label.
             let machines = [
-                ("kiosk_printer_state", "printer", health.printer, DeviceHealth.printerStates),
-                ("kiosk_door_state", "door scanner", health.door, DeviceHealth.doorStates),
+                ("kiosk_printer_state", "printer", health.printer, KioskHealth.printerStates),
+                ("kiosk_door_state", "door scanner", health.door, KioskHealth.doorStates),
             ]
             for case (let name, let part, let reported?, let states) in machines {
                 for state in states {

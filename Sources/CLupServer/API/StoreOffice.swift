@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import SyncWire
 
 /// What the system manager and store managers do to stores, whether through the API (``StoreRoutes``) or
 /// the console's pages: register a store and its manager, change its settings, enroll, list and revoke its
@@ -22,13 +23,6 @@ struct StoreOffice: Sendable {
     struct Registered: ResponseEncodable {
         var id: StoreID
         var manager: String
-    }
-
-    struct Enrolled: ResponseEncodable {
-        var store: StoreID
-        var device: DeviceID
-        /// Shown once: the kiosk's `[sync] credential`.
-        var credential: String
     }
 
     /// What a manager may change (`PATCH /v1/stores/{store}`); a field left out stays as it is.

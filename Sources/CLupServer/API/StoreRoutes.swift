@@ -1,16 +1,13 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import SyncWire
 
 /// `/v1/stores`: registration by the system manager; settings (capacity, hours, slots) and the enrollment,
 /// listing and revocation of a store's kiosks by its manager. The work is the ``StoreOffice``'s.
 struct StoreRoutes {
     let office: StoreOffice
     let auth: Authenticator
-
-    struct Enrollment: Decodable {
-        var device: DeviceID
-    }
 
     struct Devices: ResponseEncodable {
         var devices: [EnrolledDevice]
@@ -28,7 +25,7 @@ struct StoreRoutes {
             let settings = try await request.decode(StoreOffice.Settings.self, limit: 16 << 10)
             return try await office.update(store, settings)
         }
-        router.post("v1/stores/:store/devices") { request, context -> EditedResponse<StoreOffice.Enrolled> in
+        router.post("v1/stores/:store/devices") { request, context -> EditedResponse<Enrolled> in
             let store = try context.parameters.require("store", as: UUID.self)
             try auth.requireManager(request, of: store)
             let enrollment = try await request.decode(Enrollment.self)

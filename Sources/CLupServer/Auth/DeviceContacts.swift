@@ -1,8 +1,9 @@
 import KioskCore
+import SyncWire
 import Synchronization
 
 /// When each enrolled kiosk last called the server — every request it authenticates counts (its long-polls
-/// come at least every `pull_wait` seconds while it runs) — and how it said it is (``DeviceHealth``). The
+/// come at least every `pull_wait` seconds while it runs) — and how it said it is (``KioskHealth``). The
 /// console shows it and warns of a kiosk silent for more than a minute; the fleet's metrics export it. Kept in
 /// memory: a restarted server knows a kiosk again at its next call (its health report follows within 30 s).
 final class DeviceContacts: Sendable {
@@ -13,7 +14,7 @@ final class DeviceContacts: Sendable {
 
     struct Seen: Sendable {
         var at: Timestamp
-        var health: DeviceHealth?
+        var health: KioskHealth?
     }
 
     private let last = Mutex<[Key: Seen]>([:])
@@ -22,7 +23,7 @@ final class DeviceContacts: Sendable {
         last.withLock { $0[Key(store: store, device: device), default: Seen(at: now)].at = now }
     }
 
-    func report(_ health: DeviceHealth, from device: DeviceID, of store: StoreID, at now: Timestamp) {
+    func report(_ health: KioskHealth, from device: DeviceID, of store: StoreID, at now: Timestamp) {
         last.withLock { $0[Key(store: store, device: device)] = Seen(at: now, health: health) }
     }
 

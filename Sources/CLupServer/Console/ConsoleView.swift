@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import SyncWire
 
 /// What the console pages show, built from the same state the API answers from: the line now, the kiosks
 /// with their last contact, the day's figures as a chart. Pure: the caller passes the time and the words.
@@ -88,7 +89,7 @@ enum ConsoleView {
     }
 
     /// A kiosk's report in words, and whether it needs a person.
-    static func health(_ health: DeviceHealth?, _ strings: PageStrings) -> (String, Bool) {
+    static func health(_ health: KioskHealth?, _ strings: PageStrings) -> (String, Bool) {
         guard let health else { return (strings["console.no_report"], false) }
         var parts: [String] = []
         if let printer = health.printer {
@@ -99,7 +100,7 @@ enum ConsoleView {
         if health.paperLow, health.printer != "paper_near_end" { parts.append(strings["console.paper_low"]) }
         parts.append("v\(health.version)")
         let trouble =
-            DeviceHealth.troubled.contains(health.printer ?? "") || health.door == "disconnected" || health.paperLow
+            KioskHealth.troubled.contains(health.printer ?? "") || health.door == "disconnected" || health.paperLow
         return (parts.joined(separator: " · "), trouble)
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import KioskCore
+import SyncWire
 
 /// A store's page in the console, `GET /console/stores/<id>`, for its manager (or the system manager): the
 /// line live, the day's figures with a chart and the CSV export, the kiosks with their last contact,
@@ -188,7 +189,7 @@ struct StoreConsole {
     }
 
     /// The `kioskd.toml` a new kiosk needs to sync with this server (its credential goes in its own file).
-    private func snippet(_ enrolled: StoreOffice.Enrolled, request: Request, profile: StoreProfile) -> String {
+    private func snippet(_ enrolled: Enrolled, request: Request, profile: StoreProfile) -> String {
         let scheme = sessions.secure || request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
         let host = request.head.authority ?? "clup.example"
         return """
@@ -233,21 +234,21 @@ struct StoreConsole {
         )
     }
 
-    private func seal(_ enrolled: StoreOffice.Enrolled, at now: Timestamp) -> String {
+    private func seal(_ enrolled: Enrolled, at now: Timestamp) -> String {
         let expires = now.milliseconds + Self.enrollmentNoteLifetime
         let plain = Data("\(expires)\n\(enrolled.device)\n\(enrolled.credential)".utf8)
         let box = try? ChaChaPoly.seal(plain, using: sessions.key, authenticating: Data(enrolled.store.uuidString.utf8))
         return box.map { HolderTokens.base64url($0.combined) } ?? ""
     }
 
-    private func open(_ note: String, store: StoreID, at now: Timestamp) -> StoreOffice.Enrolled? {
+    private func open(_ note: String, store: StoreID, at now: Timestamp) -> Enrolled? {
         guard note.count <= 400, let data = HolderTokens.data(base64url: note[...]),
             let box = try? ChaChaPoly.SealedBox(combined: data),
             let plain = try? ChaChaPoly.open(box, using: sessions.key, authenticating: Data(store.uuidString.utf8))
         else { return nil }
         let parts = String(decoding: plain, as: UTF8.self).split(separator: "\n")
         guard parts.count == 3, let expires = Int64(parts[0]), expires > now.milliseconds else { return nil }
-        return StoreOffice.Enrolled(store: store, device: String(parts[1]), credential: String(parts[2]))
+        return Enrolled(store: store, device: String(parts[1]), credential: String(parts[2]))
     }
 
     /// The settings form as the API's settings: a checked "closed" or an empty time closes that day.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import KioskCore
+import SyncWire
 
 extension ServerDatabase {
     /// Enrolls a kiosk of a store: returns its credential (shown once; only its SHA-256 is kept). Enrolling
@@ -102,7 +103,7 @@ public struct EnrolledDevice: Codable, Sendable, Equatable {
     /// When it last called this server (not stored: since the server started).
     public var lastContact: Timestamp?
     /// How it said it is, in its last report.
-    var health: DeviceHealth?
+    var health: KioskHealth?
 }
 
 /// Random tokens and their stored form.

@@ -4,6 +4,7 @@ import KioskCore
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import SyncWire
 
 /// The part of clup-server's `/v1` API a kiosk uses, over HTTP/JSON with the device's credential.
 ///
@@ -52,66 +53,34 @@ struct SyncAPI: Sendable {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
-    struct Appended: Decodable {
-        struct One: Decodable {
-            var id: EventID
-            var sequence: Int64
-        }
-        var appended: [One]
-        var last: Int64
-    }
-
-    struct Page: Decodable {
-        var events: [StoreEvent]
-        var last: Int64
-        /// The digest of the store's key ring: when it changes, the ring is fetched again.
-        var keyRing: String?
-    }
-
-    struct Key: Codable {
-        var device: DeviceID
-        var keyId: String?
-        var publicKey: String
-    }
-
-    struct Keys: Decodable {
-        var keys: [Key]
-        /// The ring's digest, as pages of the log carry it (nil from servers before revocation).
-        var digest: String?
-    }
-
-    struct Batch: Encodable {
-        var events: [StoreEvent]
-    }
-
-    func push(_ events: [StoreEvent]) async throws -> Appended {
+    func push(_ events: [StoreEvent]) async throws -> AppendedEvents {
         try await call(
             .POST,
             "v1/stores/\(store.uuidString)/events",
-            body: Batch(events: events),
+            body: EventBatch(events: events),
             timeout: Self.shortDeadline
         )
     }
 
-    func pull(after sequence: Int64, wait: Int, limit: Int = 1000) async throws -> Page {
+    func pull(after sequence: Int64, wait: Int, limit: Int = 1000) async throws -> EventPage {
         try await call(
             .GET,
             "v1/stores/\(store.uuidString)/events?after=\(sequence)&wait=\(wait)&limit=\(limit)",
-            body: Optional<Batch>.none,
+            body: Optional<EventBatch>.none,
             timeout: .seconds(Int64(wait)) + Self.pullMargin
         )
     }
 
-    func keys() async throws -> Keys {
+    func keys() async throws -> KeyRingPage {
         try await call(
             .GET,
             "v1/stores/\(store.uuidString)/keys",
-            body: Optional<Batch>.none,
+            body: Optional<EventBatch>.none,
             timeout: Self.shortDeadline
         )
     }
 
-    func registerKey(_ key: Key) async throws {
+    func registerKey(_ key: DeviceKey) async throws {
         let _: Empty = try await call(.PUT, "v1/devices/self/key", body: key, timeout: Self.shortDeadline)
     }
 

@@ -4,6 +4,7 @@ import KioskCore
 import Logging
 import NIOSSL
 import ServiceLifecycle
+import SyncWire
 import Synchronization
 
 /// Keeps the station's log in step with clup-server: pushes the outbox in order, pulls the store's log
@@ -199,7 +200,7 @@ public final class SyncClient: Service, Sendable {
             let own = try store.signingKey()
             if !(try store.keyRegistered()) {
                 try await api.registerKey(
-                    SyncAPI.Key(
+                    DeviceKey(
                         device: config.device.id,
                         keyId: own.keyID.description,
                         publicKey: own.publicKey.rawRepresentation.base64EncodedString()

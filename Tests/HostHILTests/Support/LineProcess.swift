@@ -15,12 +15,13 @@ final class LineProcess: Sendable {
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
-        stderrToo: Bool = false
+        stderrToo: Bool = false,
+        terminal: PseudoTerminal? = nil
     ) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = input
+        process.standardInput = terminal?.userSide ?? input
         process.standardOutput = output
         process.standardError = stderrToo ? output : FileHandle.standardError
         try process.run()

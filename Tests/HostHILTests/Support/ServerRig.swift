@@ -8,6 +8,7 @@ import NIOCore
 import NIOSSL
 import ServiceLifecycle
 import ServiceSupport
+import SyncWire
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -116,6 +117,34 @@ final class ServerRig: Sendable {
         raw: Data? = nil,
         headers: [String: String] = [:]
     ) async throws -> (status: Int, body: [String: Any]) {
+        let (status, data) = try await exchange(method, path, token: token, json: json, raw: raw, headers: headers)
+        return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+
+    /// One call of the sync API with its typed messages (SyncWire): the answer decoded, or a failure naming the
+    /// status and what the server said.
+    func send<Answer: Decodable>(
+        _ method: String,
+        _ path: String,
+        _ body: some Encodable,
+        token: String? = adminToken,
+        expecting: Int = 200
+    ) async throws -> Answer {
+        let (status, data) = try await exchange(method, path, token: token, raw: try JSONEncoder().encode(body))
+        guard status == expecting else {
+            throw Failure(description: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
+        }
+        return try JSONDecoder().decode(Answer.self, from: data)
+    }
+
+    private func exchange(
+        _ method: String,
+        _ path: String,
+        token: String?,
+        json: Any? = nil,
+        raw: Data? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: Data) {
         if let tlsClient {
             var request = HTTPClientRequest(url: url + path)
             request.method = .init(rawValue: method)
@@ -126,9 +155,9 @@ final class ServerRig: Sendable {
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
             let response = try await tlsClient.execute(request, timeout: .seconds(30))
-            let data = Data((try await response.body.collect(upTo: 16 << 20)).readableBytesView)
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return (Int(response.status.code), object)
+            return (
+                Int(response.status.code), Data((try await response.body.collect(upTo: 16 << 20)).readableBytesView)
+            )
         }
         var request = URLRequest(url: URL(string: url + path)!)
         request.httpMethod = method
@@ -138,8 +167,7 @@ final class ServerRig: Sendable {
         if let raw { request.httpBody = raw }
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (data, response) = try await URLSession.shared.data(for: request)
-        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, object)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
     static var storeProfile: [String: Any] {
@@ -168,11 +196,13 @@ final class ServerRig: Sendable {
 
     /// Enrolls a kiosk and returns its credential.
     func enroll(_ device: String, store: StoreID) async throws -> String {
-        let (status, body) = try await call("POST", "/v1/stores/\(store.uuidString)/devices", json: ["device": device])
-        guard status == 201, let credential = body["credential"] as? String else {
-            throw Failure(description: "enroll \(device): \(status) \(body)")
-        }
-        return credential
+        let enrolled: Enrolled = try await send(
+            "POST",
+            "/v1/stores/\(store.uuidString)/devices",
+            Enrollment(device: device),
+            expecting: 201
+        )
+        return enrolled.credential
     }
 
     func queue(_ store: StoreID) -> QueueState? { app.logs.store(store)?.state }

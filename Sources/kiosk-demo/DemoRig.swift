@@ -6,12 +6,13 @@ import KioskCore
 import KioskStation
 import Logging
 import ServiceLifecycle
+import SyncWire
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Everything `kioskd demo` runs: an embedded clup-server with a registered store, an emulated presenter
+/// Everything `kiosk-demo` runs: an embedded clup-server with a registered store, an emulated presenter
 /// printer on TCP, an emulated serial scanner on a pty, and the kiosk in both roles syncing with the server,
 /// set up the way an installer would (the store registered and the kiosk enrolled through the server's API).
 final class DemoRig: Sendable {
@@ -152,16 +153,13 @@ struct DemoAPI {
     }
 
     func enroll(_ device: String, store: StoreID, token: String) async throws -> String {
-        let body = try await call(
+        let answer = try await exchange(
             "POST",
             "/v1/stores/\(store.uuidString)/devices",
             token: token,
-            json: ["device": device]
+            body: try JSONEncoder().encode(Enrollment(device: device))
         )
-        guard let credential = body["credential"] as? String else {
-            throw DemoRig.Failure(description: "enrolling \(device): no credential in \(body)")
-        }
-        return credential
+        return try JSONDecoder().decode(Enrolled.self, from: answer).credential
     }
 
     func takeTicket(store: StoreID) async throws -> (code: String, qr: String) {
@@ -178,19 +176,26 @@ struct DemoAPI {
         token: String? = nil,
         json: [String: Any]? = nil
     ) async throws -> [String: Any] {
+        let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
+        let answer = try await exchange(method, path, token: token, body: body)
+        return (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any] ?? [:]
+    }
+
+    /// One request with a JSON body; the answer's body, or a failure naming the status and the server's error.
+    private func exchange(_ method: String, _ path: String, token: String?, body: Data?) async throws -> Data {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        if let body {
+            request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         guard (200..<300).contains(status) else {
-            throw DemoRig.Failure(description: "\(method) \(path): HTTP \(status) \(body["error"] ?? "")")
+            let error = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["error"] ?? ""
+            throw DemoRig.Failure(description: "\(method) \(path): HTTP \(status) \(error)")
         }
-        return body
+        return data
     }
 }

@@ -9,12 +9,14 @@ import ServiceLifecycle
 import ServiceSupport
 import Synchronization
 
-/// `kioskd demo`: the whole kiosk on one machine. An embedded clup-server, the kiosk in both roles (ticket
+/// `kiosk-demo`: the whole kiosk on one machine. An embedded clup-server, the kiosk in both roles (ticket
 /// printer and door) syncing with it, an emulated presenter printer and an emulated serial QR scanner; the
-/// keyboard plays the customers. What `make demo` runs.
-struct DemoCommand: AsyncParsableCommand {
+/// keyboard plays the customers. What `make demo` runs. A program of its own, so that `kioskd` links only what a
+/// store's kiosk runs (no server, no emulators).
+@main
+struct KioskDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "demo",
+        commandName: "kiosk-demo",
         abstract: "Run the kiosk with emulated devices and an embedded server; the keyboard plays the customers."
     )
 
@@ -41,10 +43,12 @@ struct DemoCommand: AsyncParsableCommand {
     static let keys =
         "Enter: tear the ticket off · a: app ticket · s: scan the next ticket at the door · "
         + "x: someone leaves · p: paper out/in · c: cover open/closed · q or Ctrl-C: quit"
+    /// Said after the keys when standard input is not a terminal (a pipe): a key acts once its line ends.
+    static let lineModeNote = "(not a terminal: type a key, then Enter)"
 
     func run() async throws {
         unblockStopSignals()
-        let logger = Logging.bootstrap(level: "warning")
+        let logger = KeyValueLogHandler.bootstrap(program: "kiosk-demo", level: "warning")
         let out = URL(fileURLWithPath: out).standardizedFileURL.path
         try? FileManager.default.removeItem(atPath: out)
         let rig = try await DemoRig(
@@ -71,7 +75,9 @@ struct DemoCommand: AsyncParsableCommand {
             "  console: \(rig.serverURL)/console   (manager \(DemoAPI.manager) / \(DemoAPI.password); "
                 + "system manager: the admin token \(rig.adminToken))"
         )
-        let keyboard = Thread { Self.keyboard(rig: rig, pocket: pocket, group: group) }
+        let singleKeys = Terminal.enterSingleKeyMode()
+        let legend = singleKeys ? Self.keys : "\(Self.keys)\n\(Self.lineModeNote)"
+        let keyboard = Thread { Self.keyboard(rig: rig, pocket: pocket, group: group, singleKeys: singleKeys) }
         keyboard.start()
         Task {
             guard let port = rig.kiosk.httpPort.wait() else { return }
@@ -79,7 +85,7 @@ struct DemoCommand: AsyncParsableCommand {
             say(
                 "  pages:   manager \(base)/   window display \(base)/display   status \(base)/status   metrics \(base)/metrics"
             )
-            say("\n\(Self.keys)")
+            say("\n\(legend)")
             if !noBrowser {
                 openInBrowser(["\(base)/display", "\(base)/", "\(rig.serverURL)/?q=demo", "\(rig.serverURL)/console"])
             }
@@ -89,12 +95,17 @@ struct DemoCommand: AsyncParsableCommand {
         say("demo stopped")
     }
 
-    /// Reads keys until `q` or the end of input; each key is one customer's (or the manager's) action.
-    static func keyboard(rig: DemoRig, pocket: Pocket, group: ServiceGroup) {
+    /// Reads keys until `q` or the end of input; each key is one customer's (or the manager's) action. On a
+    /// terminal a key acts at once; otherwise a line is one key (an empty line is Enter).
+    static func keyboard(rig: DemoRig, pocket: Pocket, group: ServiceGroup, singleKeys: Bool) {
         var paperOut = false
         var coverOpen = false
-        while let line = readLine() {
-            switch line.trimmingCharacters(in: .whitespaces) {
+        let nextKey: () -> String? =
+            singleKeys
+            ? { Terminal.readKey().map { $0 == "\n" ? "" : String($0) } }
+            : { readLine()?.trimmingCharacters(in: .whitespaces) }
+        while let key = nextKey() {
+            switch key {
             case "q":
                 Task { await group.triggerGracefulShutdown() }
                 return
@@ -126,8 +137,10 @@ struct DemoCommand: AsyncParsableCommand {
                 }
             case "":
                 tearOff(rig: rig, pocket: pocket)
+            case let other where other.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "?" }):
+                say(singleKeys ? keys : "\(keys)\n\(lineModeNote)")
             default:
-                say(keys)
+                break  // a terminal's escape sequence (an arrow key): not a customer's action
             }
         }
     }
