@@ -67,6 +67,30 @@ import Testing
         #expect(emulator.takeCount == 1)
     }
 
+    /// The profile's retract command pulls the presented ticket back in (reported by the control language);
+    /// the other presenter's command, or a retract with nothing presented, does nothing; a command's argument is
+    /// never printed as text.
+    @Test func theProfilesRetractCommandPullsThePresentedTicketIn() throws {
+        for (id, own, other) in [
+            ("citizen-ppu-700", [0x1D, 0x52, 0x30], [0x1D, 0x65, 0x02]),
+            ("custom-vkp80iii", [0x1D, 0x65, 0x02], [0x1D, 0x52, 0x30]),
+        ] as [(String, [UInt8], [UInt8])] {
+            let profile = try PrinterProfile.load(named: id)
+            let emulator = try PrinterEmulator(profile: profile, logger: logger)
+            _ = emulator.receive(own)
+            #expect(emulator.retractedTickets.isEmpty, "\(id): nothing presented, nothing retracted")
+            _ = emulator.receive(try EscPosEncoder(profile: profile).encode(PrintDocument([.text("1"), .cut()])))
+            _ = emulator.receive(other + [0x1D, 0x52, 0x31, 0x05])  // the other's retract; GS R 1 n: a timer
+            #expect(query(emulator, profile)[.ticketPresent], "\(id): another model's command is not a retract")
+            _ = emulator.receive(own)
+            #expect(!query(emulator, profile)[.ticketPresent], "\(id)")
+            #expect(emulator.retractedTickets.map(\.number) == [1] && emulator.takeCount == 0)
+            #expect(EmulatorControl.execute("retracted", on: emulator) == "ok 1 1")
+            _ = emulator.receive(try EscPosEncoder(profile: profile).encode(PrintDocument([.text("2"), .cut()])))
+            #expect(emulator.tickets.last?.text.first == "2", "\(id): no command byte printed as text")
+        }
+    }
+
     @Test func printDataWaitsWhileStoppedAndPrintsAfter() throws {
         let profile = try PrinterProfile.load(named: "epson-tm-t88")
         let emulator = try PrinterEmulator(profile: profile, logger: logger)

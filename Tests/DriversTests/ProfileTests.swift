@@ -80,6 +80,18 @@ import Testing
         #expect(parseError(minimal + "\n[transport]\nflow_control = \"rts\"\n")?.key == "transport.flow_control")
     }
 
+    @Test func retractIsHexBytesForAPresenter() throws {
+        let presenter = minimal + "\npresenter = true\nretract = \"1D 52 30\"\n"
+        #expect(try PrinterProfile.parse(presenter, id: "t", file: "t.toml").retract == [0x1D, 0x52, 0x30])
+        #expect(try PrinterProfile.parse(minimal, id: "t", file: "t.toml").retract == nil)
+        #expect(parseError(minimal + "\npresenter = true\nretract = \"1D R 30\"\n")?.key == "retract")
+        #expect(parseError(minimal + "\npresenter = true\nretract = \"\"\n")?.key == "retract")
+        let noPresenter = parseError(minimal + "\nretract = \"1D 52 30\"\n")
+        #expect(noPresenter?.key == "retract" && noPresenter?.message.contains("presenter = true") == true)
+        #expect(try PrinterProfile.load(named: "citizen-ppu-700").retract == [0x1D, 0x52, 0x30])
+        #expect(try PrinterProfile.load(named: "custom-vkp80iii").retract == [0x1D, 0x65, 0x02])
+    }
+
     @Test func maskOverFixedReplyBitsIsRefused() {
         // Bit 4 (0x10) is fixed to 1 in every DLE EOT reply: it cannot carry a condition.
         let error = parseError(minimal + "\n[status.dle_eot_2]\ncover_open = 0x10\n")

@@ -165,14 +165,31 @@ import Testing
             #expect(serverFresh != nil, "the server's queue still shows yesterday")
             #expect(server.queue(storeID)?.insideAtLastDayEnd == 3)
 
-            // Yesterday's waiting ticket is refused as yesterday's; the one that waited in the printer overnight
-            // is admitted (this printer cannot retract it); the first ticket of the day is A001.
+            // Yesterday's waiting ticket is refused as yesterday's. The one that waited in the printer overnight
+            // goes back in (this presenter retracts) and its code is void, on the door too; a fresh A001 of the
+            // new day takes its place at once, and gets in once taken.
             #expect(try await scan(qr[3]) == "previous_day A004")
             #expect(doorStation.status.last?.message.contains("earlier day") == true)
-            #expect(try await scan(qr[6]) == "admit A007")
-            await printer.customerTakes()
             let morning = try await printer.requireTickets(8)
             #expect(morning[7].text.contains { $0.contains("A001") }, "\(morning[7].text)")
+            #expect(printer.emulator.retractedTickets.map(\.number) == [7])
+            #expect(printer.station.status.ticketsRetracted == 1)
+            // Its void reaches the server's log; it is never called (cancelled, or forgotten with yesterday when
+            // the day's start came after it), and the door refuses it.
+            let voided = await door.wait(.seconds(10)) {
+                let log = (try? server.app.database.events(store: storeID, after: 0, limit: .max)) ?? []
+                return log.contains { $0.kind == "ticketCancelled" }
+            }
+            #expect(voided != nil, "the printer's ticketCancelled never reached the server")
+            for queue in [server.queue(storeID), door.kiosk.queue.snapshot] {
+                let a007 = queue?.entries.values.first { $0.ticket.code.description == "A007" }
+                #expect(a007 == nil || a007?.stage == .cancelled, "\(String(describing: a007?.stage))")
+            }
+            let refused = try await scan(qr[6])
+            #expect(refused == "cancelled A007" || refused == "previous_day A007", "\(refused ?? "no decision")")
+            await printer.customerTakes()
+            _ = try await printer.requireTickets(9)
+            #expect(try await scan(morning[7].qrCodes.first ?? "") == "admit A001")
             #expect(await door.wait(.seconds(10)) { server.queue(storeID)?.inside == 1 } != nil)
             // One day start in the server's log, though three parties wrote it.
             let log = try server.app.database.events(store: storeID, after: 0, limit: .max)

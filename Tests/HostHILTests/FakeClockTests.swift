@@ -34,7 +34,11 @@ import FoundationNetworking
         )
     )
     func theNextMorningUnderAFakeClock() async throws {
-        let rig = try EmulatorRig(profile: "custom-vkp80iii")
+        // A presenter that cannot retract: the ticket left in it overnight stays (RetractTests and
+        // BadDaySyncTests have the one that can).
+        let profiles = try HIL.profileWithoutRetract("custom-vkp80iii")
+        defer { try? FileManager.default.removeItem(atPath: profiles) }
+        let rig = try EmulatorRig(profile: "custom-vkp80iii", directories: [profiles])
         defer { rig.stop() }
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
@@ -51,6 +55,7 @@ import FoundationNetworking
                 capacity = 3
                 opening_time = "07:00"
                 """,
+            printer: "profile_directories = [\"\(profiles)\"]",
             extra: """
                 [door]
                 enabled = true

@@ -164,3 +164,22 @@ import Testing
         #expect(machine.handle(.takeRequested(at: ms(2))).isEmpty)
     }
 }
+
+@Suite struct RetractRuleTests {
+    let today = BusinessDay(number: 20_000)
+
+    @Test func anEarlierDaysTicketGoesBackInWhateverTheTimer() {
+        for rule in [RetractRule(), RetractRule(after: .seconds(60))] {
+            let yesterday = BusinessDay(number: today.number - 1)
+            #expect(rule.reason(presentedAt: .zero, now: .seconds(1), issuedOn: yesterday, today: today) == .earlierDay)
+            #expect(rule.reason(presentedAt: .zero, now: .seconds(1), issuedOn: today, today: today) == nil)
+        }
+    }
+
+    @Test func aTicketNotTakenGoesBackInOnlyWithATimerAndOnlyWhenDue() {
+        #expect(RetractRule().reason(presentedAt: .zero, now: .seconds(86_000), issuedOn: today, today: today) == nil)
+        let rule = RetractRule(after: .seconds(60))
+        #expect(rule.reason(presentedAt: .seconds(5), now: .seconds(64), issuedOn: today, today: today) == nil)
+        #expect(rule.reason(presentedAt: .seconds(5), now: .seconds(65), issuedOn: today, today: today) == .notTaken)
+    }
+}

@@ -10,6 +10,7 @@ import SystemPackage
 ///     paper-near-end on|off     paper-end on|off     cover on|off     offline on|off     cutter-error on|off
 ///     status                    conditions the printer reports now
 ///     tickets                   how many tickets were cut, the last one's PNG and when it was cut (ms since 1970)
+///     retracted                 how many tickets the presenter pulled back in, and their numbers (1 = first cut)
 ///
 /// Every command gets one line back: `ok ...` or `error: ...`.
 public enum EmulatorControl {
@@ -25,9 +26,12 @@ public enum EmulatorControl {
             guard let last = emulator.tickets.last else { return "ok \(emulator.ticketCount) -" }
             let cutMs = Int64((last.cutDate.timeIntervalSince1970 * 1000).rounded(.down))
             return "ok \(emulator.ticketCount) \(last.pngPath ?? "-") \(cutMs)"
+        case "retracted":
+            let numbers = emulator.retractedTickets.map { String($0.number) }
+            return "ok \(numbers.count)" + (numbers.isEmpty ? "" : " " + numbers.joined(separator: ","))
         case "help":
             return "ok take | paper-near-end on|off | paper-end on|off | cover on|off | offline on|off | "
-                + "cutter-error on|off | status | tickets"
+                + "cutter-error on|off | status | tickets | retracted"
         default:
             guard let event = PhysicalEvent(command: command) else {
                 return "error: unknown command '\(command)' — try: help"

@@ -39,6 +39,9 @@ struct EscPosParser {
         case columnImage(mode: UInt8, width: Int, data: [UInt8])
         /// `GS L nL nH`
         case leftMargin(Int)
+        /// A presenter command, whole: Citizen's `GS R n` (0 retracts at once, 1 sets the auto-retract timer),
+        /// Custom's ejector commands `GS e n [m]`. The emulator acts on its profile's `retract`.
+        case presenter([UInt8])
         /// A known command this emulator does not render.
         case ignored([UInt8])
         /// A control byte that starts nothing known.
@@ -219,6 +222,14 @@ struct EscPosParser {
                     data: Array(buffer[(i + 8)..<(i + 8 + x * y)])
                 ), 8 + x * y
             )
+        case 0x52:  // GS R 0 (retract now) / GS R 1 n (auto-retract timer)
+            guard let n = arg() else { return nil }
+            let length = n == 1 || n == 0x31 ? 4 : 3
+            return available >= length ? (.presenter(Array(buffer[i..<(i + length)])), length) : nil
+        case 0x65:  // GS e n [m]: n = 3 presents the ticket m steps
+            guard let n = arg() else { return nil }
+            let length = n == 3 ? 4 : 3
+            return available >= length ? (.presenter(Array(buffer[i..<(i + length)])), length) : nil
         case 0x4C:  // GS L nL nH
             guard available >= 4 else { return nil }
             return (.leftMargin(Int(buffer[i + 2]) | Int(buffer[i + 3]) << 8), 4)

@@ -36,6 +36,8 @@ public final class PrinterEmulator: @unchecked Sendable {
     /// The ticket in the presenter (presenter profiles), and those the customer took from it.
     private var presented: PrintedTicket?
     private var taken: [PrintedTicket] = []
+    /// The tickets the presenter pulled back in (the profile's `retract` command), in order.
+    private var retracted: [PrintedTicket] = []
     /// A fault armed to strike after so many more bytes of print data.
     private var armed: (event: PhysicalEvent, remaining: Int)?
     /// A fault armed to strike at the next cut.
@@ -91,6 +93,9 @@ public final class PrinterEmulator: @unchecked Sendable {
 
     /// The tickets customers took from the presenter, in order (presenter profiles only).
     public var takenTickets: [PrintedTicket] { lock.withLock { taken } }
+
+    /// The tickets the presenter pulled back in, in order (profiles with `retract`).
+    public var retractedTickets: [PrintedTicket] { lock.withLock { retracted } }
 
     /// A client went away: a command it left half-sent is dropped, as a printer drops an aborted job.
     public func connectionClosed() {
@@ -306,6 +311,14 @@ public final class PrinterEmulator: @unchecked Sendable {
                 armedAtCut = nil
                 strike(fault, pushes: &pushes)
             }
+        case .presenter(let command):
+            guard command == profile.retract, physical.ticketPresent, let ticket = presented else { break }
+            // The presenter pulls the ticket back in: gone from the mouth, kept as retracted, never taken.
+            physical.ticketPresent = false
+            presented = nil
+            retracted.append(ticket)
+            pushASB(into: &pushes)
+            logger.info("ticket retracted", metadata: ["ticket": "\(ticket.number)"])
         case .unknown(let byte):
             logger.debug("unknown control byte", metadata: ["byte": "\(byte)"])
         default:

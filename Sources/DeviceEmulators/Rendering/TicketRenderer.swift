@@ -127,7 +127,8 @@ struct TicketRenderer {
         case .columnImage(let mode, let width, let data):
             flushLineWithoutFeed()
             drawBlock(Self.columnBitmap(mode: mode, width: width, data: data), scaleX: mode & 1 == 0 ? 2 : 1, scaleY: 1)
-        case .cut, .realTimeStatus, .realTimeRequest, .automaticStatusBack, .transmitStatus, .ignored, .unknown:
+        case .cut, .realTimeStatus, .realTimeRequest, .automaticStatusBack, .transmitStatus, .presenter, .ignored,
+            .unknown:
             break
         }
     }

@@ -4,7 +4,7 @@ extension PrinterProfile {
     /// Keys a profile file may have, with their meaning (also the reference for `Profiles/README.md`).
     static let topLevelKeys = [
         "name", "dots_per_line", "dpi", "code_pages", "native_qr", "qr_max_version", "status_queries",
-        "automatic_status_back", "presenter", "feed_before_cut", "status", "transport",
+        "automatic_status_back", "presenter", "feed_before_cut", "retract", "status", "transport",
     ]
 
     /// The profiles shipped with kioskd, by id.
@@ -61,6 +61,19 @@ extension PrinterProfile {
         }
     }
 
+    /// `retract = "1D 52 30"`: the command's bytes in hex, for a printer with a presenter.
+    static func parseRetract(_ root: StrictTable) throws(TOMLFileError) -> [UInt8]? {
+        guard let text = try root.string("retract") else { return nil }
+        let bytes = text.split(separator: " ").map { UInt8($0, radix: 16) }
+        guard (1...8).contains(bytes.count), bytes.allSatisfy({ $0 != nil }) else {
+            throw root.error("retract", "the command's bytes in hex, separated by spaces (e.g. \"1D 52 30\")")
+        }
+        guard try root.bool("presenter") == true else {
+            throw root.error("retract", "only a printer with a presenter can retract (set presenter = true)")
+        }
+        return bytes.compactMap { $0 }
+    }
+
     /// Parses profile text (`file` only names it in errors).
     public static func parse(_ text: String, id: String, file: String) throws(TOMLFileError) -> PrinterProfile {
         let root = try StrictTable.parse(text, file: file)
@@ -80,6 +93,7 @@ extension PrinterProfile {
             automaticStatusBack: try root.bool("automatic_status_back") ?? false,
             presenter: try root.bool("presenter") ?? false,
             feedBeforeCut: try root.int("feed_before_cut", in: 0...20) ?? 3,
+            retract: try parseRetract(root),
             status: StatusBitMap(),
             transport: TransportDefaults()
         )

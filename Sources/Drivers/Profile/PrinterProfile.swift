@@ -43,6 +43,9 @@ public struct PrinterProfile: Sendable, Equatable, Identifiable {
     public var presenter: Bool
     /// Lines fed before the cut so the last printed line clears the cutter.
     public var feedBeforeCut: Int
+    /// The command that pulls a presented ticket back into the printer (a presenter that can retract); nil when
+    /// this printer cannot.
+    public var retract: [UInt8]?
     public var status: StatusBitMap
     public var transport: TransportDefaults
 

@@ -52,6 +52,9 @@ public struct KioskConfig: Sendable, Equatable {
         /// Tickets one roll holds (`roll_tickets`; 0 or absent: unknown), for the estimate of tickets left the
         /// kiosk reports.
         public var rollTickets: Int?
+        /// A presenter printer that can retract pulls back a ticket nobody took for this long, voids it and
+        /// presents a fresh one (`retract_after_seconds`; absent: only at the business day's start).
+        public var retractAfter: Duration?
         public var qr: EscPosEncoder.QRMode = .auto
         public var footer = ""
         /// A 1-bit PBM (P1 or P4) printed above the store name.
@@ -330,6 +333,9 @@ public struct KioskConfig: Sendable, Equatable {
         if let ms = try table.int("poll_interval_ms", in: 10...5000) { printer.pollInterval = .milliseconds(ms) }
         if let ms = try table.int("debounce_ms", in: 0...2000) { printer.debounce = .milliseconds(ms) }
         if let roll = try table.int("roll_tickets", in: 0...100_000) { printer.rollTickets = roll == 0 ? nil : roll }
+        if let seconds = try table.int("retract_after_seconds", in: 0...86_400) {
+            printer.retractAfter = seconds == 0 ? nil : .seconds(seconds)
+        }
         printer.qr = try table.choice("qr", EscPosEncoder.QRMode.self) ?? printer.qr
         printer.footer = try table.string("footer") ?? printer.footer
         printer.logo = try table.string("logo") ?? printer.logo

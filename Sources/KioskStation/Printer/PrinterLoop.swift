@@ -43,6 +43,12 @@ final class PrinterLoop: @unchecked Sendable {
     private var unrecordedTake: Timestamp?
     /// The storage fault last logged (once per cause, not once a second).
     private var storageFault: String?
+    /// When the waiting ticket was seen in the presenter (printed, or found there after a restart).
+    private var presentedAt: Duration?
+    /// When a waiting ticket is pulled back in and voided (``RetractRule``).
+    private let retractRule: RetractRule
+    /// The waiting ticket the printer would not retract: it stays, and is not tried again.
+    private var retractRefused: TicketID?
 
     init(station: PrinterStation) throws {
         self.station = station
@@ -54,6 +60,15 @@ final class PrinterLoop: @unchecked Sendable {
         logo = printer.logo.isEmpty ? nil : try PBMImage.load(path: printer.logo)
         sensor = Self.resolve(printer.takeSensor, profile: profile, address: address)
         machine = TearOffMachine(debounce: printer.debounce)
+        retractRule = RetractRule(after: printer.retractAfter)
+        if printer.retractAfter != nil, profile.retract == nil || !profile.presenter {
+            throw PrinterError(
+                .profile,
+                device: profile.id,
+                "\(profile.name) cannot retract a ticket — remove [printer] retract_after_seconds, or use a profile "
+                    + "with a retract command (citizen-ppu-700, custom-vkp80iii)"
+            )
+        }
     }
 
     /// `auto`: ASB when the profile pushes the presenter bit, polling when it can be asked, else manual.
@@ -200,6 +215,7 @@ final class PrinterLoop: @unchecked Sendable {
             try ensureTicketWaiting(device, status: status)
             return
         }
+        if try retractIfDue(device) { return }
         try watchForTake(device, status: status)
         if machine.waitingTicket != nil && sensor != .asb {
             station.signal.sleep(untilNextLook)
@@ -300,6 +316,7 @@ final class PrinterLoop: @unchecked Sendable {
         current?.state = .printed
         _ = machine.handle(.printed(ticket.ticket.id, at: now))
         _ = machine.handle(.sensor(present: true, at: now))
+        presentedAt = now
         station.publish {
             $0.state = .ready
             $0.waitingTicket = ticket.ticket.code.description
@@ -419,6 +436,7 @@ final class PrinterLoop: @unchecked Sendable {
         }
         current?.state = .printed
         _ = machine.handle(.printed(ticket.ticket.id, at: now))
+        presentedAt = now
         for present in samples {
             _ = machine.handle(.sensor(present: present, at: now))
         }
@@ -428,6 +446,55 @@ final class PrinterLoop: @unchecked Sendable {
         }
         publishStatus(status)
         logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)", "bytes": "\(bytes)"])
+    }
+
+    /// Pulls the waiting ticket back in when the ``RetractRule`` says so — it is an earlier business day's, or
+    /// nobody took it within `retract_after_seconds` — voids its code and lets the next turn present a fresh
+    /// one. A printer that cannot retract keeps the ticket (its holder is admitted when it is taken); one whose
+    /// retract left the ticket out is reported once and keeps it too.
+    private func retractIfDue(_ device: PrinterDevice) throws -> Bool {
+        guard device.canRetract, let ticket = current, let presentedAt, retractRefused != ticket.ticket.id,
+            let reason = retractRule.reason(
+                presentedAt: presentedAt,
+                now: now,
+                issuedOn: station.days.businessDay(at: ticket.ticket.issuedAt),
+                today: businessDay
+            )
+        else { return false }
+        // Taken a moment ago? Then the tear-off machine records it; only a ticket still out goes back in.
+        guard try device.queryStatus()[.ticketPresent] else { return false }
+        guard try device.retractPresentedTicket() else {
+            retractRefused = ticket.ticket.id
+            logger.warning(
+                "the printer did not retract the ticket",
+                metadata: [
+                    "code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)",
+                    "action": .string(
+                        "turn the presenter's retract function on in the printer's setup, or check the "
+                            + "profile's retract command for this model"
+                    ),
+                ]
+            )
+            return false
+        }
+        _ = device.drainReports()  // the sensor's "absent" is the retraction, not a customer
+        let event = try station.store.withReserve {
+            try station.store.voidTicket(ticket.ticket, device: config.device.id, at: station.clock.now())
+        }
+        if let event { station.queue.apply(event) }
+        machine = TearOffMachine(debounce: config.printer.debounce)
+        current = nil
+        self.presentedAt = nil
+        station.publish {
+            $0.ticketsRetracted += 1
+            $0.waitingTicket = nil
+            $0.state = .printing
+        }
+        logger.notice(
+            "ticket retracted and voided",
+            metadata: ["code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)"]
+        )
+        return true
     }
 
     /// Records the waiting ticket's take. When it cannot be written (storage full, even with the reserve

@@ -27,6 +27,9 @@ public struct PrinterStationStatus: Sendable, Codable, Equatable {
     public var ticketsToday = 0
     /// Tickets printed since the paper was last loaded (counted from kioskd's start until paper first runs out).
     public var ticketsSincePaperLoad = 0
+    /// Tickets the presenter pulled back in and voided since kioskd started (an earlier day's, or not taken
+    /// within `retract_after_seconds`).
+    public var ticketsRetracted = 0
     /// How often the connection to the printer was lost since kioskd started (a cable or a port that drops).
     public var connectionsLost = 0
     /// The state directory is full: no new tickets until there is room to record them.

@@ -22,7 +22,8 @@ public struct IssuedTicket: Sendable, Equatable {
 }
 
 extension LocalStore {
-    /// The ticket issued here and not taken yet: the one that waits in the printer (or must be printed).
+    /// The ticket issued here and not taken (or voided) yet: the one that waits in the printer (or must be
+    /// printed).
     public func waitingTicket(prefix: String) throws -> IssuedTicket? {
         try db.read { db in
             try Row.fetchOne(
@@ -30,7 +31,8 @@ extension LocalStore {
                 sql: """
                     SELECT t.*, e.body FROM printed_tickets t
                     JOIN events e ON e.ticket = t.id AND e.kind = 'ticketIssued'
-                    WHERE t.prefix = ? AND t.taken_at IS NULL ORDER BY t.issued_at DESC LIMIT 1
+                    WHERE t.prefix = ? AND t.taken_at IS NULL AND t.voided_at IS NULL
+                    ORDER BY t.issued_at DESC LIMIT 1
                     """,
                 arguments: [prefix]
             ).map(Self.issuedTicket)
@@ -96,6 +98,23 @@ extension LocalStore {
         return try db.write { db -> StoreEvent? in
             try db.execute(
                 sql: "UPDATE printed_tickets SET taken_at = ?, printed = 2 WHERE id = ? AND taken_at IS NULL",
+                arguments: [now.milliseconds, ticket.id.uuidString]
+            )
+            guard db.changesCount == 1 else { return nil }
+            try insert(event, db)
+            return event
+        }
+    }
+
+    /// The presenter pulled the ticket back in before anyone took it: its code is void (a `ticketCancelled`
+    /// event, so it is never called and its holder, if any, is refused), and the next ticket may be issued.
+    /// Returns the event written, or nil when the ticket was already taken or voided (nothing was written).
+    @discardableResult
+    public func voidTicket(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent? {
+        let event = StoreEvent.new(.ticketCancelled(ticket.id), store: ticket.store, device: device, at: now)
+        return try db.write { db -> StoreEvent? in
+            try db.execute(
+                sql: "UPDATE printed_tickets SET voided_at = ? WHERE id = ? AND taken_at IS NULL AND voided_at IS NULL",
                 arguments: [now.milliseconds, ticket.id.uuidString]
             )
             guard db.changesCount == 1 else { return nil }

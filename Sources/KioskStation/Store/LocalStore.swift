@@ -111,6 +111,9 @@ public final class LocalStore: Sendable {
         migrator.registerMigration("v6: when late events reached the server") { db in
             try db.execute(sql: "ALTER TABLE events ADD COLUMN received_at INTEGER")
         }
+        migrator.registerMigration("v7: tickets the presenter pulled back in") { db in
+            try db.execute(sql: "ALTER TABLE printed_tickets ADD COLUMN voided_at INTEGER")
+        }
         return migrator
     }
 

@@ -88,14 +88,28 @@ enum HIL {
 }
 
 /// An in-process emulator serving TCP and a pty, writing PNGs to a temporary directory.
+extension HIL {
+    /// A directory with a variant of a shipped profile that has no `retract` command: the same printer as one
+    /// whose presenter cannot retract (or has retracting off in its setup).
+    static func profileWithoutRetract(_ id: String) throws -> String {
+        let directory = temporaryDirectory("profiles")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let shipped = try String(contentsOfFile: "\(PrinterProfile.bundledDirectory)/\(id).toml", encoding: .utf8)
+        let lines = shipped.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("retract") }
+        try lines.joined(separator: "\n").write(toFile: "\(directory)/\(id).toml", atomically: true, encoding: .utf8)
+        return directory
+    }
+}
+
 final class EmulatorRig {
     let emulator: PrinterEmulator
     let tcp: TCPEndpoint
     let pty: PtyEndpoint
     let output: String
 
-    init(profile id: String) throws {
-        let profile = try PrinterProfile.load(named: id)
+    /// `directories`: where to look for the profile before the shipped ones (a test's own variant).
+    init(profile id: String, directories: [String] = []) throws {
+        let profile = try PrinterProfile.load(named: id, extraDirectories: directories)
         output = HIL.temporaryDirectory("emulator")
         var logger = Logger(label: "emulator")
         logger.logLevel = .warning

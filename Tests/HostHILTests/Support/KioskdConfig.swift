@@ -26,6 +26,7 @@ enum KioskdConfig {
         device: String,
         httpPort: Int = 0,
         store extraStore: String = "",
+        printer extraPrinter: String = "",
         extra: String = ""
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -43,6 +44,7 @@ enum KioskdConfig {
         profile = "custom-vkp80iii"
         poll_interval_ms = 20
         debounce_ms = 10
+        \(extraPrinter)
         [http]
         port = \(httpPort)
         [log]

@@ -39,9 +39,10 @@ final class StationRig {
         profile: String,
         transport: String = "tcp",
         clock: WallClock = .system,
+        profileDirectories: [String] = [],
         configure: (inout KioskConfig) -> Void = { _ in }
     ) throws {
-        printerRig = try EmulatorRig(profile: profile)
+        printerRig = try EmulatorRig(profile: profile, directories: profileDirectories)
         state = HIL.temporaryDirectory("station")
         var config = KioskConfig(store: .init(id: Self.store))
         config.store.name = "Test Market"
@@ -50,6 +51,7 @@ final class StationRig {
         config.printer.address =
             transport == "tcp" ? printerRig.tcpAddress : "serial://\(printerRig.pty.path)?baud=115200"
         config.printer.profile = profile
+        config.printer.profileDirectories = profileDirectories
         config.printer.pollInterval = .milliseconds(20)
         config.printer.debounce = .milliseconds(10)
         config.http.port = 0
