@@ -46,7 +46,7 @@ enum DaemonBenchmarks {
             throw BenchError("kioskd printed no ticket")
         }
         try await Task.sleep(for: .seconds(10))
-        let idle = residentKB(process.processIdentifier)
+        let idle = residentBytes(of: process.processIdentifier) / 1024
 
         print("\n== kioskd, the release binary as its own process (\(profile.name) over TCP, sync on)")
         print("binary: \(fmt(Double(size) / 1_048_576, 1)) MiB (\(size) bytes, not stripped)")
@@ -70,9 +70,9 @@ enum DaemonBenchmarks {
             let ms = (tickets[tickets.count - 1].cutAt - taken).microseconds / 1000
             if n <= window { first.add(ms) }
             if n > tearOffs - window { last.add(ms) }
-            if n == window { warmRSS = residentKB(process.processIdentifier) }
+            if n == window { warmRSS = residentBytes(of: process.processIdentifier) / 1024 }
         }
-        let endRSS = residentKB(process.processIdentifier)
+        let endRSS = residentBytes(of: process.processIdentifier) / 1024
         print("tear-off → next cut   first \(window): p50 \(fmt(first.p50)) / p99 \(fmt(first.p99)) ms")
         print("                      last \(window):  p50 \(fmt(last.p50)) / p99 \(fmt(last.p99)) ms")
         print(
@@ -129,13 +129,5 @@ enum DaemonBenchmarks {
             else { throw BenchError("cannot write \(path)") }
         }
         return configPath
-    }
-
-    /// A process's resident set (VmRSS), in KiB.
-    static func residentKB(_ pid: Int32) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
-        else { return 0 }
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
     }
 }

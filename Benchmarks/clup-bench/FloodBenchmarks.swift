@@ -154,15 +154,6 @@ enum FloodBenchmarks {
         await server.stop()
     }
 
-    /// This process's resident set (VmRSS), in bytes.
-    static func residentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
-        else { return 0 }
-        return kilobytes * 1024
-    }
-
     /// Runs blocking client code on a thread of its own (never the cooperative pool).
     static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

@@ -56,7 +56,7 @@ enum PageBenchmarks {
             tickets.append((id, holder))
         }
         print("\n== Live pages: \(viewers) shoppers follow their tickets' event streams; \(rounds) cancellations")
-        let before = FloodBenchmarks.residentBytes()
+        let before = residentBytes()
         // The viewers hold the last tickets; the first `rounds` are cancelled one by one.
         var streams: [LoopbackHTTP] = []
         for (n, ticket) in tickets.suffix(viewers).enumerated() {
@@ -66,7 +66,7 @@ enum PageBenchmarks {
             streams.append(stream)
         }
         try await Task.sleep(for: .milliseconds(500))
-        let perViewer = Double(FloodBenchmarks.residentBytes() - before) / Double(viewers)
+        let perViewer = Double(residentBytes() - before) / Double(viewers)
         var samples = Samples()
         for round in 0..<rounds {
             let cancelled = tickets[round]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percentiles of a set of samples (nearest-rank), in the unit they were taken.
 struct Samples {
     private(set) var values: [Double] = []
@@ -27,4 +29,13 @@ extension Duration {
 
 func fmt(_ value: Double, _ digits: Int = 1) -> String {
     String(format: "%.\(digits)f", value)
+}
+
+/// A process's resident set (VmRSS from /proc), in bytes; this process's when `pid` is nil.
+func residentBytes(of pid: Int32? = nil) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    else { return 0 }
+    return kilobytes * 1024
 }

@@ -61,7 +61,7 @@ final class PrinterLoop: @unchecked Sendable {
         sensor = Self.resolve(printer.takeSensor, profile: profile, address: address)
         machine = TearOffMachine(debounce: printer.debounce)
         retractRule = RetractRule(after: printer.retractAfter)
-        if printer.retractAfter != nil, profile.retract == nil || !profile.presenter {
+        if printer.retractAfter != nil, profile.retract == nil {  // a profile's retract needs its presenter
             throw PrinterError(
                 .profile,
                 device: profile.id,

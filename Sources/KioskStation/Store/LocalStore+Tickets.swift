@@ -94,16 +94,13 @@ extension LocalStore {
     /// Returns the event written, or nil when the ticket was already recorded taken (nothing was written).
     @discardableResult
     public func recordTaken(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent? {
-        let event = StoreEvent.new(.ticketTaken(ticket.id), store: ticket.store, device: device, at: now)
-        return try db.write { db -> StoreEvent? in
-            try db.execute(
-                sql: "UPDATE printed_tickets SET taken_at = ?, printed = 2 WHERE id = ? AND taken_at IS NULL",
-                arguments: [now.milliseconds, ticket.id.uuidString]
-            )
-            guard db.changesCount == 1 else { return nil }
-            try insert(event, db)
-            return event
-        }
+        try close(
+            ticket,
+            .ticketTaken(ticket.id),
+            device: device,
+            at: now,
+            sql: "UPDATE printed_tickets SET taken_at = ?, printed = 2 WHERE id = ? AND taken_at IS NULL"
+        )
     }
 
     /// The presenter pulled the ticket back in before anyone took it: its code is void (a `ticketCancelled`
@@ -111,12 +108,28 @@ extension LocalStore {
     /// Returns the event written, or nil when the ticket was already taken or voided (nothing was written).
     @discardableResult
     public func voidTicket(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent? {
-        let event = StoreEvent.new(.ticketCancelled(ticket.id), store: ticket.store, device: device, at: now)
+        try close(
+            ticket,
+            .ticketCancelled(ticket.id),
+            device: device,
+            at: now,
+            sql: "UPDATE printed_tickets SET voided_at = ? WHERE id = ? AND taken_at IS NULL AND voided_at IS NULL"
+        )
+    }
+
+    /// Ends a waiting ticket's time in the printer: `sql` (arguments: the time, the ticket's id) marks it, and
+    /// the event is written with it in one transaction only when the mark changed the row. Returns the event
+    /// written, or nil when the ticket was closed already.
+    private func close(
+        _ ticket: Ticket,
+        _ body: StoreEvent.Body,
+        device: DeviceID,
+        at now: Timestamp,
+        sql: String
+    ) throws -> StoreEvent? {
+        let event = StoreEvent.new(body, store: ticket.store, device: device, at: now)
         return try db.write { db -> StoreEvent? in
-            try db.execute(
-                sql: "UPDATE printed_tickets SET voided_at = ? WHERE id = ? AND taken_at IS NULL AND voided_at IS NULL",
-                arguments: [now.milliseconds, ticket.id.uuidString]
-            )
+            try db.execute(sql: sql, arguments: [now.milliseconds, ticket.id.uuidString])
             guard db.changesCount == 1 else { return nil }
             try insert(event, db)
             return event
