@@ -47,6 +47,12 @@ let package = Package(
         .systemLibrary(name: "CCUPS", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinuxShims"),
+        // The one way our Swift code calls the kernel: EINTR retried, errno kept with the call's name.
+        .target(
+            name: "SystemCalls",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict
+        ),
 
         // MARK: Pure domain: no I/O, no C, no Glibc.
         .target(
@@ -68,7 +74,7 @@ let package = Package(
         .target(
             name: "Drivers",
             dependencies: [
-                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CLinuxShims",
+                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CLinuxShims", "SystemCalls",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -120,7 +126,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "KioskCore", "CLinuxShims",
+                "KioskCore", "CLinuxShims", "SystemCalls",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -192,7 +198,7 @@ let package = Package(
         .executableTarget(
             name: "clup-bench",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer",
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import KioskStation
 import Logging
+import ServiceSupport
 
 /// Door station benchmark (issue "door station"): a scan fully received on a pty → the decision written to
 /// the log and visible on the status endpoint, polled over one keep-alive connection and pushed over the
@@ -42,7 +43,7 @@ enum DoorBenchmarks {
 
         // Tickets another kiosk of the store printed and customers took, as sync brings them.
         let signer = try kiosk.store.signingKey()
-        let now = Timestamp.now
+        let now = WallClock.system.now()
         var events: [StoreEvent] = []
         var payloads: [String] = []
         for n in 1...count {

@@ -28,7 +28,7 @@ enum StationBenchmarks {
             "ticket: \(bytes.count) bytes with native QR; at 9600 baud 8N1 that is \(fmt(Double(bytes.count) * 10 / 9600, 2)) s on the wire"
         )
         print("sensor        transport   poll ms   p50 ms   p99 ms   max ms   target p99")
-        for sensor in [KioskConfig.TakeSensor.statusPoll, .asb] {
+        for sensor in [TakeSensor.statusPoll, .asb] {
             for transport in ["tcp", "pty"] {
                 let samples = try await run(profile: profile, sensor: sensor, transport: transport, count: count)
                 let target = sensor == .asb ? "≤ 150" : "≤ 150 (poll + 50)"
@@ -43,7 +43,7 @@ enum StationBenchmarks {
 
     static func run(
         profile: PrinterProfile,
-        sensor: KioskConfig.TakeSensor,
+        sensor: TakeSensor,
         transport: String,
         count: Int
     ) async throws -> Samples {

@@ -7,3 +7,6 @@
 /// Must not touch: station logic (`KioskStation`) or queue rules (`KioskCore` decides, drivers observe).
 /// Transports block; callers run them off the cooperative pool (see ``PrinterLink``).
 public enum Drivers {}
+
+// Drivers' users call the kernel the same way (``syscall(_:_:)``, ``pollOne(_:events:timeout:)``).
+@_exported import SystemCalls

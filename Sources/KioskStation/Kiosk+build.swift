@@ -72,6 +72,7 @@ extension Kiosk {
                 store: store,
                 queue: queue,
                 logger: logger,
+                clock: clock,
                 health: { [printer, door, queue, rollTickets = config.printer.rollTickets] in
                     let printed = printer?.status
                     return KioskHealth(

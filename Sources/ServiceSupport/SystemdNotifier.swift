@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 
 /// systemd's notification protocol (sd_notify(3)) without libsystemd: newline-separated `KEY=value`
 /// datagrams to the socket in `$NOTIFY_SOCKET` (a path, or an abstract name written `@name`). Outside
@@ -24,25 +25,31 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func notify(_ state: String) -> Bool {
         guard let socketPath else { return false }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var path = Array(socketPath.utf8)
         if path.first == UInt8(ascii: "@") { path[0] = 0 }  // abstract namespace
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path)
-        }
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
         let bytes = Array(state.utf8)
-        let sent = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), pointer, length) }
+        do {
+            let fd = try syscall("socket(AF_UNIX)") {
+                socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             }
+            defer { close(fd) }
+            let sent = try withUnsafePointer(to: &address) { pointer in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                    try bytes.withUnsafeBytes { buffer in
+                        try syscall("sendto(\(socketPath))") {
+                            sendto(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL), socketAddress, length)
+                        }
+                    }
+                }
+            }
+            return sent == bytes.count
+        } catch {
+            return false
         }
-        return sent == bytes.count
     }
 }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import KioskCore
 import KioskStation
+import ServiceSupport
 
 /// `kioskd keys`: this kiosk's ticket-signing key and the store's key ring it verifies tickets with.
 ///
@@ -80,7 +81,7 @@ struct KeysCommand: ParsableCommand {
                 )
             }
             let (_, store) = try options.open()
-            try store.trust(key, device: device, at: .now)
+            try store.trust(key, device: device, at: WallClock.system.now())
             print("trusted \(KeyID(publicKey: key)) (\(device))")
         }
     }

@@ -2,6 +2,7 @@ import DeviceEmulators
 import Drivers
 import Foundation
 import KioskCore
+import ServiceSupport
 import TestSupport
 import Testing
 
@@ -70,7 +71,7 @@ import Testing
         let door = try #require(kiosk.door)
         let config = kiosk.config
         let signer = try kiosk.store.signingKey()
-        let start = Timestamp.now
+        let start = WallClock.system.now()
         func ticket(_ number: Int, store: StoreID? = nil) -> Ticket {
             Ticket(
                 id: .v7(at: start),

@@ -1,13 +1,14 @@
 import DeviceEmulators
 import Drivers
 import Foundation
+import FoundationNetworking
 import KioskCore
+import ServiceSupport
 import Testing
 
 @testable import KioskStation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// What the store manager sees and touches: the live page's event stream follows every decision and exit,
@@ -124,7 +125,7 @@ import FoundationNetworking
             #expect(await rig.wait { door.status.state == "ready" } != nil)
             // The other kiosk's ticket reached this door's log through sync.
             let otherKiosk = TicketSigner()
-            let now = Timestamp.now
+            let now = WallClock.system.now()
             let ticket = Ticket(
                 id: .v7(at: now),
                 store: config.store.id,

@@ -2,6 +2,7 @@ import CLupServer
 import DeviceEmulators
 import Foundation
 import KioskCore
+import ServiceSupport
 import Testing
 
 @testable import KioskStation
@@ -46,7 +47,7 @@ import Testing
             let doorStation = try #require(door.kiosk.door)
             // A key trusted by hand at the door (a kiosk of a neighbouring system, say): not the server's to take.
             let handTrusted = TicketSigner()
-            try door.kiosk.store.trust(handTrusted.publicKey, device: "by-hand", at: .now)
+            try door.kiosk.store.trust(handTrusted.publicKey, device: "by-hand", at: WallClock.system.now())
             try doorStation.reloadKeyRing()
             let tickets = try await printer.requireTickets(1)
             #expect(await door.wait(.seconds(10)) { doorStation.keyRing.count == 4 } != nil)

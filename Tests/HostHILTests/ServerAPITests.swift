@@ -1,6 +1,7 @@
 import CLupServer
 import Foundation
 import KioskCore
+import ServiceSupport
 import Testing
 
 /// clup-server's API over loopback: who may call what, bad requests answered with the field at fault and
@@ -83,7 +84,7 @@ import Testing
         do {
             let store = try await server.registerStore()
             let credential = try await server.enroll("k1", store: store)
-            let now = Timestamp.now
+            let now = WallClock.system.now()
             let ticket = Ticket(
                 id: .v7(at: now),
                 store: store,

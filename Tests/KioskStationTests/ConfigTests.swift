@@ -163,15 +163,15 @@ import Testing
 
     @Test func autoTakeSensorFollowsTheProfile() throws {
         let tcp = try PrinterAddress(parsing: "tcp://h")
-        #expect(PrinterLoop.resolve(.auto, profile: try .load(named: "citizen-ppu-700"), address: tcp) == .asb)
-        #expect(PrinterLoop.resolve(.auto, profile: try .load(named: "custom-vkp80iii"), address: tcp) == .statusPoll)
-        #expect(PrinterLoop.resolve(.auto, profile: try .load(named: "epson-tm-t88"), address: tcp) == .manual)
+        #expect(TakeSensor.auto.resolved(profile: try .load(named: "citizen-ppu-700"), address: tcp) == .asb)
+        #expect(TakeSensor.auto.resolved(profile: try .load(named: "custom-vkp80iii"), address: tcp) == .statusPoll)
+        #expect(TakeSensor.auto.resolved(profile: try .load(named: "epson-tm-t88"), address: tcp) == .manual)
         #expect(
-            PrinterLoop.resolve(
-                .auto,
+            TakeSensor.auto.resolved(
                 profile: try .load(named: "citizen-ppu-700"),
                 address: .cups(queue: "q", server: nil)
             ) == .manual
         )
+        #expect(TakeSensor.dsr.resolved(profile: try .load(named: "epson-tm-t88"), address: tcp) == .dsr)
     }
 }

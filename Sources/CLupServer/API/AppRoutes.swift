@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import NIOCore
+import ServiceSupport
 
 /// The customer app's API: stores near a point (R1), virtual tickets (R2, R3) with their position and
 /// estimated wait (R11, R13) and live updates (R14), cancelling. No personal data: a ticket's id is public

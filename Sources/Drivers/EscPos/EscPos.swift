@@ -7,6 +7,11 @@ public enum EscPos {
     public static let EOT: UInt8 = 0x04
     public static let LF: UInt8 = 0x0A
 
+    /// `DLE ENQ 2`: recover from an error and clear the receive and print buffers (real-time, so it works while
+    /// a fault stops printing): what is left of an interrupted ticket is dropped, not finished when the fault
+    /// clears.
+    public static let clearBuffers: [UInt8] = [DLE, 0x05, 0x02]
+
     /// `ESC @`: initialize printer (clears the print buffer, resets modes).
     public static let initialize: [UInt8] = [ESC, 0x40]
 

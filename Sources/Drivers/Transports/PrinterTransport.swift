@@ -16,11 +16,15 @@ public protocol PrinterTransport: AnyObject {
     func read(timeout: Duration) throws(PrinterError) -> [UInt8]
     /// Status known to something other than the printer's back channel (the CUPS scheduler); nil if none.
     func deviceStatus() throws(PrinterError) -> PrinterStatus?
+    /// Whether a modem input line is asserted (an IR take-sensor wired to it); nil on a transport without them.
+    func modemLine(_ line: ModemLine) throws(PrinterError) -> Bool?
     func close()
 }
 
 extension PrinterTransport {
     public func deviceStatus() throws(PrinterError) -> PrinterStatus? { nil }
+
+    public func modemLine(_ line: ModemLine) throws(PrinterError) -> Bool? { nil }
 
     /// Closes and opens again: after a disconnect, or to find a USB printer that was plugged back in.
     public func reconnect() throws(PrinterError) {

@@ -91,9 +91,8 @@ public final class SerialTransport: PrinterTransport {
         try requireOpen().read(timeout: timeout)
     }
 
-    /// The modem input lines (`TIOCM_CTS`, `TIOCM_DSR`, `TIOCM_CD`, `TIOCM_RI`): a cheap IR take-sensor
-    /// can be wired to one of them.
-    public func modemLines() throws(PrinterError) -> CInt {
+    /// Whether a modem input line is asserted: a cheap IR take-sensor can be wired to CTS or DSR.
+    public func modemLine(_ line: ModemLine) throws(PrinterError) -> Bool? {
         let io = try requireOpen()
         var bits: CInt = 0
         do {
@@ -101,7 +100,10 @@ public final class SerialTransport: PrinterTransport {
         } catch {
             throw PrinterError.fromSystem(error, device: address)
         }
-        return bits
+        switch line {
+        case .cts: return bits & TIOCM_CTS != 0
+        case .dsr: return bits & TIOCM_DSR != 0
+        }
     }
 
     private func requireOpen() throws(PrinterError) -> DescriptorIO {

@@ -28,17 +28,6 @@ public struct KioskConfig: Sendable, Equatable {
         public init() {}
     }
 
-    public enum TakeSensor: String, Sendable, Equatable, CaseIterable {
-        /// ASB if the profile pushes the presenter bit, else status polling if it has one, else manual.
-        case auto
-        case statusPoll = "status-poll"
-        case asb
-        /// An IR sensor on the serial port's CTS or DSR line (asserted = ticket present).
-        case cts, dsr
-        /// Only the local control API (`POST /printer/take`) says a ticket was taken.
-        case manual
-    }
-
     public struct Printer: Sendable, Equatable {
         public var enabled = true
         public var address = "usb://"

@@ -3,12 +3,14 @@ import Foundation
 import KioskCore
 import Logging
 
-/// The printer station's blocking loop, on its own thread: connect, watch status, keep a ticket waiting,
-/// feed the sensor to the tear-off machine, record tear-offs, print the next ticket.
+/// The printer station's executor, on its own thread: it owns the connection and the store, and carries out
+/// what ``PrinterStationMachine`` decides. Each turn it takes one look at the printer (status, the sensor, the
+/// control API), hands it to the machine, performs the actions returned and reports what they found.
 ///
 /// Order of durability: a ticket is issued (number, event, signed QR) in one FULL-synced transaction before
-/// its bytes go out; it is marked printed once the printer confirms; a tear-off is recorded before the next
-/// ticket is issued. A restart therefore finds at most one ticket not taken, and knows whether it printed.
+/// its bytes go out; it is marked `sending` before they go and `printed` once the printer cut it; a take is
+/// recorded before the next ticket is issued. A restart therefore finds at most one ticket not taken, and
+/// knows how far it got.
 final class PrinterLoop: @unchecked Sendable {
     // @unchecked Sendable: built on the service's task, then handed to one thread that alone uses it.
     let station: PrinterStation
@@ -16,12 +18,12 @@ final class PrinterLoop: @unchecked Sendable {
     let address: PrinterAddress
     let encoder: EscPosEncoder
     let signer: TicketSigner
-    let sensor: KioskConfig.TakeSensor
+    let sensor: TakeSensor
     let logo: Bitmap?
     var logger: Logger { station.logger }
     var config: KioskConfig { station.config }
 
-    private var machine: TearOffMachine
+    private var machine: PrinterStationMachine
     private let started = ContinuousClock.now
     private var device: PrinterDevice?
     private var backoff = ReconnectBackoff()
@@ -29,26 +31,14 @@ final class PrinterLoop: @unchecked Sendable {
     private var unreachable: String?
     /// Notices the printer plugged back in (made when it is first not found; none for network printers).
     private var arrivalWatch: (any ArrivalWatch)?
-    /// A ticket whose print a fault interrupted: printed again, after the printer's buffer is cleared.
-    private var interrupted: TicketID?
+    /// The ticket in hand as the store gave it (code and QR for its print).
     private var current: IssuedTicket?
     private var lastFaults: [StatusCondition] = []
     private var lastFullQuery = ContinuousClock.now
-    /// When the tear-off machine wants to look again (a debounce is running).
-    private var nextWake: Duration?
     /// When the last tear-off was recorded, until the next ticket is printed (the tear-off latency metric).
     private var takenAt: ContinuousClock.Instant?
-    /// When the waiting ticket was taken, while that take could not be written yet (storage full): it is
-    /// written before anything else happens, and no new ticket is issued until it is.
-    private var unrecordedTake: Timestamp?
     /// The storage fault last logged (once per cause, not once a second).
     private var storageFault: String?
-    /// When the waiting ticket was seen in the presenter (printed, or found there after a restart).
-    private var presentedAt: Duration?
-    /// When a waiting ticket is pulled back in and voided (``RetractRule``).
-    private let retractRule: RetractRule
-    /// The waiting ticket the printer would not retract: it stays, and is not tried again.
-    private var retractRefused: TicketID?
 
     init(station: PrinterStation) throws {
         self.station = station
@@ -58,9 +48,16 @@ final class PrinterLoop: @unchecked Sendable {
         encoder = EscPosEncoder(profile: profile, qrMode: printer.qr)
         signer = try station.store.signingKey()
         logo = printer.logo.isEmpty ? nil : try PBMImage.load(path: printer.logo)
-        sensor = Self.resolve(printer.takeSensor, profile: profile, address: address)
-        machine = TearOffMachine(debounce: printer.debounce)
-        retractRule = RetractRule(after: printer.retractAfter)
+        sensor = printer.takeSensor.resolved(profile: profile, address: address)
+        machine = PrinterStationMachine(
+            settings: .init(
+                pollInterval: printer.pollInterval,
+                debounce: printer.debounce,
+                statusIsPushed: sensor == .asb,
+                seesPresence: sensor.seesPresence(profile: profile),
+                retract: RetractRule(after: printer.retractAfter)
+            )
+        )
         if printer.retractAfter != nil, profile.retract == nil {  // a profile's retract needs its presenter
             throw PrinterError(
                 .profile,
@@ -69,19 +66,6 @@ final class PrinterLoop: @unchecked Sendable {
                     + "with a retract command (citizen-ppu-700, custom-vkp80iii)"
             )
         }
-    }
-
-    /// `auto`: ASB when the profile pushes the presenter bit, polling when it can be asked, else manual.
-    static func resolve(
-        _ wanted: KioskConfig.TakeSensor,
-        profile: PrinterProfile,
-        address: PrinterAddress
-    ) -> KioskConfig.TakeSensor {
-        guard wanted == .auto else { return wanted }
-        if case .cups = address { return .manual }
-        if profile.automaticStatusBack && profile.status.conditions(of: .asb).contains(.ticketPresent) { return .asb }
-        if profile.ticketPresentQuery != nil { return .statusPoll }
-        return .manual
     }
 
     var now: Duration { ContinuousClock.now - started }
@@ -100,16 +84,16 @@ final class PrinterLoop: @unchecked Sendable {
         device?.close()
     }
 
-    /// One turn of the loop: connect, or one step with the printer.
+    /// One turn of the loop: connect, or one look at the printer and what the machine makes of it.
     private func turn() {
         guard let device = connectedDevice() else { return }
         do {
-            try step(device)
+            try perform(machine.handle(.looked(look(device))), on: device)
         } catch let error as PrinterError
             where error.code == .disconnected || error.code == .timeout || error.code == .io
         {
             lost(error)
-        } catch  where LocalStore.isOutOfSpace(error) {
+        } catch where LocalStore.isOutOfSpace(error) {
             let full = station.store.storageFull(error)
             if storageFault != full.directory {
                 storageFault = full.directory
@@ -143,6 +127,7 @@ final class PrinterLoop: @unchecked Sendable {
             backoff.reset()
             unreachable = nil
             arrivalWatch = nil  // its queued notices are about this connection
+            _ = machine.handle(.connected(canRetract: candidate.canRetract))
             logger.notice("printer connected", metadata: ["printer": "\(address)"])
             return candidate
         } catch {
@@ -184,147 +169,102 @@ final class PrinterLoop: @unchecked Sendable {
             $0.action = error.message
             $0.connectionsLost += 1
         }
-        // A ticket not confirmed yet may not have reached the printer: print it again (after clearing the
-        // printer's buffer of any half-received command). A confirmed one is looked for when the printer is back.
-        if let ticket = current, ticket.state == .sending {
-            interrupted = ticket.ticket.id
-            do {
-                try station.store.mark(ticket.ticket.id, .notSent)
-            } catch {
-                logger.error("cannot record the interrupted ticket", metadata: ["error": "\(error)"])
-            }
-        }
-        machine = TearOffMachine(debounce: config.printer.debounce)
-        current = nil
+        // The ticket in hand stays known: the machine asks the store for it again when the printer is back.
+        _ = machine.handle(.connectionLost)
     }
 
-    // MARK: - One step
+    // MARK: - Looking
 
-    private func step(_ device: PrinterDevice) throws {
-        if unrecordedTake != nil { try recordTaken() }
+    /// One look: the status (published), what the sensor said since the last look, the control API.
+    private func look(_ device: PrinterDevice) throws -> PrinterStationMachine.Look {
         let status = try readStatus(device)
         publishStatus(status)
-        guard status.canPrint else {
-            // No new ticket while paper is out or the cover is open, but the one already waiting in the
-            // presenter (often the roll's last) can still be taken, and is recorded when it is.
-            if machine.waitingTicket != nil { try watchForTake(device, status: status) }
-            station.signal.sleep(min(config.printer.pollInterval, .milliseconds(200)))
-            return
-        }
-        if machine.waitingTicket == nil {
-            try ensureTicketWaiting(device, status: status)
-            return
-        }
-        if try retractIfDue(device) { return }
-        try watchForTake(device, status: status)
-        if machine.waitingTicket != nil && sensor != .asb {
-            station.signal.sleep(untilNextLook)
-        }
+        let waiting = machine.waitingTicket != nil
+        return PrinterStationMachine.Look(
+            at: now,
+            time: station.clock.now(),
+            today: businessDay,
+            canPrint: status.canPrint,
+            presence: waiting ? try device.presenceSamples(by: sensor, latest: status) : [],
+            takeRequested: station.signal.takeNudge()
+        )
     }
 
-    /// Feeds the control API and the sensor to the tear-off machine and records a take it decides.
-    private func watchForTake(_ device: PrinterDevice, status: PrinterStatus) throws {
-        var actions: [TearOffMachine.Action] = []
-        if station.signal.takeNudge() { actions += machine.handle(.takeRequested(at: now)) }
-        for present in try presenceSamples(device, status: status) {
-            actions += machine.handle(.sensor(present: present, at: now))
-        }
-        actions += machine.handle(.tick(at: now))
-        nextWake = nil
-        for action in actions {
-            switch action {
-            case .taken: try recordTaken()
-            case .wake(let at): nextWake = at
-            }
-        }
-    }
-
-    /// Status for this step. Polling modes ask every time; ASB mode reads pushes (waiting up to one poll
+    /// Status for this look. Polling modes ask every time; ASB mode reads pushes (waiting up to one poll
     /// interval for one) and asks outright once a second, which also notices a dead connection.
     private func readStatus(_ device: PrinterDevice) throws -> PrinterStatus {
         if sensor == .asb && machine.waitingTicket != nil && ContinuousClock.now - lastFullQuery < .seconds(1) {
-            _ = try device.readPushedStatus(timeout: untilNextLook)
+            _ = try device.readPushedStatus(timeout: machine.untilNextLook(at: now))
             return device.status
         }
         lastFullQuery = .now
         return try device.queryStatus()
     }
 
-    /// What the sensor said since the last look, oldest first. Status reports (polls and ASB pushes) are all
-    /// replayed, so a ticket presented and taken between two looks still counts as seen.
-    private func presenceSamples(_ device: PrinterDevice, status: PrinterStatus) throws -> [Bool] {
-        switch sensor {
-        case .statusPoll, .asb, .auto:
-            guard profile.presenter else { return [] }
-            let samples = device.drainReports().compactMap { $0.conditions[.ticketPresent] }
-            return samples.isEmpty ? [status[.ticketPresent]] : samples
-        case .cts, .dsr, .manual:
-            return try presence(device, status: status).map { [$0] } ?? []
+    // MARK: - Actions
+
+    private func perform(_ actions: [PrinterStationMachine.Action], on device: PrinterDevice) throws {
+        for action in actions { try perform(action, on: device) }
+    }
+
+    private func perform(_ action: PrinterStationMachine.Action, on device: PrinterDevice) throws {
+        switch action {
+        case .takeTicket:
+            let ticket = try station.store.waitingTicket(prefix: config.printer.codePrefix) ?? issueNext()
+            storageHasRoom()
+            current = ticket
+            let present = ticket.state == .notSent ? nil : try device.ticketPresent(by: sensor, in: device.status)
+            let found = PrinterStationMachine.Ticket(
+                id: ticket.ticket.id,
+                issuedOn: station.days.businessDay(at: ticket.ticket.issuedAt)
+            )
+            let time = station.clock.now()
+            try perform(machine.handle(.ticket(found, ticket.state, present: present, at: now, time: time)), on: device)
+        case .print(let id, let clearBufferFirst):
+            try print(inHand(id), on: device, clearBufferFirst: clearBufferFirst)
+        case .markPrinted(let id):
+            recordPrinted(try inHand(id))
+        case .presented(let id, let printedNow):
+            presented(try inHand(id), printedNow: printedNow)
+        case .interrupted(let id):
+            try interrupted(inHand(id), on: device)
+        case .recordTake(let id, let at, let whileAway):
+            try recordTaken(inHand(id), at: at, whileAway: whileAway)
+        case .retract(let id, let reason):
+            let outcome = try retract(inHand(id), reason: reason, on: device)
+            try perform(machine.handle(.retracted(id, outcome)), on: device)
+        case .void(let id, let reason):
+            try void(inHand(id), reason: reason, on: device)
+        case .pause(let duration):
+            station.signal.sleep(duration)
         }
     }
 
-    /// One poll interval, or less when the tear-off machine is due sooner.
-    private var untilNextLook: Duration {
-        let poll = config.printer.pollInterval
-        guard let wake = nextWake else { return poll }
-        return min(max(wake - now, .milliseconds(1)), poll)
+    /// The ticket an action is about: always the one the store last gave (the machine holds one at a time).
+    private func inHand(_ id: TicketID) throws -> IssuedTicket {
+        guard let current, current.ticket.id == id else {
+            throw NotInHand(id: id)
+        }
+        return current
     }
 
-    private func presence(_ device: PrinterDevice, status: PrinterStatus) throws -> Bool? {
-        switch sensor {
-        case .statusPoll, .asb, .auto:
-            return profile.presenter ? status[.ticketPresent] : nil
-        case .cts, .dsr:
-            guard let serial = device.transport as? SerialTransport else { return nil }
-            let lines = try serial.modemLines()
-            return lines & (sensor == .cts ? TIOCM_CTS : TIOCM_DSR) != 0
-        case .manual:
-            return nil
-        }
-    }
-
-    /// Whether this station can see a ticket sitting in the printer.
-    private var canSeePresence: Bool {
-        switch sensor {
-        case .statusPoll, .asb, .auto: return profile.presenter
-        case .cts, .dsr: return true
-        case .manual: return false
-        }
+    /// A machine action about a ticket the loop does not hold (a bug: logged, and the turn is retried).
+    struct NotInHand: Error, CustomStringConvertible {
+        let id: TicketID
+        var description: String { "internal error: ticket \(id) is not the one the printer station holds" }
     }
 
     // MARK: - Tickets
 
-    private func ensureTicketWaiting(_ device: PrinterDevice, status: PrinterStatus) throws {
-        let ticket = try current ?? station.store.waitingTicket(prefix: config.printer.codePrefix) ?? issueNext()
-        if storageFault != nil {
-            storageFault = nil
-            logger.notice("storage has room again: printing resumes")
-            station.publish { $0.storageFull = false }
-        }
-        current = ticket
-        guard ticket.state != .notSent, interrupted != ticket.ticket.id else {
-            try print(ticket, on: device)
-            return
-        }
-        // Sent before a restart or reconnect: is it still in the printer?
-        if canSeePresence, let present = try presence(device, status: status), !present {
-            logger.notice("ticket was taken while kioskd was not watching", metadata: ["code": "\(ticket.ticket.code)"])
-            try recordTaken()
-            return
-        }
-        if ticket.state == .sending { try station.store.mark(ticket.ticket.id, .printed) }
-        current?.state = .printed
-        _ = machine.handle(.printed(ticket.ticket.id, at: now))
-        _ = machine.handle(.sensor(present: true, at: now))
-        presentedAt = now
-        station.publish {
-            $0.state = .ready
-            $0.waitingTicket = ticket.ticket.code.description
-        }
-    }
-
     /// Today, as the store counts days (they start at the opening time).
     private var businessDay: BusinessDay { station.days.businessDay(at: station.clock.now()) }
+
+    private func storageHasRoom() {
+        guard storageFault != nil else { return }
+        storageFault = nil
+        logger.notice("storage has room again: printing resumes")
+        station.publish { $0.storageFull = false }
+    }
 
     private func issueNext() throws -> IssuedTicket {
         // Only a ticket that can be recorded, and whose take can be, is handed out.
@@ -350,7 +290,7 @@ final class PrinterLoop: @unchecked Sendable {
         return ticket
     }
 
-    private func print(_ ticket: IssuedTicket, on device: PrinterDevice) throws {
+    private func print(_ ticket: IssuedTicket, on device: PrinterDevice, clearBufferFirst: Bool) throws {
         let queue = station.queue.snapshot
         // Those in line now: a booking whose slot has not started will join behind whoever takes this one.
         let ahead = queue.lineLength(at: station.clock.now())
@@ -366,9 +306,9 @@ final class PrinterLoop: @unchecked Sendable {
             logo: logo
         )
         var bytes = try encoder.encode(TicketLayout.document(printout))
-        if interrupted == ticket.ticket.id {
-            // DLE ENQ 2: drop what is left of the interrupted print in the printer's buffer, then print it whole.
-            bytes = [0x10, 0x05, 0x02] + bytes
+        if clearBufferFirst {
+            // Drop what is left of the interrupted print in the printer's buffer, then print it whole.
+            bytes = EscPos.clearBuffers + bytes
             logger.notice("reprinting the interrupted ticket", metadata: ["code": "\(ticket.ticket.code)"])
         }
         station.publish {
@@ -381,34 +321,32 @@ final class PrinterLoop: @unchecked Sendable {
         try device.send(bytes)
         let after = try device.queryStatus()
         // What the sensor said since the bytes went (ASB pushes and this reply), oldest first.
-        let samples = canSeePresence ? try presenceSamples(device, status: after) : []
+        let samples = try device.presenceSamples(by: sensor, latest: after)
         if !after.canPrint && samples.contains(true) {
-            // The fault struck after the cut (a roll usually ends that way): the ticket came out whole and
-            // waits in the presenter, or a customer already has it. It was printed; printing it again would put
-            // its code in two hands.
             logger.notice(
                 "printer stopped after the ticket was cut",
                 metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
             )
-            recordPrinted(ticket)
-            confirmPrinted(ticket, status: after, samples: samples, bytes: bytes.count)
-            return
         }
-        guard after.canPrint else {
-            // First clear the printer's buffer, so it does not finish the ticket by itself when the fault
-            // clears; then record that it must go again (also after a restart); then tell the operator.
-            try device.send([0x10, 0x05, 0x02], timeout: .seconds(2))
-            interrupted = ticket.ticket.id
-            try station.store.mark(ticket.ticket.id, .notSent)
-            publishStatus(after)
-            logger.warning(
-                "ticket print interrupted",
-                metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
-            )
-            return
-        }
-        recordPrinted(ticket)
-        confirmPrinted(ticket, status: after, samples: samples, bytes: bytes.count)
+        let answer = PrinterStationMachine.Input.sent(
+            ticket.ticket.id,
+            canPrint: after.canPrint,
+            presence: samples,
+            at: now
+        )
+        try perform(machine.handle(answer), on: device)
+        publishStatus(after)
+    }
+
+    /// A fault struck before the cut. First clear the printer's buffer, so it does not finish the ticket by
+    /// itself when the fault clears; then record that it must go again (also after a restart); then tell.
+    private func interrupted(_ ticket: IssuedTicket, on device: PrinterDevice) throws {
+        try device.clearBuffers()
+        try station.store.mark(ticket.ticket.id, .notSent)
+        logger.warning(
+            "ticket print interrupted",
+            metadata: ["code": "\(ticket.ticket.code)", "faults": "\(device.status.faults.map(\.rawValue))"]
+        )
     }
 
     /// Marks a cut ticket printed. If that cannot be written (storage full), the ticket stays `sending` on
@@ -417,6 +355,7 @@ final class PrinterLoop: @unchecked Sendable {
     private func recordPrinted(_ ticket: IssuedTicket) {
         do {
             try station.store.withReserve { try station.store.mark(ticket.ticket.id, .printed) }
+            current?.state = .printed
         } catch {
             logger.error(
                 "cannot record that the ticket was printed",
@@ -425,66 +364,52 @@ final class PrinterLoop: @unchecked Sendable {
         }
     }
 
-    /// The printer cut the ticket (its `printed` mark is on disk): it waits in the printer now.
-    private func confirmPrinted(_ ticket: IssuedTicket, status: PrinterStatus, samples: [Bool], bytes: Int) {
-        interrupted = nil
-        station.metrics.ticketsPrinted.increment()
-        station.publish { $0.ticketsSincePaperLoad += 1 }
-        if let takenAt {
-            station.metrics.tearOffToNextTicket.record(ContinuousClock.now - takenAt)
-            self.takenAt = nil
-        }
-        current?.state = .printed
-        _ = machine.handle(.printed(ticket.ticket.id, at: now))
-        presentedAt = now
-        for present in samples {
-            _ = machine.handle(.sensor(present: present, at: now))
+    /// The ticket waits in the printer now: just cut (`printedNow`), or found there after a restart.
+    private func presented(_ ticket: IssuedTicket, printedNow: Bool) {
+        if printedNow {
+            logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)"])
+            station.metrics.ticketsPrinted.increment()
+            station.publish { $0.ticketsSincePaperLoad += 1 }
+            if let takenAt {
+                station.metrics.tearOffToNextTicket.record(ContinuousClock.now - takenAt)
+                self.takenAt = nil
+            }
         }
         station.publish {
             $0.state = .ready
             $0.waitingTicket = ticket.ticket.code.description
         }
-        publishStatus(status)
-        logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)", "bytes": "\(bytes)"])
     }
 
-    /// Pulls the waiting ticket back in when the ``RetractRule`` says so — it is an earlier business day's, or
-    /// nobody took it within `retract_after_seconds` — voids its code and lets the next turn present a fresh
-    /// one. A printer that cannot retract keeps the ticket (its holder is admitted when it is taken); one whose
-    /// retract left the ticket out is reported once and keeps it too.
-    private func retractIfDue(_ device: PrinterDevice) throws -> Bool {
-        guard device.canRetract, let ticket = current, let presentedAt, retractRefused != ticket.ticket.id,
-            let reason = retractRule.reason(
-                presentedAt: presentedAt,
-                now: now,
-                issuedOn: station.days.businessDay(at: ticket.ticket.issuedAt),
-                today: businessDay
-            )
-        else { return false }
-        // Taken a moment ago? Then the tear-off machine records it; only a ticket still out goes back in.
-        guard try device.queryStatus()[.ticketPresent] else { return false }
-        guard try device.retractPresentedTicket() else {
-            retractRefused = ticket.ticket.id
-            logger.warning(
-                "the printer did not retract the ticket",
-                metadata: [
-                    "code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)",
-                    "action": .string(
-                        "turn the presenter's retract function on in the printer's setup, or check the "
-                            + "profile's retract command for this model"
-                    ),
-                ]
-            )
-            return false
-        }
+    /// Pulls the waiting ticket back in, if it is still out (taken a moment ago: the sensor records it).
+    private func retract(
+        _ ticket: IssuedTicket,
+        reason: RetractRule.Reason,
+        on device: PrinterDevice
+    ) throws -> PrinterStationMachine.RetractOutcome {
+        guard try device.queryStatus()[.ticketPresent] else { return .notPresent }
+        if try device.retractPresentedTicket() { return .retracted }
+        logger.warning(
+            "the printer did not retract the ticket",
+            metadata: [
+                "code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)",
+                "action": .string(
+                    "turn the presenter's retract function on in the printer's setup, or check the "
+                        + "profile's retract command for this model"
+                ),
+            ]
+        )
+        return .kept
+    }
+
+    /// The retracted ticket's code is never called: its void is recorded; the next look presents a fresh one.
+    private func void(_ ticket: IssuedTicket, reason: RetractRule.Reason, on device: PrinterDevice) throws {
         _ = device.drainReports()  // the sensor's "absent" is the retraction, not a customer
         let event = try station.store.withReserve {
             try station.store.voidTicket(ticket.ticket, device: config.device.id, at: station.clock.now())
         }
         if let event { station.queue.apply(event) }
-        machine = TearOffMachine(debounce: config.printer.debounce)
         current = nil
-        self.presentedAt = nil
         station.publish {
             $0.ticketsRetracted += 1
             $0.waitingTicket = nil
@@ -494,21 +419,20 @@ final class PrinterLoop: @unchecked Sendable {
             "ticket retracted and voided",
             metadata: ["code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)"]
         )
-        return true
     }
 
     /// Records the waiting ticket's take. When it cannot be written (storage full, even with the reserve
-    /// given back), the take is kept here and written first on every turn until it can be: the ticket stays
-    /// the current one, so no new ticket is issued, and its code is never printed again.
-    private func recordTaken() throws {
-        guard let ticket = current else { return }
-        let at = unrecordedTake ?? station.clock.now()
-        unrecordedTake = at
+    /// given back), this throws and the machine asks again first on every turn until it can be: no new ticket
+    /// is issued meanwhile, and its code is never printed again.
+    private func recordTaken(_ ticket: IssuedTicket, at: Timestamp, whileAway: Bool) throws {
+        if whileAway {
+            logger.notice("ticket was taken while kioskd was not watching", metadata: ["code": "\(ticket.ticket.code)"])
+        }
         let event = try station.store.withReserve {
             try station.store.recordTaken(ticket.ticket, device: config.device.id, at: at)
         }
-        unrecordedTake = nil
         if let event { station.queue.apply(event) }
+        _ = machine.handle(.takeRecorded(ticket.ticket.id))
         station.metrics.ticketsTaken.increment()
         takenAt = .now
         current = nil

@@ -57,7 +57,7 @@ public final class PrinterStation: Service, Sendable {
             var status = $0
             change(&status)
             guard status != $0 else { return false }
-            status.updatedAt = Int64(Date().timeIntervalSince1970 * 1000)
+            status.updatedAt = clock.now().milliseconds
             $0 = status
             return true
         }

@@ -2,9 +2,6 @@ import Foundation
 import KioskCore
 
 extension Timestamp {
-    /// Now, from the system clock (the core never reads it).
-    public static var now: Timestamp { Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
-
     /// Seconds local time is ahead of UTC at this moment (daylight saving included).
     static func utcOffset(at time: Timestamp) -> Int {
         TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double(time.milliseconds) / 1000))

@@ -7,18 +7,9 @@ public struct IssuedTicket: Sendable, Equatable {
     public var ticket: Ticket
     /// The QR text, signed once at issue so a reprint is identical.
     public var qr: String
-    public var state: PrintState
-    public var takenAt: Timestamp?
-
     /// How far the ticket got towards the printer; kept in the `printed` column.
-    public enum PrintState: Int, Sendable, Equatable {
-        /// Issued, bytes not sent (or a fault interrupted the print and it must go again).
-        case notSent = 0
-        /// Recorded just before its bytes went out: after a crash it may be in the printer, or taken.
-        case sending = 1
-        /// The printer confirmed it (cut, no fault).
-        case printed = 2
-    }
+    public var state: TicketPrintState
+    public var takenAt: Timestamp?
 }
 
 extension LocalStore {
@@ -81,7 +72,7 @@ extension LocalStore {
 
     /// Records how far a ticket got: `.sending` durably before its bytes go out, `.printed` once confirmed,
     /// `.notSent` again when a fault interrupted it.
-    public func mark(_ id: TicketID, _ state: IssuedTicket.PrintState) throws {
+    public func mark(_ id: TicketID, _ state: TicketPrintState) throws {
         try db.write { db in
             try db.execute(
                 sql: "UPDATE printed_tickets SET printed = ? WHERE id = ?",
@@ -156,7 +147,7 @@ extension LocalStore {
         return IssuedTicket(
             ticket: ticket,
             qr: row["qr"],
-            state: IssuedTicket.PrintState(rawValue: row["printed"]) ?? .notSent,
+            state: TicketPrintState(rawValue: row["printed"]) ?? .notSent,
             takenAt: taken.map { Timestamp(milliseconds: $0) }
         )
     }

@@ -1,4 +1,5 @@
 import KioskCore
+import ServiceSupport
 import Synchronization
 
 /// The station's in-memory queue: the same reducer as the server, folded over the server's log in the

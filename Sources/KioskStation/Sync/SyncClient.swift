@@ -4,6 +4,7 @@ import KioskCore
 import Logging
 import NIOSSL
 import ServiceLifecycle
+import ServiceSupport
 import SyncWire
 import Synchronization
 
@@ -24,6 +25,8 @@ public final class SyncClient: Service, Sendable {
     let onKeyRingChanged: @Sendable () -> Void
     /// How this kiosk is now, for the server (nil: no reports).
     let health: (@Sendable () -> KioskHealth)?
+    /// The station's wall clock (contact times, when a key ring was adopted).
+    let clock: WallClock
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
     private let reported = Mutex(0)
@@ -38,6 +41,7 @@ public final class SyncClient: Service, Sendable {
         store: LocalStore,
         queue: QueueReplica,
         logger: Logger,
+        clock: WallClock = .system,
         health: (@Sendable () -> KioskHealth)? = nil,
         onKeyRingChanged: @escaping @Sendable () -> Void = {}
     ) throws {
@@ -58,6 +62,7 @@ public final class SyncClient: Service, Sendable {
         self.logger = logger
         self.onKeyRingChanged = onKeyRingChanged
         self.health = health
+        self.clock = clock
         self.base = base
         self.published = Mutex(SyncStatus(server: config.sync.server))
     }
@@ -143,7 +148,7 @@ public final class SyncClient: Service, Sendable {
         publish {
             $0.state = "online"
             $0.error = nil
-            $0.lastContact = Timestamp.now.milliseconds
+            $0.lastContact = clock.now().milliseconds
         }
     }
 
@@ -216,7 +221,7 @@ public final class SyncClient: Service, Sendable {
                 else { return nil }
                 return (key.device, publicKey)
             }
-            let change = try store.adoptServerRing(ring, own: own.keyID, at: .now)
+            let change = try store.adoptServerRing(ring, own: own.keyID, at: clock.now())
             for key in change.removed {
                 logger.notice(
                     "sync: the server no longer vouches for a key (kiosk revoked or replaced): its tickets are refused",

@@ -1,5 +1,4 @@
 import Foundation
-import ServiceLifecycle
 
 /// Lets a blocking loop sleep until a deadline, a stop, or a nudge (a take request), whichever comes first.
 final class StopSignal: @unchecked Sendable {
@@ -40,29 +39,6 @@ final class StopSignal: @unchecked Sendable {
         condition.withLock {
             defer { nudged = false }
             return nudged
-        }
-    }
-}
-
-extension StopSignal {
-    /// Runs a blocking device loop on a thread of its own (never on the cooperative pool) and returns when it
-    /// ends; graceful shutdown or cancellation of the calling service stops it through this signal.
-    func runOnDedicatedThread(named name: String, _ loop: @escaping @Sendable () -> Void) async {
-        let (finished, continuation) = AsyncStream<Void>.makeStream()
-        let thread = Thread {
-            loop()
-            continuation.finish()
-        }
-        thread.name = name
-        thread.start()
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                for await _ in finished {}
-            } onCancel: {
-                self.stop()
-            }
-        } onGracefulShutdown: {
-            self.stop()
         }
     }
 }

@@ -4,6 +4,10 @@ import SystemPackage
 import Glibc
 #endif
 
+/// SystemCalls: the one way our Swift code calls the kernel — ``syscall(_:_:)`` retries `EINTR` and keeps the
+/// errno with the call's name; ``pollOne(_:events:timeout:)`` waits on one descriptor.
+public enum SystemCalls {}
+
 /// A failed system call: the operation's name and its errno (swift-nio's `IOError` in spirit).
 public struct SystemCallError: Error, Sendable, CustomStringConvertible {
     public let operation: String
@@ -18,7 +22,7 @@ public struct SystemCallError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Runs a system call, retrying on `EINTR`, and throws the errno with the operation's name on -1.
-/// Every syscall in Drivers and DeviceEmulators goes through here (swift-nio `NIOPosix/System.swift`).
+/// Every syscall in Drivers, DeviceEmulators and ServiceSupport goes through here (swift-nio `NIOPosix/System.swift`).
 @discardableResult
 @inline(__always)
 public func syscall<T: FixedWidthInteger>(
