@@ -209,7 +209,7 @@ let package = Package(
         // MARK: Tests, one target per module plus host hardware-in-the-loop (pty, TCP, cupsd).
         // Helpers shared by the test targets (not shipped).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"], swiftSettings: strict),
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DriversTests",
             dependencies: ["Drivers", "KioskCore", "QRSymbol", "TestSupport"],

@@ -1,3 +1,6 @@
+// Drivers' users call the kernel the same way (``syscall(_:_:)``, ``pollOne(_:events:timeout:)``).
+@_exported import SystemCalls
+
 /// Drivers: everything that touches printer and scanner hardware.
 ///
 /// Owns the ESC/POS encoder and status decoder, printer profiles (data files in `Profiles/`), the printer
@@ -7,6 +10,3 @@
 /// Must not touch: station logic (`KioskStation`) or queue rules (`KioskCore` decides, drivers observe).
 /// Transports block; callers run them off the cooperative pool (see ``PrinterLink``).
 public enum Drivers {}
-
-// Drivers' users call the kernel the same way (``syscall(_:_:)``, ``pollOne(_:events:timeout:)``).
-@_exported import SystemCalls

@@ -6,7 +6,8 @@
 /// - One ticket at a time. The store issues it durably before its bytes go (`takeTicket`), so a restart finds
 ///   at most one ticket not taken, with how far it got (``TicketPrintState``).
 /// - A ticket seen in the presenter, or seen taken, was printed; only a print that never reached its cut is
-///   printed again, after the printer's buffer is cleared (the fault struck mid-ticket: paper out, cover open).
+///   printed again, after the printer's buffer is cleared (the fault struck mid-ticket: paper out, cover open),
+///   and only while the store says so (`notSent`): a reprint that a lost connection cut short is looked for.
 /// - A ticket whose print a lost connection cut short (or that a restart finds `sending`) is looked for when
 ///   the printer is back: there → printed; gone → taken (a skipped number is a no-show, a second copy would
 ///   put one code in two hands); a station that cannot see the ticket keeps it as printed.
@@ -145,8 +146,9 @@ public struct PrinterStationMachine: Sendable, Equatable {
     public let settings: Settings
     private(set) var phase: Phase = .none
     private(set) var tearOff: TearOffMachine
-    /// A ticket whose print a fault interrupted: printed again, after the printer's buffer is cleared.
-    private(set) var interrupted: TicketID?
+    /// A fault interrupted a print: the next print clears the printer's buffer first (set until a print's
+    /// bytes have gone and the printer answered).
+    private(set) var clearBufferFirst = false
     /// The waiting ticket the printer would not retract: it stays, and is not tried again.
     private(set) var retractRefused: TicketID?
     /// When the tear-off machine wants to look again (a debounce is running).
@@ -273,11 +275,12 @@ public struct PrinterStationMachine: Sendable, Equatable {
         time: Timestamp
     ) -> [Action] {
         guard phase == .fetching else { return [] }
-        if state == .notSent || interrupted == ticket.id {
+        if state == .notSent {
             phase = .printing(ticket)
-            return [.print(ticket.id, clearBufferFirst: interrupted == ticket.id)]
+            return [.print(ticket.id, clearBufferFirst: clearBufferFirst)]
         }
-        // Sent before a restart or a lost connection: is it still in the printer?
+        // Sent before a restart or a lost connection (also a reprint the connection cut short, which may have
+        // reached its cut): is it still in the printer?
         if settings.seesPresence, present == false {
             phase = .taking(ticket, time: time, whileAway: true)
             return [.recordTake(ticket.id, at: time, whileAway: true)]
@@ -288,14 +291,14 @@ public struct PrinterStationMachine: Sendable, Equatable {
 
     private mutating func sent(_ id: TicketID, canPrint: Bool, _ presence: [Bool], at: Duration) -> [Action] {
         guard case .printing(let ticket) = phase, ticket.id == id else { return [] }
+        clearBufferFirst = false
         // A fault after the cut (a roll usually ends that way) leaves the ticket whole in the presenter, or
         // already in a customer's hand: it was printed.
         guard canPrint || presence.contains(true) else {
-            interrupted = id
+            clearBufferFirst = true
             phase = .none
             return [.interrupted(id)]
         }
-        interrupted = nil
         startWaiting(ticket, at: at, presence: presence)
         return [.markPrinted(id), .presented(id, printedNow: true)]
     }

@@ -93,7 +93,7 @@ final class PrinterLoop: @unchecked Sendable {
             where error.code == .disconnected || error.code == .timeout || error.code == .io
         {
             lost(error)
-        } catch where LocalStore.isOutOfSpace(error) {
+        } catch  where LocalStore.isOutOfSpace(error) {
             let full = station.store.storageFull(error)
             if storageFault != full.directory {
                 storageFault = full.directory
