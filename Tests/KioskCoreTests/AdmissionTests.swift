@@ -33,6 +33,29 @@ import Testing
         #expect(Admission.decide(scan(t[2]), queue: queue, now: now + .seconds(61)) == .admit(t[2].code))
     }
 
+    @Test func aDecisionRecordsItsAdmissionOrItsRefusal() {
+        var (queue, t) = queueOfThree()
+        #expect(
+            Admission.record(.admit(t[0].code), ticket: t[0].id, queue: queue, door: "door")
+                == [.ticketAdmitted(t[0].id, door: "door")]
+        )
+        // Still in the printer for the station (its holder was quicker than the sensor): taken, then admitted.
+        let quick = ticket(4, at: ms(4000))
+        queue.apply(event(.ticketIssued(quick), at: quick.issuedAt))
+        #expect(
+            Admission.record(.admit(quick.code), ticket: quick.id, queue: queue, door: "door")
+                == [.ticketTaken(quick.id), .ticketAdmitted(quick.id, door: "door")]
+        )
+        #expect(
+            Admission.record(.notYourTurn(ahead: 2), ticket: t[2].id, queue: queue, door: "door")
+                == [.scanRefused(reason: "not_your_turn", ticket: t[2].id, door: "door")]
+        )
+        #expect(
+            Admission.record(.unreadable, ticket: nil, queue: queue, door: "door")
+                == [.scanRefused(reason: "unreadable", ticket: nil, door: "door")]
+        )
+    }
+
     @Test func aCalledTicketExpiresAfterTheCallWindow() {
         let (queue, t) = queueOfThree()
         let policy = AdmissionPolicy(callWindow: .seconds(600))

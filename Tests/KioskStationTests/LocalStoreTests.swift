@@ -14,14 +14,17 @@ import Testing
         return (try LocalStore(path: "\(dir)/kioskd.sqlite"), dir)
     }
 
+    /// The station's log over `store` (the only way a station makes events).
+    func log(_ store: LocalStore) throws -> StationLog {
+        var config = KioskConfig(store: .init(id: storeID))
+        config.device.id = "d"
+        return StationLog(store: store, queue: try QueueReplica(store: store, capacity: 10), config: config)
+    }
+
     func issue(_ store: LocalStore, prefix: String = "A", day: BusinessDay? = nil) throws -> IssuedTicket {
-        try store.issueTicket(
-            store: storeID,
-            device: "d",
-            prefix: prefix,
-            day: day ?? self.day,
-            at: Timestamp(milliseconds: 1_000)
-        ) { "QR-\($0.code)" }.ticket
+        try log(store).issueTicket(prefix: prefix, day: day ?? self.day, at: Timestamp(milliseconds: 1_000)) {
+            "QR-\($0.code)"
+        }
     }
 
     @Test func numbersAreConsecutivePerPrefixAndDay() throws {
@@ -46,9 +49,12 @@ import Testing
         #expect(waiting.ticket == first.ticket && waiting.state == .printed && waiting.qr == "QR-A001")
         #expect(try reopened.signingKey().keyID == key.keyID)
 
-        #expect(try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 2_000)) != nil)
+        let log = try log(reopened)
+        #expect(try log.recordTaken(waiting.ticket, at: Timestamp(milliseconds: 2_000)))
         // Once only: a second record writes nothing and says so.
-        #expect(try reopened.recordTaken(waiting.ticket, device: "d", at: Timestamp(milliseconds: 3_000)) == nil)
+        #expect(try !log.recordTaken(waiting.ticket, at: Timestamp(milliseconds: 3_000)))
+        #expect(try !log.voidTicket(waiting.ticket, at: Timestamp(milliseconds: 3_000)))
+        #expect(log.queue.snapshot.stage(of: waiting.ticket.id) == .waiting(joined: Timestamp(milliseconds: 2_000)))
         #expect(try reopened.waitingTicket(prefix: "A") == nil)
         let kinds = try reopened.events().map(\.kind)
         #expect(kinds == ["ticketIssued", "ticketTaken"])

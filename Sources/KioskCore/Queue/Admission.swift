@@ -144,6 +144,22 @@ public enum Admission {
     }
 
     /// Tickets called longer ago than the call window and not admitted: what to log as `ticketExpired`.
+    /// What a door's decision records: an admission (after the tear-off it implies for a ticket still in the
+    /// printer: its holder took it and walked to the door before the sensor noticed), or the refusal with its
+    /// reason and the ticket it named, if any.
+    public static func record(
+        _ decision: AdmissionDecision,
+        ticket: TicketID?,
+        queue: QueueState,
+        door: DeviceID
+    ) -> [StoreEvent.Body] {
+        guard case .admit = decision, let ticket else {
+            return [.scanRefused(reason: decision.reason, ticket: ticket, door: door)]
+        }
+        let taken: [StoreEvent.Body] = queue.stage(of: ticket) == .inPrinter ? [.ticketTaken(ticket)] : []
+        return taken + [.ticketAdmitted(ticket, door: door)]
+    }
+
     public static func noShows(
         queue: QueueState,
         now: Timestamp,

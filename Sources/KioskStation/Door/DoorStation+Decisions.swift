@@ -19,9 +19,6 @@ extension DoorStation {
         var state = queue.snapshot
         var events: [StoreEvent] = []
         var shown: [(decision: AdmissionDecision, message: String, code: String?)] = []
-        func event(_ body: StoreEvent.Body) -> StoreEvent {
-            StoreEvent.new(body, store: config.store.id, device: config.device.id, at: now)
-        }
         for scan in scans {
             let claims: Result<TicketCodec.Claims, TicketCodec.DecodeError>
             let readerRefusal: ScanRefusal?
@@ -45,13 +42,8 @@ extension DoorStation {
             }
             let decision = Admission.decide(claims, queue: state, now: now, policy: policy)
             let ticketID = try? claims.get().ticket
-            var made: [StoreEvent] = []
-            if case .admit = decision, let ticketID {
-                if state.stage(of: ticketID) == .inPrinter { made.append(event(.ticketTaken(ticketID))) }
-                made.append(event(.ticketAdmitted(ticketID, door: config.device.id)))
-            } else {
-                made.append(event(.scanRefused(reason: decision.reason, ticket: ticketID, door: config.device.id)))
-            }
+            let made = Admission.record(decision, ticket: ticketID, queue: state, door: config.device.id)
+                .map { log.event($0, at: now) }
             for e in made { state.apply(e) }
             events += made
             // The signed code names the ticket, also one the queue has forgotten (an earlier day's).
@@ -59,8 +51,7 @@ extension DoorStation {
             shown.append((decision, readerRefusal?.description ?? decision.description, code))
         }
         do {
-            try store.withReserve { try store.append(events) }  // on disk before the customer sees the answer
-            queue.apply(events)
+            try log.record(events)  // on disk before the customer sees the answer
             if status.storageFull {
                 logger.notice("storage has room again: the door records decisions")
                 publish {
@@ -130,9 +121,7 @@ extension DoorStation {
             logger.notice("exit ignored: nobody is inside")
             return false
         }
-        let event = StoreEvent.new(.customerExited, store: config.store.id, device: config.device.id, at: now)
-        try store.withReserve { try store.append([event]) }
-        queue.apply(event)
+        try log.record([.customerExited], at: now)
         publish { $0.exits += 1 }
         metrics.exited()
         return true
@@ -143,14 +132,10 @@ extension DoorStation {
         let now = now ?? clock.now()
         let due = Admission.noShows(queue: queue.snapshot, now: now, policy: policy)
         guard !due.isEmpty else { return }
-        let events = due.map {
-            StoreEvent.new(.ticketExpired($0), store: config.store.id, device: config.device.id, at: now)
-        }
         do {
-            try store.append(events)
+            try log.record(due.map { .ticketExpired($0) }, at: now, reserve: false)
         } catch  where LocalStore.isOutOfSpace(error) {
             return  // written on a later turn, once there is room (the reserve is kept for admissions)
         }
-        queue.apply(events)
     }
 }

@@ -16,6 +16,8 @@ public final class DoorStation: Service, Sendable {
     let config: KioskConfig
     let store: LocalStore
     let queue: QueueReplica
+    /// Where the door's decisions are made events and recorded.
+    let log: StationLog
     let logger: Logger
     let signal = StopSignal()
     let changes: ChangeFeed
@@ -47,6 +49,7 @@ public final class DoorStation: Service, Sendable {
         self.config = config
         self.store = store
         self.queue = queue
+        self.log = StationLog(store: store, queue: queue, config: config)
         self.logger = logger
         self.changes = changes
         self.ring = Mutex(try store.keyRing())

@@ -272,16 +272,9 @@ final class PrinterLoop: @unchecked Sendable {
         try station.days.startDayIfDue()
         let now = station.clock.now()
         let day = businessDay
-        let (ticket, event) = try station.store.issueTicket(
-            store: config.store.id,
-            device: config.device.id,
-            prefix: config.printer.codePrefix,
-            day: day,
-            at: now
-        ) { ticket in
+        let ticket = try station.log.issueTicket(prefix: config.printer.codePrefix, day: day, at: now) { ticket in
             TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
         }
-        station.queue.apply(event)
         station.publish {
             $0.ticketsToday =
                 (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: day)) ?? $0.ticketsToday
@@ -405,10 +398,7 @@ final class PrinterLoop: @unchecked Sendable {
     /// The retracted ticket's code is never called: its void is recorded; the next look presents a fresh one.
     private func void(_ ticket: IssuedTicket, reason: RetractRule.Reason, on device: PrinterDevice) throws {
         _ = device.drainReports()  // the sensor's "absent" is the retraction, not a customer
-        let event = try station.store.withReserve {
-            try station.store.voidTicket(ticket.ticket, device: config.device.id, at: station.clock.now())
-        }
-        if let event { station.queue.apply(event) }
+        try station.log.voidTicket(ticket.ticket, at: station.clock.now())
         current = nil
         station.publish {
             $0.ticketsRetracted += 1
@@ -428,10 +418,7 @@ final class PrinterLoop: @unchecked Sendable {
         if whileAway {
             logger.notice("ticket was taken while kioskd was not watching", metadata: ["code": "\(ticket.ticket.code)"])
         }
-        let event = try station.store.withReserve {
-            try station.store.recordTaken(ticket.ticket, device: config.device.id, at: at)
-        }
-        if let event { station.queue.apply(event) }
+        try station.log.recordTaken(ticket.ticket, at: at)
         _ = machine.handle(.takeRecorded(ticket.ticket.id))
         station.metrics.ticketsTaken.increment()
         takenAt = .now

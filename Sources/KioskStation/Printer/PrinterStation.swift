@@ -15,6 +15,8 @@ public final class PrinterStation: Service, Sendable {
     let config: KioskConfig
     let store: LocalStore
     let queue: QueueReplica
+    /// Where the station's events are made and recorded.
+    let log: StationLog
     let logger: Logger
     let signal = StopSignal()
     let changes: ChangeFeed
@@ -44,6 +46,7 @@ public final class PrinterStation: Service, Sendable {
         self.changes = changes
         self.store = store
         self.queue = queue
+        self.log = StationLog(store: store, queue: queue, config: config)
         self.logger = logger
         self.published = Mutex(PrinterStationStatus(address: config.printer.address, profile: config.printer.profile))
     }

@@ -47,9 +47,7 @@ public final class BusinessDayKeeper: Service, Sendable {
             let before = queue.snapshot
             if let day = before.day, day >= today { return false }
             let start = today.start(openingTime: openingTime, utcOffset: Timestamp.utcOffset(at: now))
-            let event = StoreEvent.dayStarted(today, store: config.store.id, device: config.device.id, at: start)
-            try store.withReserve { try store.append([event]) }
-            queue.apply(event)
+            try StationLog(store: store, queue: queue, config: config).startDay(today, at: start)
             let after = queue.snapshot
             logger.notice(
                 "business day started",

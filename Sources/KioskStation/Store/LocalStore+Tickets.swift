@@ -31,15 +31,17 @@ extension LocalStore {
     }
 
     /// Issues the next paper ticket: the next number of the business day for `prefix`, its `ticketIssued`
-    /// event and its signed QR, in one durable transaction. Returns the ticket and the very event stored, which
-    /// the caller applies to the replica (the replica drops a pending event when the server's log names its id).
-    public func issueTicket(
+    /// event (made by `event`, the ``StationLog``'s) and its signed QR, in one durable transaction. Returns the
+    /// ticket and the very event stored, which the caller applies to the replica (the replica drops a pending
+    /// event when the server's log names its id).
+    func issueTicket(
         store: StoreID,
         device: DeviceID,
         prefix: String,
         day: BusinessDay,
         at now: Timestamp,
-        qr: (Ticket) -> String
+        qr: (Ticket) -> String,
+        event: (Ticket) -> StoreEvent
     ) throws -> (ticket: IssuedTicket, event: StoreEvent) {
         try db.write { db in
             let last =
@@ -64,7 +66,7 @@ extension LocalStore {
                     """,
                 arguments: [ticket.id.uuidString, prefix, day.number, last + 1, now.milliseconds, text]
             )
-            let event = StoreEvent.new(.ticketIssued(ticket), store: store, device: device, at: now)
+            let event = event(ticket)
             try insert(event, db)
             return (IssuedTicket(ticket: ticket, qr: text, state: .notSent, takenAt: nil), event)
         }
@@ -81,49 +83,36 @@ extension LocalStore {
         }
     }
 
-    /// The ticket was torn off: it joins the queue now. Durable before the next ticket is printed.
-    /// Returns the event written, or nil when the ticket was already recorded taken (nothing was written).
-    @discardableResult
-    public func recordTaken(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent? {
+    /// The ticket was torn off (`event`, its `ticketTaken`): it joins the queue now. Durable before the next
+    /// ticket is printed. False when the ticket was already recorded taken (nothing was written).
+    func recordTaken(_ ticket: Ticket, event: StoreEvent) throws -> Bool {
         try close(
             ticket,
-            .ticketTaken(ticket.id),
-            device: device,
-            at: now,
+            event,
             sql: "UPDATE printed_tickets SET taken_at = ?, printed = 2 WHERE id = ? AND taken_at IS NULL"
         )
     }
 
     /// The presenter pulled the ticket back in before anyone took it: its code is void (a `ticketCancelled`
     /// event, so it is never called and its holder, if any, is refused), and the next ticket may be issued.
-    /// Returns the event written, or nil when the ticket was already taken or voided (nothing was written).
-    @discardableResult
-    public func voidTicket(_ ticket: Ticket, device: DeviceID, at now: Timestamp) throws -> StoreEvent? {
+    /// False when the ticket was already taken or voided (nothing was written).
+    func voidTicket(_ ticket: Ticket, event: StoreEvent) throws -> Bool {
         try close(
             ticket,
-            .ticketCancelled(ticket.id),
-            device: device,
-            at: now,
+            event,
             sql: "UPDATE printed_tickets SET voided_at = ? WHERE id = ? AND taken_at IS NULL AND voided_at IS NULL"
         )
     }
 
-    /// Ends a waiting ticket's time in the printer: `sql` (arguments: the time, the ticket's id) marks it, and
-    /// the event is written with it in one transaction only when the mark changed the row. Returns the event
-    /// written, or nil when the ticket was closed already.
-    private func close(
-        _ ticket: Ticket,
-        _ body: StoreEvent.Body,
-        device: DeviceID,
-        at now: Timestamp,
-        sql: String
-    ) throws -> StoreEvent? {
-        let event = StoreEvent.new(body, store: ticket.store, device: device, at: now)
-        return try db.write { db -> StoreEvent? in
-            try db.execute(sql: sql, arguments: [now.milliseconds, ticket.id.uuidString])
-            guard db.changesCount == 1 else { return nil }
+    /// Ends a waiting ticket's time in the printer: `sql` (arguments: the event's time, the ticket's id) marks
+    /// it, and the event is written with it in one transaction only when the mark changed the row. False when
+    /// the ticket was closed already.
+    private func close(_ ticket: Ticket, _ event: StoreEvent, sql: String) throws -> Bool {
+        try db.write { db in
+            try db.execute(sql: sql, arguments: [event.time.milliseconds, ticket.id.uuidString])
+            guard db.changesCount == 1 else { return false }
             try insert(event, db)
-            return event
+            return true
         }
     }
 

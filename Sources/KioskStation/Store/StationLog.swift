@@ -1,0 +1,90 @@
+import KioskCore
+
+/// The one way a station records what happened. It makes each event (a UUIDv7 id at the event's time, or a
+/// day start's derived id), writes what belongs together in one transaction of the local log, and applies it to
+/// the replica, which tells the live pages. The printer, the door and the day keeper record through it; nothing
+/// else in the station makes events (sync only stores what the server sent).
+public struct StationLog: Sendable {
+    public let store: LocalStore
+    public let queue: QueueReplica
+    let storeID: StoreID
+    let device: DeviceID
+
+    public init(store: LocalStore, queue: QueueReplica, config: KioskConfig) {
+        self.store = store
+        self.queue = queue
+        storeID = config.store.id
+        device = config.device.id
+    }
+
+    /// A new event of this station at `time`, not recorded yet (see ``record(_:reserve:)``).
+    public func event(_ body: StoreEvent.Body, at time: Timestamp) -> StoreEvent {
+        StoreEvent.new(body, store: storeID, device: device, at: time)
+    }
+
+    /// Writes `events` in one transaction, then applies them. `reserve`: the storage reserve is given back
+    /// first if the disk is full — for what must be on disk before a customer is answered (a take, an
+    /// admission, an exit); without it a full disk throws and the caller tries again later.
+    public func record(_ events: [StoreEvent], reserve: Bool = true) throws {
+        guard !events.isEmpty else { return }
+        if reserve {
+            try store.withReserve { try store.append(events) }
+        } else {
+            try store.append(events)
+        }
+        queue.apply(events)
+    }
+
+    /// Records `bodies`, all at `time`, in one transaction; the events recorded.
+    @discardableResult
+    public func record(_ bodies: [StoreEvent.Body], at time: Timestamp, reserve: Bool = true) throws -> [StoreEvent] {
+        let events = bodies.map { event($0, at: time) }
+        try record(events, reserve: reserve)
+        return events
+    }
+
+    /// Starts business day `day` at its opening instant (the event every station and the server write alike).
+    public func startDay(_ day: BusinessDay, at start: Timestamp) throws {
+        try record([StoreEvent.dayStarted(day, store: storeID, device: device, at: start)])
+    }
+
+    /// Issues the next paper ticket of `day` for `prefix` with its `ticketIssued` event and signed QR, in one
+    /// durable transaction.
+    public func issueTicket(
+        prefix: String,
+        day: BusinessDay,
+        at time: Timestamp,
+        qr: (Ticket) -> String
+    ) throws -> IssuedTicket {
+        let (ticket, event) = try store.issueTicket(
+            store: storeID,
+            device: device,
+            prefix: prefix,
+            day: day,
+            at: time,
+            qr: qr,
+            event: { self.event(.ticketIssued($0), at: time) }
+        )
+        queue.apply(event)
+        return ticket
+    }
+
+    /// The ticket was torn off: it joins the line. False when it was recorded taken already.
+    @discardableResult
+    public func recordTaken(_ ticket: Ticket, at time: Timestamp) throws -> Bool {
+        try close(event(.ticketTaken(ticket.id), at: time)) { try store.recordTaken(ticket, event: $0) }
+    }
+
+    /// The presenter pulled the ticket back in: its code is void. False when it was taken or voided already.
+    @discardableResult
+    public func voidTicket(_ ticket: Ticket, at time: Timestamp) throws -> Bool {
+        try close(event(.ticketCancelled(ticket.id), at: time)) { try store.voidTicket(ticket, event: $0) }
+    }
+
+    /// Writes `event` with the ticket's mark (with the reserve), and applies it when the mark changed the row.
+    private func close(_ event: StoreEvent, _ write: (StoreEvent) throws -> Bool) throws -> Bool {
+        guard try store.withReserve({ try write(event) }) else { return false }
+        queue.apply(event)
+        return true
+    }
+}
