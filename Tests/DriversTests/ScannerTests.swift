@@ -219,4 +219,18 @@ import Testing
         send("CUT OFF")
         #expect(try collect(1) == [.refused(.incomplete(bytes: 7))])
     }
+
+    @Test func scannerFaultsAreTheScannersInItsWords() throws {
+        let missing = SerialScannerReader(path: "/dev/clup-no-such-scanner", framer: ScanFramer(suffix: .crlf))
+        let error = try #require(throws: ScannerError.self) { try missing.open() }
+        #expect(error.code == .notFound)
+        #expect(error.message.contains("scanner") && !error.message.contains("printer"))
+        for address in ["tcp://10.0.0.7:9100", "evdev://dev/input/event3", "bluetooth://scanner"] {
+            let wrong = try #require(throws: ScannerError.self) { try makeScannerReader(address, suffix: .crlf) }
+            #expect(wrong.code == .invalidAddress, "\(address)")
+        }
+        let wedge = EvdevScannerReader(path: "/dev/input/event-none")
+        #expect(throws: ScannerError.self) { try wedge.send([0x07]) }
+        #expect((try? wedge.open()) == nil)
+    }
 }

@@ -33,27 +33,29 @@ public final class EvdevInput {
 
     public var isOpen: Bool { fd != nil }
 
-    public func open() throws(PrinterError) {
+    public func open() throws(ScannerError) {
         guard fd == nil else { return }
         let raw: CInt
         do {
             raw = try syscall("open") { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         } catch {
-            throw PrinterError.fromSystem(error, device: path)
+            throw ScannerError(PrinterError.fromSystem(error, device: path))
         }
         if CLinuxShims_eviocgrab(raw, 1) != 0 {
             let code = errno
             Glibc.close(raw)
             if code == EBUSY {
-                throw PrinterError(
+                throw ScannerError(
                     .busy,
                     device: path,
                     "another program has grabbed this input device — stop it (or another kioskd) and retry"
                 )
             }
-            throw PrinterError.fromSystem(
-                SystemCallError(operation: "ioctl(EVIOCGRAB)", errno: Errno(rawValue: code)),
-                device: path
+            throw ScannerError(
+                PrinterError.fromSystem(
+                    SystemCallError(operation: "ioctl(EVIOCGRAB)", errno: Errno(rawValue: code)),
+                    device: path
+                )
             )
         }
         fd = FileDescriptor(rawValue: raw)
@@ -61,9 +63,11 @@ public final class EvdevInput {
     }
 
     /// The events that arrived within `timeout`; an unplugged device reports `disconnected`.
-    public func read(timeout: Duration) throws(PrinterError) -> [Event] {
-        guard let fd else { throw PrinterError(.disconnected, device: path, "input device not open") }
-        pending += try DescriptorIO(fd: fd, device: path).read(timeout: timeout, limit: 64 * Self.eventSize)
+    public func read(timeout: Duration) throws(ScannerError) -> [Event] {
+        guard let fd else { throw ScannerError(.disconnected, device: path, "input device not open") }
+        pending += try asScanner { () throws(PrinterError) in
+            try DescriptorIO(fd: fd, device: path).read(timeout: timeout, limit: 64 * Self.eventSize)
+        }
         return Self.parse(&pending)
     }
 

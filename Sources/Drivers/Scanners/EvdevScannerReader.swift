@@ -13,12 +13,12 @@ public final class EvdevScannerReader {
     public var path: String { input.path }
     public var isOpen: Bool { input.isOpen }
 
-    public func open() throws(PrinterError) {
+    public func open() throws(ScannerError) {
         try input.open()
     }
 
     /// Scans and refusals completed within `timeout`. An unplugged scanner reports `disconnected`.
-    public func read(timeout: Duration) throws(PrinterError) -> [ScanEvent] {
+    public func read(timeout: Duration) throws(ScannerError) -> [ScanEvent] {
         try input.read(timeout: timeout).compactMap { decoder.handle(type: $0.type, code: $0.code, value: $0.value) }
     }
 

@@ -6,11 +6,11 @@ public protocol ScannerReader: AnyObject {
     /// The device node it reads.
     var path: String { get }
     var isOpen: Bool { get }
-    func open() throws(PrinterError)
+    func open() throws(ScannerError)
     /// Scans and refusals completed within `timeout`; `[]` if none.
-    func read(timeout: Duration) throws(PrinterError) -> [ScanEvent]
+    func read(timeout: Duration) throws(ScannerError) -> [ScanEvent]
     /// Sends a command to the scanner (a beep or LED), for scanners that take one.
-    func send(_ bytes: [UInt8]) throws(PrinterError)
+    func send(_ bytes: [UInt8]) throws(ScannerError)
     func close()
 }
 
@@ -22,22 +22,25 @@ extension EvdevScannerReader: ScannerReader {
     public var address: String { "evdev://\(path)" }
 
     /// A keyboard-wedge scanner has no way back for commands.
-    public func send(_ bytes: [UInt8]) throws(PrinterError) {
-        throw PrinterError(.unsupported, device: path, "a keyboard-wedge scanner takes no commands")
+    public func send(_ bytes: [UInt8]) throws(ScannerError) {
+        throw ScannerError(.unsupported, device: path, "a keyboard-wedge scanner takes no commands")
     }
 }
 
 /// Builds a reader from `serial:///dev/ttyACM0?baud=9600` or `evdev:///dev/input/eventN`.
-public func makeScannerReader(_ address: String, suffix: ScanFramer.Suffix) throws(PrinterError) -> any ScannerReader {
+public func makeScannerReader(
+    _ address: String,
+    suffix: ScanFramer.Suffix
+) throws(ScannerError) -> any ScannerReader {
     if address.hasPrefix("evdev://") {
         let path = String(address.dropFirst("evdev://".count))
         guard path.hasPrefix("/") else {
-            throw PrinterError(.invalidAddress, device: address, "expected evdev:///dev/input/eventN")
+            throw ScannerError(.invalidAddress, device: address, "expected evdev:///dev/input/eventN")
         }
         return EvdevScannerReader(path: path)
     }
-    guard case .serial(let path, var settings) = try PrinterAddress(parsing: address) else {
-        throw PrinterError(
+    guard case .serial(let path, var settings) = try? PrinterAddress(parsing: address) else {
+        throw ScannerError(
             .invalidAddress,
             device: address,
             "a scanner is serial:///dev/ttyACM0?baud=9600 or evdev:///dev/input/eventN"

@@ -18,14 +18,15 @@ public final class SerialScannerReader {
 
     public var isOpen: Bool { port.isOpen }
 
-    public func open() throws(PrinterError) {
-        try port.open()
+    public func open() throws(ScannerError) {
+        try asScanner { () throws(PrinterError) in try port.open() }
     }
 
     /// Scans and refusals that completed within `timeout` (`[]` if none). A partial line that has gone quiet
     /// is refused here too.
-    public func read(timeout: Duration) throws(PrinterError) -> [ScanEvent] {
-        let bytes = try port.read(timeout: framer.hasPartialLine ? min(timeout, framer.partialTimeout) : timeout)
+    public func read(timeout: Duration) throws(ScannerError) -> [ScanEvent] {
+        let wait = framer.hasPartialLine ? min(timeout, framer.partialTimeout) : timeout
+        let bytes = try asScanner { () throws(PrinterError) in try port.read(timeout: wait) }
         let now = ContinuousClock.now - started
         var events = framer.feed(bytes, now: now)
         if bytes.isEmpty, let expired = framer.expire(now: now) { events.append(expired) }
@@ -33,8 +34,8 @@ public final class SerialScannerReader {
     }
 
     /// Sends bytes to the scanner (a beep or LED command, for scanners that take one).
-    public func send(_ bytes: [UInt8]) throws(PrinterError) {
-        try port.write(bytes, timeout: .seconds(1))
+    public func send(_ bytes: [UInt8]) throws(ScannerError) {
+        try asScanner { () throws(PrinterError) in try port.write(bytes, timeout: .seconds(1)) }
     }
 
     public func close() {

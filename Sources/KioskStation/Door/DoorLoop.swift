@@ -47,7 +47,7 @@ final class DoorLoop: @unchecked Sendable {
             let decisions = try station.decide(try reader.read(timeout: .milliseconds(100)))
             for decision in decisions { feedback(decision) }
             try station.expireNoShows()
-        } catch let error as PrinterError {
+        } catch let error as ScannerError {
             station.logger.warning("scanner went away", metadata: ["error": "\(error.message)"])
             reader.close()
             station.publish {
@@ -62,7 +62,7 @@ final class DoorLoop: @unchecked Sendable {
 
     /// Sleeps before opening the scanner again; a missing scanner's device node appearing (udev, on replug)
     /// ends the wait at once.
-    private func waitBeforeRetry(after error: PrinterError) {
+    private func waitBeforeRetry(after error: ScannerError) {
         _ = backoff.wait(on: station.signal, watch: error.code == .notFound ? DeviceNodeWatch(path: reader.path) : nil)
     }
 

@@ -40,7 +40,7 @@ final class ExitKeyLoop: @unchecked Sendable {
                 for event in try input.read(timeout: .milliseconds(200)) where key.isExit(event) {
                     try station.customerExited()
                 }
-            } catch let error as PrinterError {
+            } catch let error as ScannerError {
                 station.logger.warning("exit key input went away", metadata: ["error": "\(error.message)"])
                 input.close()
                 publish("disconnected")
