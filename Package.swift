@@ -228,7 +228,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceSupportTests",
-            dependencies: ["ServiceSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ServiceSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Crypto
+import Drivers
 import Foundation
 import KioskCore
 import Logging
@@ -47,14 +48,16 @@ public final class SyncClient: Service, Sendable {
     ) throws {
         let base = config.sync.server.hasSuffix("/") ? config.sync.server : config.sync.server + "/"
         guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw LocalStore.StoreError(
-                description: "[sync] server: '\(config.sync.server)' is not an http:// or https:// URL"
+            throw TOMLFileError(
+                file: "kioskd.toml",
+                key: "sync.server",
+                "'\(config.sync.server)' is not an http:// or https:// URL"
             )
         }
         do {
             tls = try config.sync.tlsConfiguration()
         } catch {
-            throw LocalStore.StoreError(description: "[sync] ca_file: \(error)")
+            throw TOMLFileError(file: "kioskd.toml", key: "sync.ca_file", "\(error)")
         }
         self.config = config
         self.store = store
