@@ -235,11 +235,49 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What the tests below share: the server and station rigs, processes, ptys, a proxy, a test CA.
+        .target(
+            name: "Rigs",
+            dependencies: [
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
+                "CLinuxShims", "SyncWire",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/Rigs",
+            swiftSettings: strict
+        ),
+        // The stations against the device emulators on real kernel interfaces (ptys, TCP, cupsd, usblp, USB gadgets).
         .testTarget(
             name: "HostHILTests",
             dependencies: [
                 "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
-                "TestSupport", "CLinuxShims", "SyncWire",
+                "TestSupport", "CLinuxShims", "SyncWire", "Rigs",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        // clup-server alone: its API, hostile clients, the OpenAPI contract, its pages in a browser.
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
+                "TestSupport", "CLinuxShims", "SyncWire", "Rigs",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        // The whole system: kioskd processes with clup-server (sync, outages, TLS, systemd, crashes, a day's soak,
+        // the next morning, the Debian package, the demo).
+        .testTarget(
+            name: "SystemTests",
+            dependencies: [
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
+                "TestSupport", "CLinuxShims", "SyncWire", "Rigs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

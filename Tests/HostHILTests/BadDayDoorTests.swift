@@ -5,6 +5,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// A day at the door: a thousand scans into a serial scanner on a pty, at random moments, some arriving in
 /// pieces (a slow USB-serial adapter, a scanner that sends in chunks). Every scan gets a decision, and the port is

@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// A day at the printer, not a friendly minute: hundreds of tear-offs at random moments on each transport
 /// (some grabbed the instant they are cut, before the sensor could see them), and a roll that ends at the cut.

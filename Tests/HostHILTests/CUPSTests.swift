@@ -4,6 +4,8 @@ import Foundation
 import KioskStation
 import Testing
 
+@testable import Rigs
+
 /// A real cupsd with a raw queue pointing at the emulator (socket://): a job through libcups arrives
 /// byte-identical, and the queue's state comes back through IPP.
 @Suite(.serialized) struct CUPSTests {

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// A million bad scanner lines into a running door over a pty: random bytes, over-long lines, altered
 /// signatures, replays of a used ticket, other stores' codes, expired tickets and unknown signers. No crash,

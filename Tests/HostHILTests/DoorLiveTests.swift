@@ -7,6 +7,7 @@ import ServiceSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 #if canImport(FoundationNetworking)
 #endif

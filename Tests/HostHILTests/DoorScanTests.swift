@@ -5,6 +5,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// Printed tickets → zbarimg reads their QR from the emulator's PNGs → a scanner emulator on a pty sends them
 /// with each suffix, with and without AIM prefix → the serial scanner reader → verification → admission.

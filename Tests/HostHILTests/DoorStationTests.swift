@@ -5,6 +5,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -2,6 +2,8 @@ import DeviceEmulators
 import Drivers
 import Testing
 
+@testable import Rigs
+
 /// For each profile, every fault the emulator can simulate is reported by the driver over a real transport.
 @Suite(.serialized) struct FaultStatusTests {
     static let faults: [(on: PhysicalEvent, off: PhysicalEvent, condition: StatusCondition)] = [

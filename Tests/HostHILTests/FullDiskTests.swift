@@ -6,6 +6,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// The state directory on a small tmpfs that fills up (an SD card full of logs) while customers keep tearing
 /// tickets and scanning at the door: no code is handed out twice, the fault says what to do, the door admits

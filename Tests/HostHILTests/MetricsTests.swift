@@ -4,6 +4,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -6,6 +6,7 @@ import QRSymbol
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

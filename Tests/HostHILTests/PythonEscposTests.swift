@@ -2,6 +2,8 @@ import DeviceEmulators
 import Drivers
 import Testing
 
+@testable import Rigs
+
 /// The emulator prints correctly what another client sends: python-escpos text, native QR and an image.
 @Suite(.serialized) struct PythonEscposTests {
     @Test(

@@ -6,6 +6,7 @@ import ServiceSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// The ticket nobody takes, on presenter printers that can retract (the emulator behind a real TCP socket or
 /// pty): with `retract_after_seconds` it is pulled back in, voided and replaced by the next number; a ticket

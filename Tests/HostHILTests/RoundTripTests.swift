@@ -5,6 +5,8 @@ import KioskCore
 import KioskStation
 import Testing
 
+@testable import Rigs
+
 /// Encode a ticket → a real transport → the emulator on a real kernel interface → PNG → zbarimg.
 @Suite(.serialized) struct RoundTripTests {
     static let cases: [(transport: String, qr: EscPosEncoder.QRMode)] = [

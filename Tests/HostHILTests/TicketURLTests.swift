@@ -4,6 +4,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// What a phone camera sees on a printed ticket: zbarimg (an independent QR decoder) reads the QR from the
 /// emulator's picture of the ticket, and Python's URL parser (an independent URL parser) must find one URL

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Rigs
+
 /// The USB gadget rig (Tests/hil-vm): boots Debian's own kernel in qemu over this machine's filesystem,
 /// makes a USB printer gadget and a HID scanner gadget on dummy_hcd, and runs Tests/hil-vm/checks.sh there
 /// with this build — libusb, usblp detaching, evdev and the udev rules against a real kernel. The guest's

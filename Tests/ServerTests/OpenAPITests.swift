@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Rigs
+
 /// docs/clup-server.openapi.yaml describes exactly the routes the server has: no route undocumented, no
 /// documented route missing.
 @Suite struct OpenAPITests {

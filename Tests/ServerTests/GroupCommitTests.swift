@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import CLupServer
+@testable import Rigs
 
 /// Group commit (a rush of app tickets shares transactions): fewer commits than writes, each write's
 /// outcome its own, and a rush of tickets numbered and sequenced exactly as one at a time would be.

@@ -4,28 +4,26 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+
+@testable import Rigs
 #endif
 
 /// clup-server as its own process stops at once on SIGTERM, even while kiosks long-poll and shoppers follow
 /// their tickets: every long-poll and stream is answered or ended (clients reconnect, through a load balancer
 /// to another replica), and the process exits 0.
 @Suite(.serialized) struct ShutdownTests {
-    static var clupServer: String {
-        URL(fileURLWithPath: CrashTests.kioskd).deletingLastPathComponent().appendingPathComponent("clup-server").path
-    }
-
     @Test(
         .enabled(
-            if: FileManager.default.isExecutableFile(atPath: clupServer),
+            if: FileManager.default.isExecutableFile(atPath: HIL.clupServer),
             "clup-server is not built next to the tests"
         )
     )
     func sigtermEndsLongPollsAndStreamsAtOnce() async throws {
         let directory = HIL.temporaryDirectory("shutdown")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let port = try SoakTests.freePort()
+        let port = try HIL.freePort()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.clupServer)
+        process.executableURL = URL(fileURLWithPath: HIL.clupServer)
         process.arguments = [
             "--port", "\(port)", "--database", "\(directory)/clup.sqlite", "--log-level", "warning",
             "--trusted-proxy", "127.0.0.1", "--tickets-per-store", "1000/1", "--open-tickets-per-place", "50",

@@ -5,6 +5,8 @@ import ServiceSupport
 import Synchronization
 import Testing
 
+@testable import Rigs
+
 /// The systemd units (systemd/) and the daemons' side of `Type=notify`: the units pass
 /// `systemd-analyze verify` with an exposure of at most 2.0, kioskd says READY once its device loops have
 /// started and pings the watchdog, and the pings stop while a loop is stuck.
@@ -20,7 +22,7 @@ import Testing
         let directory = HIL.temporaryDirectory("units")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // The unit as installed, but starting the binary of this build (verify checks that it exists).
-        let built = URL(fileURLWithPath: CrashTests.kioskd).deletingLastPathComponent().appendingPathComponent(binary)
+        let built = URL(fileURLWithPath: HIL.kioskd).deletingLastPathComponent().appendingPathComponent(binary)
         let text = try String(contentsOfFile: "\(Self.repository)/systemd/\(unit)", encoding: .utf8)
             .replacingOccurrences(of: "/usr/bin/\(binary)", with: built.path)
         try text.write(toFile: "\(directory)/\(unit)", atomically: true, encoding: .utf8)
@@ -39,7 +41,7 @@ import Testing
         #expect(exposure <= 2.0, "\(line)")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: CrashTests.kioskd), "kioskd is not built"))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: HIL.kioskd), "kioskd is not built"))
     func kioskdSaysReadyAndPingsTheWatchdog() async throws {
         let rig = try EmulatorRig(profile: "custom-vkp80iii")
         defer { rig.stop() }
@@ -48,7 +50,7 @@ import Testing
         let socket = try NotifySocket(directory: state)
         let config = try CrashTests().writeConfig(state: state, printer: rig.tcpAddress, store: StationRig.store)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CrashTests.kioskd)
+        process.executableURL = URL(fileURLWithPath: HIL.kioskd)
         process.arguments = ["run", "--config", config]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = socket.path

@@ -3,13 +3,14 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// `kioskd keys` as an installer uses it: the printer kiosk shows its key, the door kiosk trusts it, and the
 /// door's database then verifies the printer's tickets.
 @Suite struct KeysCommandTests {
     @Test(
         .enabled(
-            if: FileManager.default.isExecutableFile(atPath: CrashTests.kioskd),
+            if: FileManager.default.isExecutableFile(atPath: HIL.kioskd),
             "kioskd is not built next to the tests"
         )
     )
@@ -28,7 +29,7 @@ import Testing
             return path
         }
         func kioskd(_ arguments: [String]) throws -> HIL.ProcessResult {
-            try HIL.run(CrashTests.kioskd, ["keys"] + arguments)
+            try HIL.run(HIL.kioskd, ["keys"] + arguments)
         }
         let printer = try config("printer")
         let door = try config("door")

@@ -5,12 +5,13 @@ import ServiceSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// A shopper's day in the browser, as headless Chromium runs the pages (Scripts/browser_pages.py) against a
 /// real clup-server and a real kioskd door on a pty scanner: the QR the page shows is read back from a
 /// screenshot by zbarimg (an independent decoder) and scanned at the door, and the page follows the door.
 @Suite(.serialized) struct ShopperPagesTests {
-    static var ready: Bool { PagesInBrowserTests.chromiumReady && HIL.needs("zbarimg") }
+    static var ready: Bool { HIL.chromiumReady && HIL.needs("zbarimg") }
     static let skip: Comment =
         "needs chromium, chromium-driver, selenium in .venv-test and zbarimg (make test installs them)"
 

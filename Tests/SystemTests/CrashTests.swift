@@ -7,16 +7,15 @@ import Logging
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// kill -9 of kioskd at random moments, 50 times, while customers take tickets (some while it is down):
 /// afterwards no code was issued twice or skipped, every torn-off ticket is in the queue once, and nothing
 /// else is but a ticket the printer never cut (see `checkTickets`).
 @Suite(.serialized) struct CrashTests {
-    static var kioskd: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("kioskd").path
-    }
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: kioskd), "kioskd is not built next to the tests"))
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: HIL.kioskd), "kioskd is not built next to the tests")
+    )
     func killNineFiftyTimes() async throws {
         let rig = try EmulatorRig(profile: "custom-vkp80iii")
         defer { rig.stop() }
@@ -40,7 +39,9 @@ import Testing
     /// sequence it recorded, the server's log has no ticket issued or taken twice, and the server's queue
     /// holds the tickets the log says were taken: all those torn off (and, killed at that moment, one never
     /// cut: see `checkTickets`).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: kioskd), "kioskd is not built next to the tests"))
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: HIL.kioskd), "kioskd is not built next to the tests")
+    )
     func killNineDuringSyncThirtyTimes() async throws {
         let server = try await ServerRig()
         let proxy = try TCPProxy(upstream: server.port)
@@ -179,7 +180,7 @@ import Testing
 
     func start(config: String) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.kioskd)
+        process.executableURL = URL(fileURLWithPath: HIL.kioskd)
         process.arguments = ["run", "--config", config]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

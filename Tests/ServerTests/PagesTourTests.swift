@@ -2,13 +2,15 @@ import Foundation
 import KioskCore
 import Testing
 
+@testable import Rigs
+
 /// Every page, in English and Italian, checked by a real accessibility checker in Chromium (axe-core through
 /// axe-selenium-python, WCAG 2.1 A and AA rules): no serious or critical violation. With
 /// `CLUP_SCREENSHOTS=<directory>` (`make screenshots`) the tour also saves the README's pictures (English):
 /// the shopper pages phone-sized, the console desktop-sized.
 @Suite(.serialized) struct PagesTourTests {
     static var axeReady: Bool {
-        guard PagesInBrowserTests.chromiumReady, let python = HIL.python else { return false }
+        guard HIL.chromiumReady, let python = HIL.python else { return false }
         return HIL.strict || (try? HIL.run(python, ["-c", "import axe_selenium_python"]).status) == 0
     }
 
@@ -55,19 +57,19 @@ import Testing
                 try await visit(url + path, browser, shot: shot.map { ($0, phone) }, into: shots)
             }
             // The manager's console: log in, then its pages.
-            await ConsolePagesTests.ok(browser, "open console \(url)/console/login")
+            await HIL.ok(browser, "open console \(url)/console/login")
             try await check(browser, "console", url + "/console/login")
-            await ConsolePagesTests.ok(browser, "open login \(url)/console/login")
-            await ConsolePagesTests.ok(browser, "type login username giulia")
-            await ConsolePagesTests.ok(browser, "type login password correct horse battery")
-            await ConsolePagesTests.ok(browser, "press login #login")
-            await ConsolePagesTests.ok(browser, "expect login live-title Now")
+            await HIL.ok(browser, "open login \(url)/console/login")
+            await HIL.ok(browser, "type login username giulia")
+            await HIL.ok(browser, "type login password correct horse battery")
+            await HIL.ok(browser, "press login #login")
+            await HIL.ok(browser, "expect login live-title Now")
             try await visit(url + "/console/stores/\(id)", browser, shot: ("console", false), into: shots)
-            await ConsolePagesTests.ok(browser, "press login #logout")
-            await ConsolePagesTests.ok(browser, "press login #admin summary")
-            await ConsolePagesTests.ok(browser, "type login token \(ServerRig.adminToken)")
-            await ConsolePagesTests.ok(browser, "press login #admin-login")
-            await ConsolePagesTests.ok(browser, "expect login stores Bottega di Brera")
+            await HIL.ok(browser, "press login #logout")
+            await HIL.ok(browser, "press login #admin summary")
+            await HIL.ok(browser, "type login token \(ServerRig.adminToken)")
+            await HIL.ok(browser, "press login #admin-login")
+            await HIL.ok(browser, "expect login stores Bottega di Brera")
             try await visit(url + "/console/stores", browser, shot: ("admin", false), into: shots)
             _ = await browser.ask("quit", timeout: .seconds(1))
             _ = await browser.waitForExit(timeout: .seconds(20))
@@ -91,11 +93,11 @@ import Testing
         let separator = url.contains("?") ? "&" : "?"
         for language in ["en", "it"] {
             let tab = "tour-\(language)"
-            await ConsolePagesTests.ok(browser, "open \(tab) \(url)\(separator)lang=\(language)")
+            await HIL.ok(browser, "open \(tab) \(url)\(separator)lang=\(language)")
             try await check(browser, tab, url)
             if let (name, phone) = shot, let directory, language == "en" {
                 let size = phone ? "390 844" : "1280 900"
-                await ConsolePagesTests.ok(browser, "page \(tab) \(size) \(directory)/\(name)-\(language).png")
+                await HIL.ok(browser, "page \(tab) \(size) \(directory)/\(name)-\(language).png")
             }
         }
     }

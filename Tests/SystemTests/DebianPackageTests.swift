@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import Rigs
+
 /// The Debian package on a clean Debian 12 (a debootstrap chroot with no Swift): it installs with its
 /// dependencies, makes its users, runs kioskd from the unit's command line as the kioskd user against the
 /// packaged emulator, keeps a changed configuration, and removes and purges cleanly

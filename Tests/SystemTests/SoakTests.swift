@@ -6,6 +6,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,7 +16,7 @@ import FoundationNetworking
 /// stays flat (nothing accumulates per ticket but the day's queue itself), and after each pull the replica holds
 /// no pending event the server already has.
 @Suite(.serialized) struct SoakTests {
-    static var kioskd: String { CrashTests.kioskd }
+    static var kioskd: String { HIL.kioskd }
 
     /// Resident memory of a process, from /proc (kB).
     static func residentKB(_ pid: pid_t) -> Int? {
@@ -25,32 +26,12 @@ import FoundationNetworking
         return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
     }
 
-    /// A TCP port nobody listens on now (bound and released).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func status(port: Int) async throws -> StationStatus {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/status")!)
-        return try JSONDecoder().decode(StationStatus.self, from: data)
-    }
-
     /// 5,000 tear-offs (CLUP_SOAK_TEAROFFS) with sync on: the replica's pending events stay at the few the
     /// server has not sent back, and RSS grows by no more than the day's queue needs (checked: ≤ 2.5 KB a ticket
     /// from the end of the warm-up, 2,000, to the end).
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: kioskd), "kioskd is not built next to the tests"))
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: HIL.kioskd), "kioskd is not built next to the tests")
+    )
     func memoryStaysFlatOverADayOfTearOffs() async throws {
         let count = Int(ProcessInfo.processInfo.environment["CLUP_SOAK_TEAROFFS"] ?? "") ?? 5000
         let warmUp = count * 2 / 5
@@ -63,7 +44,7 @@ import FoundationNetworking
         do {
             let storeID = try await server.registerStore(["capacity": 100_000])
             let credential = try await server.enroll("soak-entrance", store: storeID)
-            let port = try Self.freePort()
+            let port = try HIL.freePort()
             let config = try KioskdConfig.write(
                 state: state,
                 printer: rig.tcpAddress,
@@ -78,7 +59,7 @@ import FoundationNetworking
                     pull_wait_seconds = 5
                     """
             )
-            process.executableURL = URL(fileURLWithPath: Self.kioskd)
+            process.executableURL = URL(fileURLWithPath: HIL.kioskd)
             process.arguments = ["run", "--config", config]
             process.standardOutput = FileHandle.nullDevice
             try process.run()
@@ -96,7 +77,7 @@ import FoundationNetworking
                 try await Task.sleep(for: .milliseconds(25))
                 rig.emulator.simulate(.take)
                 if n == warmUp { warm = Self.residentKB(pid) }
-                if n % 500 == 0 { maxPending = max(maxPending, try await Self.status(port: port).queue.pendingEvents) }
+                if n % 500 == 0 { maxPending = max(maxPending, try await HIL.status(port: port).queue.pendingEvents) }
             }
             // The last take is recorded when the next ticket prints.
             let deadline = ContinuousClock.now + .seconds(5)
@@ -107,14 +88,14 @@ import FoundationNetworking
             let end = { server.app.logs.store(storeID)?.lastSequence ?? -1 }
             var settled = false
             for _ in 0..<200 {
-                let status = try await Self.status(port: port)
+                let status = try await HIL.status(port: port)
                 if status.sync?.outbox == 0 && status.sync?.lastSequence == end() {
                     settled = status.queue.pendingEvents <= 2
                     if settled { break }
                 }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let final = try await Self.status(port: port)
+            let final = try await HIL.status(port: port)
             #expect(settled, "pending events after the pull: \(final.queue.pendingEvents)")
             let last = try #require(Self.residentKB(pid))
             let start = try #require(warm)

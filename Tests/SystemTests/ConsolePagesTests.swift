@@ -5,6 +5,7 @@ import ServiceSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,7 +17,7 @@ import FoundationNetworking
 /// and sees the door follow; a form with bad input says so and stores nothing; an ended session sends the
 /// browser to the login page with a note.
 @Suite(.serialized) struct ConsolePagesTests {
-    @Test(.enabled(if: PagesInBrowserTests.chromiumReady, ShopperPagesTests.skip))
+    @Test(.enabled(if: HIL.chromiumReady, ShopperPagesTests.skip))
     func aManagerEnrollsAKioskAndItsDoorFollowsTheCapacity() async throws {
         let python = try #require(HIL.python)
         let offset = WallClock.Offset()
@@ -29,46 +30,46 @@ import FoundationNetworking
         do {
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             // The system manager registers the store from the admin page.
-            await Self.ok(browser, "open console \(server.url)/console")
-            await Self.ok(browser, "press console #admin summary")
-            await Self.ok(browser, "type console token \(ServerRig.adminToken)")
-            await Self.ok(browser, "press console #admin-login")
+            await HIL.ok(browser, "open console \(server.url)/console")
+            await HIL.ok(browser, "press console #admin summary")
+            await HIL.ok(browser, "type console token \(ServerRig.adminToken)")
+            await HIL.ok(browser, "press console #admin-login")
             for (field, value) in [
                 ("name", "Console Market"), ("address", "Via Dante 5, Milano"), ("latitude", "45.466"),
                 ("longitude", "9.186"), ("capacity", "1"), ("utcOffsetMinutes", "60"), ("manager", "giulia"),
             ] {
-                await Self.ok(browser, "type console \(field == "utcOffsetMinutes" ? "offset" : field) \(value)")
+                await HIL.ok(browser, "type console \(field == "utcOffsetMinutes" ? "offset" : field) \(value)")
             }
             // Bad input first: a password too short is named, nothing is stored.
-            await Self.ok(browser, "type console manager-password short")
-            await Self.ok(browser, "submit console register")
-            await Self.ok(browser, "expect console problem manager.password")
+            await HIL.ok(browser, "type console manager-password short")
+            await HIL.ok(browser, "submit console register")
+            await HIL.ok(browser, "expect console problem manager.password")
             #expect(server.app.logs.all.isEmpty)
-            await Self.ok(browser, "type console manager-password correct horse battery")
-            await Self.ok(browser, "press console #register-button")
-            await Self.ok(browser, "expect console notice Console Market registered")
+            await HIL.ok(browser, "type console manager-password correct horse battery")
+            await HIL.ok(browser, "press console #register-button")
+            await HIL.ok(browser, "expect console notice Console Market registered")
             let store = try #require(server.app.logs.all.first?.record.id)
-            await Self.ok(browser, "press console #logout")
+            await HIL.ok(browser, "press console #logout")
 
             // The manager logs in: a wrong password is refused with the page's words, then the right one.
-            await Self.ok(browser, "type console username giulia")
-            await Self.ok(browser, "type console password wrong password")
-            await Self.ok(browser, "press console #login")
-            await Self.ok(browser, "expect console notice Wrong user name")
-            await Self.ok(browser, "type console username giulia")
-            await Self.ok(browser, "type console password correct horse battery")
-            await Self.ok(browser, "press console #login")
-            await Self.ok(browser, "expect console live-title Now")
+            await HIL.ok(browser, "type console username giulia")
+            await HIL.ok(browser, "type console password wrong password")
+            await HIL.ok(browser, "press console #login")
+            await HIL.ok(browser, "expect console notice Wrong user name")
+            await HIL.ok(browser, "type console username giulia")
+            await HIL.ok(browser, "type console password correct horse battery")
+            await HIL.ok(browser, "press console #login")
+            await HIL.ok(browser, "expect console live-title Now")
 
             // A kiosk id with a space is refused by the server (the page's own check bypassed).
-            await Self.ok(browser, "type console device door 1")
-            await Self.ok(browser, "submit console enroll-form")
-            await Self.ok(browser, "expect console problem device")
+            await HIL.ok(browser, "type console device door 1")
+            await HIL.ok(browser, "submit console enroll-form")
+            await HIL.ok(browser, "expect console problem device")
             #expect(try server.app.database.devices(store: store).isEmpty)
             // Enrolled: the credential once, and the snippet for kioskd.toml.
-            await Self.ok(browser, "type console device door-1")
-            await Self.ok(browser, "press console #enroll")
-            await Self.ok(browser, "expect console enrolled door-1 enrolled")
+            await HIL.ok(browser, "type console device door-1")
+            await HIL.ok(browser, "press console #enroll")
+            await HIL.ok(browser, "expect console enrolled door-1 enrolled")
             let credential = try Self.json(await browser.ask("json console credential"))
             let snippet = try Self.json(await browser.ask("json console snippet"))
             let credentialFile = HIL.temporaryDirectory("credential") + "/credential"
@@ -90,7 +91,7 @@ import FoundationNetworking
             }
             let rig = try #require(door)
             // It appears: its last contact, live on the page.
-            await Self.ok(browser, "expect console kiosk-door-1 s ago")
+            await HIL.ok(browser, "expect console kiosk-door-1 s ago")
 
             // Two app tickets in a store of one: V001 admitted, V002 refused — the store is full.
             var qrs: [String] = []
@@ -102,26 +103,26 @@ import FoundationNetworking
             #expect(await rig.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
             #expect(await rig.wait(.seconds(10)) { rig.kiosk.queue.snapshot.waiting.count == 2 } != nil)
             #expect(try await rig.scan(qrs[0], on: scanner) == "admit V001")
-            await Self.ok(browser, "expect console inside 1")
+            await HIL.ok(browser, "expect console inside 1")
             #expect(try await rig.scan(qrs[1], on: scanner) == "store_full V002")
             // Bad settings are named and change nothing; then capacity 2, and the door follows.
-            await Self.ok(browser, "type console capacity-input 0")
-            await Self.ok(browser, "submit console settings")
-            await Self.ok(browser, "expect console problem capacity")
-            await Self.ok(browser, "type console slot-size 5")
-            await Self.ok(browser, "type console capacity-input 2")
-            await Self.ok(browser, "press console #save")
-            await Self.ok(browser, "expect console problem slotSize")
+            await HIL.ok(browser, "type console capacity-input 0")
+            await HIL.ok(browser, "submit console settings")
+            await HIL.ok(browser, "expect console problem capacity")
+            await HIL.ok(browser, "type console slot-size 5")
+            await HIL.ok(browser, "type console capacity-input 2")
+            await HIL.ok(browser, "press console #save")
+            await HIL.ok(browser, "expect console problem slotSize")
             #expect(server.queue(store)?.capacity == 1)
-            await Self.ok(browser, "type console slot-size 1")
-            await Self.ok(browser, "type console capacity-input 2")
-            await Self.ok(browser, "press console #save")
-            await Self.ok(browser, "expect console notice Settings saved")
-            await Self.ok(browser, "expect console capacity 2")
+            await HIL.ok(browser, "type console slot-size 1")
+            await HIL.ok(browser, "type console capacity-input 2")
+            await HIL.ok(browser, "press console #save")
+            await HIL.ok(browser, "expect console notice Settings saved")
+            await HIL.ok(browser, "expect console capacity 2")
             #expect(await rig.wait(.seconds(10)) { rig.kiosk.queue.snapshot.capacity == 2 } != nil)
             #expect(try await rig.scan(qrs[1], on: scanner) == "admit V002")
-            await Self.ok(browser, "expect console inside 2")
-            await Self.ok(browser, "expect console waiting-count 0")
+            await HIL.ok(browser, "expect console inside 2")
+            await HIL.ok(browser, "expect console waiting-count 0")
             // The day's figures and events, through the API as the console's page and CSV link show them.
             let session = try await server.call(
                 "POST",
@@ -147,22 +148,22 @@ import FoundationNetworking
             #expect(row("ticketAdmitted", code: "V002", detail: "door door-1"))
             #expect(row("capacityChanged", code: "", detail: "capacity 2"))
             #expect(row("scanRefused", code: "V002", detail: "store_full at door door-1"))
-            await Self.ok(browser, "open figures \(server.url)/console/stores/\(store.uuidString.lowercased())")
-            await Self.ok(browser, "expect figures admitted 2")
+            await HIL.ok(browser, "open figures \(server.url)/console/stores/\(store.uuidString.lowercased())")
+            await HIL.ok(browser, "expect figures admitted 2")
 
             // The session ends (13 hours later): the next action lands on the login page with a note, and
             // nothing was changed.
             offset.advance(by: .seconds(13 * 3600))
-            await Self.ok(browser, "type console capacity-input 3")
-            await Self.ok(browser, "press console #save")
-            await Self.ok(browser, "expect console notice Your session ended")
+            await HIL.ok(browser, "type console capacity-input 3")
+            await HIL.ok(browser, "press console #save")
+            await HIL.ok(browser, "expect console notice Your session ended")
             #expect(server.queue(store)?.capacity == 2)
             // Logging in again leads back to the store's page.
-            await Self.ok(browser, "type console username giulia")
-            await Self.ok(browser, "type console password correct horse battery")
-            await Self.ok(browser, "press console #login")
-            await Self.ok(browser, "expect console live-title Now")
-            await Self.ok(browser, "expect console capacity 2")
+            await HIL.ok(browser, "type console username giulia")
+            await HIL.ok(browser, "type console password correct horse battery")
+            await HIL.ok(browser, "press console #login")
+            await HIL.ok(browser, "expect console live-title Now")
+            await HIL.ok(browser, "expect console capacity 2")
             _ = await browser.ask("quit", timeout: .seconds(1))
             _ = await browser.waitForExit(timeout: .seconds(20))
         } catch {
@@ -173,18 +174,6 @@ import FoundationNetworking
         }
         await door?.stop()
         await server.stop()
-    }
-
-    /// Asks the browser and expects "ok", reporting what it answered instead.
-    static func ok(
-        _ browser: LineProcess,
-        _ command: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    )
-        async
-    {
-        let answer = await browser.ask(command)
-        #expect(answer == "ok", "\(command) → \(answer ?? "nothing")", sourceLocation: sourceLocation)
     }
 
     /// The export's header row, as documented.

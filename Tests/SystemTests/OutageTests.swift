@@ -5,6 +5,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// clup-server down for two minutes (`CLUP_OUTAGE_SECONDS` to change it) while a store goes on: the north
 /// kiosk prints tickets that are torn off and admits people, the south door admits too, and both let in the

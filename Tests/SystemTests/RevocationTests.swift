@@ -6,6 +6,7 @@ import ServiceSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// A stolen or retired kiosk is revoked by its store's manager: its credential stops working at once (its
 /// status says to enroll again), its key leaves the doors' key rings with their next page of the log, and the

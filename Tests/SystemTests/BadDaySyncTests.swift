@@ -6,6 +6,7 @@ import ServiceSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// Sync on a bad uplink, and the night between two business days.
 @Suite(.serialized) struct BadDaySyncTests {

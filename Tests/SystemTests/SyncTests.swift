@@ -6,6 +6,7 @@ import ServiceSupport
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// Kiosks and the real clup-server on loopback: paper tickets torn off at one kiosk reach the server and a
 /// door kiosk, which verifies them with the key ring the server handed out and admits them in order; in the

@@ -5,6 +5,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -25,7 +26,7 @@ import FoundationNetworking
         return found ?? (HIL.strict ? "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1" : nil)
     }
 
-    static var ready: Bool { FileManager.default.isExecutableFile(atPath: CrashTests.kioskd) && library != nil }
+    static var ready: Bool { FileManager.default.isExecutableFile(atPath: HIL.kioskd) && library != nil }
 
     @Test(
         .enabled(
@@ -44,7 +45,7 @@ import FoundationNetworking
         defer { scanner.close() }
         let state = HIL.temporaryDirectory("fake-clock")
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let port = try SoakTests.freePort()
+        let port = try HIL.freePort()
         let config = try KioskdConfig.write(
             state: state,
             printer: rig.tcpAddress,
@@ -70,7 +71,7 @@ import FoundationNetworking
             // Started through env(1): a Swift program exec'd directly with libfaketime preloaded sees no
             // arguments (it prints its help); one exec'd by a preloaded process sees them.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [CrashTests.kioskd, "run", "--config", config]
+            process.arguments = [HIL.kioskd, "run", "--config", config]
             // The store's clock in UTC; only the wall clock is faked (timers keep the real monotonic clock).
             process.environment = ProcessInfo.processInfo.environment.merging([
                 "TZ": "UTC", "LD_PRELOAD": Self.library ?? "", "FAKETIME": "@\(time)",
@@ -83,7 +84,7 @@ import FoundationNetworking
             return process
         }
         func kioskdLog() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "(no log)" }
-        func status() async -> StationStatus? { try? await SoakTests.status(port: port) }
+        func status() async -> StationStatus? { try? await HIL.status(port: port) }
         func until(_ timeout: Duration = .seconds(10), _ condition: (StationStatus) -> Bool) async -> StationStatus? {
             let deadline = ContinuousClock.now + timeout
             while ContinuousClock.now < deadline {

@@ -7,6 +7,8 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+
+@testable import Rigs
 #endif
 
 /// clup-server as an attacker tries it, with the production limits: requests that used to trap the process,

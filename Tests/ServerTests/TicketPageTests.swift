@@ -4,6 +4,8 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+
+@testable import Rigs
 #endif
 
 /// The page a ticket's QR opens (`GET /T/<code>`): the code verified against the store's key ring, the

@@ -4,6 +4,8 @@ import KioskCore
 import ServiceSupport
 import Testing
 
+@testable import Rigs
+
 /// clup-server's API over loopback: who may call what, bad requests answered with the field at fault and
 /// nothing half-written, and an idempotent event log with per-store sequence numbers.
 @Suite(.serialized) struct ServerAPITests {

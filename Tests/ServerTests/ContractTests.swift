@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import Rigs
+
 /// docs/clup-server.openapi.yaml is the contract, and schemathesis (an independent fuzzer, Scripts/api_contract.py)
 /// holds clup-server to it: every operation, with the admin token, a manager's session, a kiosk's credential
 /// and a holder token where they are needed, every check (no 5xx, only documented statuses, bodies and SSE
@@ -21,7 +23,7 @@ import Testing
 
     @Test(
         .enabled(
-            if: schemathesisReady && FileManager.default.isExecutableFile(atPath: ShutdownTests.clupServer),
+            if: schemathesisReady && FileManager.default.isExecutableFile(atPath: HIL.clupServer),
             "needs clup-server built and schemathesis in .venv-test (make test installs it)"
         )
     )
@@ -29,9 +31,9 @@ import Testing
         let python = try #require(HIL.python, "no .venv-test Python: run make test")
         let directory = HIL.temporaryDirectory("contract")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let port = try SoakTests.freePort()
+        let port = try HIL.freePort()
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: ShutdownTests.clupServer)
+        server.executableURL = URL(fileURLWithPath: HIL.clupServer)
         server.arguments = ["--port", "\(port)", "--database", "\(directory)/clup.sqlite", "--log-level", "error"]
         server.environment = ["CLUP_ADMIN_TOKEN": ServerRig.adminToken]
         try server.run()

@@ -4,19 +4,15 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// The window display and the manager page as a real browser runs them (headless Chromium through
 /// Selenium, Scripts/browser_pages.py): a tear-off at the emulated printer, an admission from the emulated
 /// scanner, an exit clicked on the page, and the printer running out of paper all show up live.
 @Suite(.serialized) struct PagesInBrowserTests {
-    static var chromiumReady: Bool {
-        HIL.strict
-            || (HIL.python != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"))
-    }
-
     @Test(
         .enabled(
-            if: chromiumReady,
+            if: HIL.chromiumReady,
             "needs chromium, chromium-driver and selenium in .venv-test (make test installs them)"
         )
     )
@@ -87,7 +83,7 @@ import Testing
     /// admitted and V002's says nobody is ahead.
     @Test(
         .enabled(
-            if: chromiumReady,
+            if: HIL.chromiumReady,
             "needs chromium, chromium-driver and selenium in .venv-test (make test installs them)"
         )
     )

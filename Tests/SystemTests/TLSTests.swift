@@ -6,6 +6,7 @@ import KioskCore
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// clup-server serving HTTPS itself with a certificate from a private CA that the test makes with `openssl`,
 /// and kiosks that sync with it: trusted through `[sync] ca_file`, refused (with a message that says what to
@@ -138,7 +139,7 @@ import Testing
     /// and the server running.
     @Test(
         .enabled(
-            if: FileManager.default.isExecutableFile(atPath: ShutdownTests.clupServer),
+            if: FileManager.default.isExecutableFile(atPath: HIL.clupServer),
             "clup-server is not built next to the tests"
         )
     )
@@ -156,9 +157,9 @@ import Testing
             }
         }
         try install(first)
-        let port = try SoakTests.freePort()
+        let port = try HIL.freePort()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ShutdownTests.clupServer)
+        process.executableURL = URL(fileURLWithPath: HIL.clupServer)
         process.arguments = [
             "--port", "\(port)", "--database", "\(directory)/clup.sqlite", "--log-level", "warning",
             "--tls-certificate", live.certificate, "--tls-key", live.key,

@@ -3,6 +3,8 @@ import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+
+@testable import Rigs
 #endif
 
 /// `kiosk-demo` (what `make demo` runs) as a user drives it from the keyboard: a paper ticket torn off and an
