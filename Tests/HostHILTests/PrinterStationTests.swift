@@ -118,6 +118,40 @@ import FoundationNetworking
         }
     }
 
+    /// Every profile with a paper sensor: the roll ends in the middle of a ticket, paper is loaded, and the
+    /// interrupted ticket comes out whole and once (the stale job cleared first), its code neither repeated
+    /// nor skipped; the status names the paper meanwhile. A printer without a presenter is torn off through
+    /// the control API (what its kiosk's button does).
+    @Test(arguments: PrinterProfile.bundledIDs)
+    func paperLoadedMidTicketNeitherRepeatsNorSkips(profile name: String) async throws {
+        let profile = try PrinterProfile.load(named: name)
+        try await StationRig.with(profile: name) { rig in
+            func take() async {
+                if profile.presenter {
+                    await rig.customerTakes()
+                } else {
+                    rig.station.requestTake()
+                }
+            }
+            _ = try await rig.requireTickets(1, timeout: .seconds(10))
+            rig.emulator.simulate(.during(.paperEnd(true), afterBytes: 60))
+            await take()
+            let reported = await rig.wait(.seconds(3)) { rig.station.status.conditions.contains("paper_end") }
+            #expect(reported != nil, "\(name): paper end not reported")
+            #expect(rig.station.status.action?.contains("paper") == true, "\(rig.station.status.action ?? "no action")")
+            #expect(rig.emulator.ticketCount == 1)
+
+            rig.emulator.simulate(.paperEnd(false))
+            _ = try await rig.requireTickets(2, timeout: .seconds(5))
+            await take()
+            _ = try await rig.requireTickets(3, timeout: .seconds(5))
+            let codes = rig.emulator.tickets.map { ticket in
+                ["A001", "A002", "A003", "A004"].filter { ticket.text.contains($0) }
+            }
+            #expect(codes == [["A001"], ["A002"], ["A003"]], "\(name): \(codes)")
+        }
+    }
+
     /// The printer goes away (power, cable) in the middle of a ticket and comes back.
     @Test func disconnectDuringAPrint() async throws {
         try await StationRig.with(profile: "custom-vkp80iii") { rig in
