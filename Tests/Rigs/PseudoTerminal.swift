@@ -1,4 +1,4 @@
-import CLinuxShims
+import DeviceEmulators
 import Foundation
 import Glibc
 
@@ -9,16 +9,8 @@ final class PseudoTerminal: Sendable {
     let userSide: FileHandle
 
     init() throws {
-        keyboard = CLinuxShims_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)
-        var name = [CChar](repeating: 0, count: 128)
-        guard keyboard >= 0, CLinuxShims_ptsname(keyboard, &name, name.count) == 0 else {
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
-        let slave = open(
-            String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-            O_RDWR | O_NOCTTY
-        )
-        guard slave >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        let (master, slave, _) = try openPseudoTerminal()
+        keyboard = master
         userSide = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
     }
 

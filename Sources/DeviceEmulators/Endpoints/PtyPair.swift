@@ -19,13 +19,8 @@ struct PtyPair: Sendable {
     var path: String { linkPath ?? slavePath }
 
     init(linkPath: String? = nil) throws(SystemCallError) {
-        let master = try syscall("posix_openpt") { CLinuxShims_openpt(O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
-        var slave: CInt = -1
+        let (master, slave, path) = try openPseudoTerminal(masterFlags: O_NONBLOCK)
         do throws(SystemCallError) {
-            var name = [CChar](repeating: 0, count: 128)
-            try syscall("ptsname") { CLinuxShims_ptsname(master, &name, name.count) }
-            let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            slave = try syscall("open \(path)") { Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC) }
             var raw = termios()
             try syscall("tcgetattr") { [slave] in tcgetattr(slave, &raw) }
             cfmakeraw(&raw)
@@ -36,7 +31,7 @@ struct PtyPair: Sendable {
             }
             self.slavePath = path
         } catch {
-            if slave >= 0 { Glibc.close(slave) }
+            Glibc.close(slave)
             Glibc.close(master)
             throw error
         }
@@ -49,5 +44,23 @@ struct PtyPair: Sendable {
     func release() {
         try? keepOpen.close()
         if let linkPath { unlink(linkPath) }
+    }
+}
+
+/// Opens a new pseudo-terminal: its master (`O_RDWR | O_NOCTTY | O_CLOEXEC` and `masterFlags`) and its slave
+/// side, opened as a program opens a device node; with the slave's path. The caller owns both descriptors.
+public func openPseudoTerminal(
+    masterFlags: CInt = 0
+) throws(SystemCallError) -> (master: CInt, slave: CInt, slavePath: String) {
+    let master = try syscall("posix_openpt") { CLinuxShims_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | masterFlags) }
+    do throws(SystemCallError) {
+        var name = [CChar](repeating: 0, count: 128)
+        try syscall("ptsname") { CLinuxShims_ptsname(master, &name, name.count) }
+        let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let slave = try syscall("open \(path)") { Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC) }
+        return (master, slave, path)
+    } catch {
+        Glibc.close(master)
+        throw error
     }
 }

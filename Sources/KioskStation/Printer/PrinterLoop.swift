@@ -23,22 +23,22 @@ final class PrinterLoop: @unchecked Sendable {
     var logger: Logger { station.logger }
     var config: KioskConfig { station.config }
 
-    private var machine: PrinterStationMachine
+    var machine: PrinterStationMachine
     private let started = ContinuousClock.now
-    private var device: PrinterDevice?
+    var device: PrinterDevice?
     private var backoff = ReconnectBackoff()
     /// Why the printer could not be reached, while it cannot (logged once per cause).
     private var unreachable: String?
     /// Notices the printer plugged back in (made when it is first not found; none for network printers).
     private var arrivalWatch: (any ArrivalWatch)?
     /// The ticket in hand as the store gave it (code and QR for its print).
-    private var current: IssuedTicket?
-    private var lastFaults: [StatusCondition] = []
+    var current: IssuedTicket?
+    var lastFaults: [StatusCondition] = []
     private var lastFullQuery = ContinuousClock.now
     /// When the last tear-off was recorded, until the next ticket is printed (the tear-off latency metric).
-    private var takenAt: ContinuousClock.Instant?
+    var takenAt: ContinuousClock.Instant?
     /// The storage fault last logged (once per cause, not once a second).
-    private var storageFault: String?
+    var storageFault: String?
 
     init(station: PrinterStation) throws {
         self.station = station
@@ -203,11 +203,11 @@ final class PrinterLoop: @unchecked Sendable {
 
     // MARK: - Actions
 
-    private func perform(_ actions: [PrinterStationMachine.Action], on device: PrinterDevice) throws {
+    func perform(_ actions: [PrinterStationMachine.Action], on device: PrinterDevice) throws {
         for action in actions { try perform(action, on: device) }
     }
 
-    private func perform(_ action: PrinterStationMachine.Action, on device: PrinterDevice) throws {
+    func perform(_ action: PrinterStationMachine.Action, on device: PrinterDevice) throws {
         switch action {
         case .takeTicket:
             let ticket = try station.store.waitingTicket(prefix: config.printer.codePrefix) ?? issueNext()
@@ -254,211 +254,4 @@ final class PrinterLoop: @unchecked Sendable {
         var description: String { "internal error: ticket \(id) is not the one the printer station holds" }
     }
 
-    // MARK: - Tickets
-
-    /// Today, as the store counts days (they start at the opening time).
-    private var businessDay: BusinessDay { station.days.businessDay(at: station.clock.now()) }
-
-    private func storageHasRoom() {
-        guard storageFault != nil else { return }
-        storageFault = nil
-        logger.notice("storage has room again: printing resumes")
-        station.publish { $0.storageFull = false }
-    }
-
-    private func issueNext() throws -> IssuedTicket {
-        // Only a ticket that can be recorded, and whose take can be, is handed out.
-        try station.store.requireRoomForNewTicket()
-        try station.days.startDayIfDue()
-        let now = station.clock.now()
-        let day = businessDay
-        let ticket = try station.log.issueTicket(prefix: config.printer.codePrefix, day: day, at: now) { ticket in
-            TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
-        }
-        station.publish {
-            $0.ticketsToday =
-                (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: day)) ?? $0.ticketsToday
-        }
-        logger.info("ticket issued", metadata: ["code": "\(ticket.ticket.code)", "id": "\(ticket.ticket.id)"])
-        return ticket
-    }
-
-    private func print(_ ticket: IssuedTicket, on device: PrinterDevice, clearBufferFirst: Bool) throws {
-        let queue = station.queue.snapshot
-        // Those in line now: a booking whose slot has not started will join behind whoever takes this one.
-        let ahead = queue.lineLength(at: station.clock.now())
-        let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: queue.capacity)
-        let printout = TicketPrintout(
-            storeName: config.store.name,
-            code: ticket.ticket.code,
-            qrPayload: ticket.qr,
-            peopleAhead: ahead,
-            estimatedWait: estimate.wait(peopleAhead: ahead, freePlaces: queue.freePlaces),
-            printedAt: Timestamp.localText(ticket.ticket.issuedAt),
-            footer: config.printer.footer,
-            logo: logo
-        )
-        var bytes = try encoder.encode(TicketLayout.document(printout))
-        if clearBufferFirst {
-            // Drop what is left of the interrupted print in the printer's buffer, then print it whole.
-            bytes = EscPos.clearBuffers + bytes
-            logger.notice("reprinting the interrupted ticket", metadata: ["code": "\(ticket.ticket.code)"])
-        }
-        station.publish {
-            $0.state = .printing
-            $0.waitingTicket = ticket.ticket.code.description
-        }
-        _ = device.drainReports()  // what the sensor said before this ticket is not about it
-        // Durable before the bytes go: after a crash from here on, the ticket may be in the printer.
-        try station.store.mark(ticket.ticket.id, .sending)
-        try device.send(bytes)
-        let after = try device.queryStatus()
-        // What the sensor said since the bytes went (ASB pushes and this reply), oldest first.
-        let samples = try device.presenceSamples(by: sensor, latest: after)
-        if !after.canPrint && samples.contains(true) {
-            logger.notice(
-                "printer stopped after the ticket was cut",
-                metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
-            )
-        }
-        let answer = PrinterStationMachine.Input.sent(
-            ticket.ticket.id,
-            canPrint: after.canPrint,
-            presence: samples,
-            at: now
-        )
-        try perform(machine.handle(answer), on: device)
-        publishStatus(after)
-    }
-
-    /// A fault struck before the cut. First clear the printer's buffer, so it does not finish the ticket by
-    /// itself when the fault clears; then record that it must go again (also after a restart); then tell.
-    private func interrupted(_ ticket: IssuedTicket, on device: PrinterDevice) throws {
-        try device.clearBuffers()
-        try station.store.mark(ticket.ticket.id, .notSent)
-        logger.warning(
-            "ticket print interrupted",
-            metadata: ["code": "\(ticket.ticket.code)", "faults": "\(device.status.faults.map(\.rawValue))"]
-        )
-    }
-
-    /// Marks a cut ticket printed. If that cannot be written (storage full), the ticket stays `sending` on
-    /// disk — after a restart the station looks for it in the printer — and is never printed again from here:
-    /// it is in the printer, or in a customer's hand.
-    private func recordPrinted(_ ticket: IssuedTicket) {
-        do {
-            try station.store.withReserve { try station.store.mark(ticket.ticket.id, .printed) }
-            current?.state = .printed
-        } catch {
-            logger.error(
-                "cannot record that the ticket was printed",
-                metadata: ["code": "\(ticket.ticket.code)", "error": "\(error)"]
-            )
-        }
-    }
-
-    /// The ticket waits in the printer now: just cut (`printedNow`), or found there after a restart.
-    private func presented(_ ticket: IssuedTicket, printedNow: Bool) {
-        if printedNow {
-            logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)"])
-            station.metrics.ticketsPrinted.increment()
-            station.publish { $0.ticketsSincePaperLoad += 1 }
-            if let takenAt {
-                station.metrics.tearOffToNextTicket.record(ContinuousClock.now - takenAt)
-                self.takenAt = nil
-            }
-        }
-        station.publish {
-            $0.state = .ready
-            $0.waitingTicket = ticket.ticket.code.description
-        }
-    }
-
-    /// Pulls the waiting ticket back in, if it is still out (taken a moment ago: the sensor records it).
-    private func retract(
-        _ ticket: IssuedTicket,
-        reason: RetractRule.Reason,
-        on device: PrinterDevice
-    ) throws -> PrinterStationMachine.RetractOutcome {
-        guard try device.queryStatus()[.ticketPresent] else { return .notPresent }
-        if try device.retractPresentedTicket() { return .retracted }
-        logger.warning(
-            "the printer did not retract the ticket",
-            metadata: [
-                "code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)",
-                "action": .string(
-                    "turn the presenter's retract function on in the printer's setup, or check the "
-                        + "profile's retract command for this model"
-                ),
-            ]
-        )
-        return .kept
-    }
-
-    /// The retracted ticket's code is never called: its void is recorded; the next look presents a fresh one.
-    private func void(_ ticket: IssuedTicket, reason: RetractRule.Reason, on device: PrinterDevice) throws {
-        _ = device.drainReports()  // the sensor's "absent" is the retraction, not a customer
-        try station.log.voidTicket(ticket.ticket, at: station.clock.now())
-        current = nil
-        station.publish {
-            $0.ticketsRetracted += 1
-            $0.waitingTicket = nil
-            $0.state = .printing
-        }
-        logger.notice(
-            "ticket retracted and voided",
-            metadata: ["code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)"]
-        )
-    }
-
-    /// Records the waiting ticket's take. When it cannot be written (storage full, even with the reserve
-    /// given back), this throws and the machine asks again first on every turn until it can be: no new ticket
-    /// is issued meanwhile, and its code is never printed again.
-    private func recordTaken(_ ticket: IssuedTicket, at: Timestamp, whileAway: Bool) throws {
-        if whileAway {
-            logger.notice("ticket was taken while kioskd was not watching", metadata: ["code": "\(ticket.ticket.code)"])
-        }
-        try station.log.recordTaken(ticket.ticket, at: at)
-        _ = machine.handle(.takeRecorded(ticket.ticket.id))
-        station.metrics.ticketsTaken.increment()
-        takenAt = .now
-        current = nil
-        station.publish {
-            $0.lastTaken = ticket.ticket.code.description
-            $0.waitingTicket = nil
-            $0.state = .printing
-        }
-        logger.info("ticket taken", metadata: ["code": "\(ticket.ticket.code)"])
-    }
-
-    // MARK: - Status
-
-    private func publishStatus(_ status: PrinterStatus) {
-        let faults = status.faults
-        if faults != lastFaults {
-            if let first = faults.first {
-                logger.warning(
-                    "printer fault",
-                    metadata: ["faults": "\(faults.map(\.rawValue))", "action": "\(first.operatorAction)"]
-                )
-            } else if !lastFaults.isEmpty {
-                logger.notice("printer fault cleared")
-            }
-            lastFaults = faults
-        }
-        station.publish { s in
-            s.conditions = status.active.map(\.rawValue)
-            let paper = status[.paperEnd] ? "out" : status[.paperNearEnd] ? "near_end" : "ok"
-            // Paper loaded after it ran out: a new roll.
-            if s.paper == "out" && paper != "out" { s.ticketsSincePaperLoad = 0 }
-            s.paper = paper
-            let important = status.active.filter { $0 != .ticketPresent }
-            s.action = important.first?.operatorAction
-            if !faults.isEmpty {
-                s.state = .fault
-            } else if s.state == .fault || s.state == .disconnected || s.state == .starting {
-                s.state = machine.waitingTicket == nil ? .printing : .ready
-            }
-        }
-    }
 }

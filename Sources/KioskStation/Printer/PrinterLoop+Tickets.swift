@@ -1,0 +1,181 @@
+import Drivers
+import Foundation
+import KioskCore
+
+/// The printer station's actions on tickets: issue, print, mark, present, retract, void, record the take.
+extension PrinterLoop {
+    /// Today, as the store counts days (they start at the opening time).
+    var businessDay: BusinessDay { station.days.businessDay(at: station.clock.now()) }
+
+    func storageHasRoom() {
+        guard storageFault != nil else { return }
+        storageFault = nil
+        logger.notice("storage has room again: printing resumes")
+        station.publish { $0.storageFull = false }
+    }
+
+    func issueNext() throws -> IssuedTicket {
+        // Only a ticket that can be recorded, and whose take can be, is handed out.
+        try station.store.requireRoomForNewTicket()
+        try station.days.startDayIfDue()
+        let now = station.clock.now()
+        let day = businessDay
+        let ticket = try station.log.issueTicket(prefix: config.printer.codePrefix, day: day, at: now) { ticket in
+            TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
+        }
+        station.publish {
+            $0.ticketsToday =
+                (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: day)) ?? $0.ticketsToday
+        }
+        logger.info("ticket issued", metadata: ["code": "\(ticket.ticket.code)", "id": "\(ticket.ticket.id)"])
+        return ticket
+    }
+
+    func print(_ ticket: IssuedTicket, on device: PrinterDevice, clearBufferFirst: Bool) throws {
+        let queue = station.queue.snapshot
+        // Those in line now: a booking whose slot has not started will join behind whoever takes this one.
+        let ahead = queue.lineLength(at: station.clock.now())
+        let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: queue.capacity)
+        let printout = TicketPrintout(
+            storeName: config.store.name,
+            code: ticket.ticket.code,
+            qrPayload: ticket.qr,
+            peopleAhead: ahead,
+            estimatedWait: estimate.wait(peopleAhead: ahead, freePlaces: queue.freePlaces),
+            printedAt: Timestamp.localText(ticket.ticket.issuedAt),
+            footer: config.printer.footer,
+            logo: logo
+        )
+        var bytes = try encoder.encode(TicketLayout.document(printout))
+        if clearBufferFirst {
+            // Drop what is left of the interrupted print in the printer's buffer, then print it whole.
+            bytes = EscPos.clearBuffers + bytes
+            logger.notice("reprinting the interrupted ticket", metadata: ["code": "\(ticket.ticket.code)"])
+        }
+        station.publish {
+            $0.state = .printing
+            $0.waitingTicket = ticket.ticket.code.description
+        }
+        _ = device.drainReports()  // what the sensor said before this ticket is not about it
+        // Durable before the bytes go: after a crash from here on, the ticket may be in the printer.
+        try station.store.mark(ticket.ticket.id, .sending)
+        try device.send(bytes)
+        let after = try device.queryStatus()
+        // What the sensor said since the bytes went (ASB pushes and this reply), oldest first.
+        let samples = try device.presenceSamples(by: sensor, latest: after)
+        if !after.canPrint && samples.contains(true) {
+            logger.notice(
+                "printer stopped after the ticket was cut",
+                metadata: ["code": "\(ticket.ticket.code)", "faults": "\(after.faults.map(\.rawValue))"]
+            )
+        }
+        let answer = PrinterStationMachine.Input.sent(
+            ticket.ticket.id,
+            canPrint: after.canPrint,
+            presence: samples,
+            at: now
+        )
+        try perform(machine.handle(answer), on: device)
+        publishStatus(after)
+    }
+
+    /// A fault struck before the cut. First clear the printer's buffer, so it does not finish the ticket by
+    /// itself when the fault clears; then record that it must go again (also after a restart); then tell.
+    func interrupted(_ ticket: IssuedTicket, on device: PrinterDevice) throws {
+        try device.clearBuffers()
+        try station.store.mark(ticket.ticket.id, .notSent)
+        logger.warning(
+            "ticket print interrupted",
+            metadata: ["code": "\(ticket.ticket.code)", "faults": "\(device.status.faults.map(\.rawValue))"]
+        )
+    }
+
+    /// Marks a cut ticket printed. If that cannot be written (storage full), the ticket stays `sending` on
+    /// disk — after a restart the station looks for it in the printer — and is never printed again from here:
+    /// it is in the printer, or in a customer's hand.
+    func recordPrinted(_ ticket: IssuedTicket) {
+        do {
+            try station.store.withReserve { try station.store.mark(ticket.ticket.id, .printed) }
+            current?.state = .printed
+        } catch {
+            logger.error(
+                "cannot record that the ticket was printed",
+                metadata: ["code": "\(ticket.ticket.code)", "error": "\(error)"]
+            )
+        }
+    }
+
+    /// The ticket waits in the printer now: just cut (`printedNow`), or found there after a restart.
+    func presented(_ ticket: IssuedTicket, printedNow: Bool) {
+        if printedNow {
+            logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)"])
+            station.metrics.ticketsPrinted.increment()
+            station.publish { $0.ticketsSincePaperLoad += 1 }
+            if let takenAt {
+                station.metrics.tearOffToNextTicket.record(ContinuousClock.now - takenAt)
+                self.takenAt = nil
+            }
+        }
+        station.publish {
+            $0.state = .ready
+            $0.waitingTicket = ticket.ticket.code.description
+        }
+    }
+
+    /// Pulls the waiting ticket back in, if it is still out (taken a moment ago: the sensor records it).
+    func retract(
+        _ ticket: IssuedTicket,
+        reason: RetractRule.Reason,
+        on device: PrinterDevice
+    ) throws -> PrinterStationMachine.RetractOutcome {
+        guard try device.queryStatus()[.ticketPresent] else { return .notPresent }
+        if try device.retractPresentedTicket() { return .retracted }
+        logger.warning(
+            "the printer did not retract the ticket",
+            metadata: [
+                "code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)",
+                "action": .string(
+                    "turn the presenter's retract function on in the printer's setup, or check the "
+                        + "profile's retract command for this model"
+                ),
+            ]
+        )
+        return .kept
+    }
+
+    /// The retracted ticket's code is never called: its void is recorded; the next look presents a fresh one.
+    func void(_ ticket: IssuedTicket, reason: RetractRule.Reason, on device: PrinterDevice) throws {
+        _ = device.drainReports()  // the sensor's "absent" is the retraction, not a customer
+        try station.log.voidTicket(ticket.ticket, at: station.clock.now())
+        current = nil
+        station.publish {
+            $0.ticketsRetracted += 1
+            $0.waitingTicket = nil
+            $0.state = .printing
+        }
+        logger.notice(
+            "ticket retracted and voided",
+            metadata: ["code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)"]
+        )
+    }
+
+    /// Records the waiting ticket's take. When it cannot be written (storage full, even with the reserve
+    /// given back), this throws and the machine asks again first on every turn until it can be: no new ticket
+    /// is issued meanwhile, and its code is never printed again.
+    func recordTaken(_ ticket: IssuedTicket, at: Timestamp, whileAway: Bool) throws {
+        if whileAway {
+            logger.notice("ticket was taken while kioskd was not watching", metadata: ["code": "\(ticket.ticket.code)"])
+        }
+        try station.log.recordTaken(ticket.ticket, at: at)
+        _ = machine.handle(.takeRecorded(ticket.ticket.id))
+        station.metrics.ticketsTaken.increment()
+        takenAt = .now
+        current = nil
+        station.publish {
+            $0.lastTaken = ticket.ticket.code.description
+            $0.waitingTicket = nil
+            $0.state = .printing
+        }
+        logger.info("ticket taken", metadata: ["code": "\(ticket.ticket.code)"])
+    }
+}
