@@ -16,8 +16,6 @@ import FoundationNetworking
 /// stays flat (nothing accumulates per ticket but the day's queue itself), and after each pull the replica holds
 /// no pending event the server already has.
 @Suite(.serialized) struct SoakTests {
-    static var kioskd: String { HIL.kioskd }
-
     /// Resident memory of a process, from /proc (kB): all of it, and its anonymous part (heap, stacks: what a
     /// leak grows; the rest is code and libraries, paged in as code paths are first used).
     static func resident(_ pid: pid_t) -> (all: Int, anonymous: Int)? {
@@ -31,10 +29,12 @@ import FoundationNetworking
     }
 
     /// 5,000 tear-offs (CLUP_SOAK_TEAROFFS) with sync on: the replica's pending events stay at the few the
-    /// server has not sent back, and memory is flat from the end of the warm-up (2,000) to the end: the
-    /// anonymous part (heap, stacks) grows by at most 2 MiB, all of RSS by at most 2.5 KB a ticket (this debug
-    /// build's code pages come in as code paths are first used; `make bench --only daemon` soaks the release
-    /// daemon, whose whole RSS stays within 2 MiB).
+    /// server has not sent back, and from the end of the warm-up (2,000) to the end memory grows only by what
+    /// the day's state needs: every ticket stays in the day's queue (nobody is admitted here; an admitted one
+    /// stays too, so a second use is refused), measured at ~900 bytes a ticket of anonymous memory (heap) in
+    /// this debug build, 330–1,100 in the release daemon (`make bench --only daemon`, and this test run on it).
+    /// Checked: anonymous memory ≤ 1,500 bytes a ticket (pending events that never drained cost ~3 KB more),
+    /// all of RSS ≤ 2.5 KB a ticket.
     @Test(
         .enabled(if: FileManager.default.isExecutableFile(atPath: HIL.kioskd), "kioskd is not built next to the tests")
     )
@@ -117,8 +117,9 @@ import FoundationNetworking
             // each ticket kept its events too: ~3 KB more.
             let perTicket = Double(after.all - start.all) * 1024 / Double(count - warmUp)
             #expect(perTicket <= 2500, "RSS grew \(after.all - start.all) kB over \(count - warmUp) tear-offs")
+            let anonymousPerTicket = Double(after.anonymous - start.anonymous) * 1024 / Double(count - warmUp)
             #expect(
-                after.anonymous - start.anonymous <= 2048,
+                anonymousPerTicket <= 1500,
                 "anonymous memory grew \(after.anonymous - start.anonymous) kB over \(count - warmUp) tear-offs"
             )
             #expect(maxPending < 50, "the replica kept \(maxPending) pending events")
