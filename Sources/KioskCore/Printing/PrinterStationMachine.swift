@@ -195,9 +195,7 @@ public struct PrinterStationMachine: Sendable, Equatable {
         case .connectionLost:
             // Whatever was in hand is asked of the store again when the printer is back (see the type's rules).
             if case .taking = phase { return [] }
-            phase = .none
-            tearOff = TearOffMachine(debounce: settings.debounce)
-            wakeAt = nil
+            stopWaiting()
             return []
         }
     }
@@ -315,13 +313,18 @@ public struct PrinterStationMachine: Sendable, Equatable {
         phase = .waiting(ticket, presentedAt: at)
     }
 
+    /// No ticket in hand any more: the tear-off machine and its wake-up start again with the next one.
+    private mutating func stopWaiting() {
+        phase = .none
+        tearOff = TearOffMachine(debounce: settings.debounce)
+        wakeAt = nil
+    }
+
     private mutating func retracted(_ id: TicketID, _ outcome: RetractOutcome) -> [Action] {
         guard case .retracting(let ticket, let presentedAt, let reason) = phase, ticket.id == id else { return [] }
         switch outcome {
         case .retracted:
-            phase = .none
-            tearOff = TearOffMachine(debounce: settings.debounce)
-            wakeAt = nil
+            stopWaiting()
             return [.void(id, reason)]
         case .kept:
             retractRefused = id

@@ -4,9 +4,6 @@ import KioskCore
 
 /// The printer station's actions on tickets: issue, print, mark, present, retract, void, record the take.
 extension PrinterLoop {
-    /// Today, as the store counts days (they start at the opening time).
-    var businessDay: BusinessDay { station.days.businessDay(at: station.clock.now()) }
-
     func storageHasRoom() {
         guard storageFault != nil else { return }
         storageFault = nil
@@ -19,7 +16,7 @@ extension PrinterLoop {
         try station.store.requireRoomForNewTicket()
         try station.days.startDayIfDue()
         let now = station.clock.now()
-        let day = businessDay
+        let day = station.days.businessDay(at: now)
         let ticket = try station.log.issueTicket(prefix: config.printer.codePrefix, day: day, at: now) { ticket in
             TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
         }

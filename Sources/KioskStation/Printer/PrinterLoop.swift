@@ -25,7 +25,7 @@ final class PrinterLoop: @unchecked Sendable {
 
     var machine: PrinterStationMachine
     private let started = ContinuousClock.now
-    var device: PrinterDevice?
+    private var device: PrinterDevice?
     private var backoff = ReconnectBackoff()
     /// Why the printer could not be reached, while it cannot (logged once per cause).
     private var unreachable: String?
@@ -71,7 +71,8 @@ final class PrinterLoop: @unchecked Sendable {
     var now: Duration { ContinuousClock.now - started }
 
     func run() {
-        let today = (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: businessDay)) ?? 0
+        let day = station.days.businessDay(at: station.clock.now())
+        let today = (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: day)) ?? 0
         station.publish { $0.ticketsToday = today }
         logger.info(
             "printer station started",
@@ -180,10 +181,11 @@ final class PrinterLoop: @unchecked Sendable {
         let status = try readStatus(device)
         publishStatus(status)
         let waiting = machine.waitingTicket != nil
+        let time = station.clock.now()
         return PrinterStationMachine.Look(
             at: now,
-            time: station.clock.now(),
-            today: businessDay,
+            time: time,
+            today: station.days.businessDay(at: time),
             canPrint: status.canPrint,
             presence: waiting ? try device.presenceSamples(by: sensor, latest: status) : [],
             takeRequested: station.signal.takeNudge()
