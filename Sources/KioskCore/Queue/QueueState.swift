@@ -17,15 +17,8 @@ public struct QueueState: Sendable, Equatable {
         case cancelled
     }
 
-    public struct Entry: Sendable, Equatable {
-        public var ticket: Ticket
-        public var stage: Stage
-    }
-
-    /// Every ticket of the log, by id. A persistent hash tree: a copy of the state shares it, and a change
-    /// to the copy copies only the path to what changed (a station keeps two folds of a day's queue, the
-    /// server's order and its own events on top, in the memory of about one).
-    public private(set) var entries: TreeDictionary<TicketID, Entry> = [:]
+    /// Every ticket of the log, by id, with its stage and when it was called.
+    public private(set) var entries = Entries()
     /// The waiting tickets in line order, kept sorted as stages change (so a decision never sorts the day).
     private var order = LineOrder()
     /// How many of `order` are paper, app and booking tickets.
@@ -84,18 +77,16 @@ public struct QueueState: Sendable, Equatable {
     private mutating func applyBody(_ event: StoreEvent) {
         switch event.body {
         case .ticketIssued(let ticket):
-            guard entries[ticket.id] == nil else { return }
+            guard !entries.contains(ticket.id) else { return }
             let stage: Stage =
                 ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.dayTime)
-            entries[ticket.id] = Entry(ticket: ticket, stage: stage)
+            entries.insert(ticket, stage: stage)
             if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: ticket.id), kind: ticket.kind) }
         case .ticketTaken(let id):
             // Taken before the current business day started (its event came late): that day's line is over.
             let ofEarlierDay = dayStartedAt.map { event.time < $0 } ?? false
-            update(id) { entry in
-                if entry.stage == .inPrinter {
-                    entry.stage = ofEarlierDay ? .expired : .waiting(joined: event.lineTime)
-                }
+            update(id) { stage in
+                if stage == .inPrinter { stage = ofEarlierDay ? .expired : .waiting(joined: event.lineTime) }
             }
         case .ticketAdmitted(let id, let door):
             if let entry = entries[id], case .admitted(let at) = entry.stage {
@@ -112,8 +103,8 @@ public struct QueueState: Sendable, Equatable {
                 return
             }
             var admitted = false
-            update(id) { entry in
-                entry.stage = .admitted(at: event.time)
+            update(id) { stage in
+                stage = .admitted(at: event.time)
                 admitted = true
             }
             if admitted {
@@ -127,13 +118,13 @@ public struct QueueState: Sendable, Equatable {
         case .dayStarted(let newDay):
             startDay(newDay, at: event.time)
         case .ticketExpired(let id):
-            update(id) { entry in
-                if case .waiting = entry.stage { entry.stage = .expired }
+            update(id) { stage in
+                if case .waiting = stage { stage = .expired }
             }
         case .ticketCancelled(let id):
-            update(id) { entry in
-                switch entry.stage {
-                case .inPrinter, .waiting: entry.stage = .cancelled
+            update(id) { stage in
+                switch stage {
+                case .inPrinter, .waiting: stage = .cancelled
                 default: break
                 }
             }
@@ -153,7 +144,7 @@ public struct QueueState: Sendable, Equatable {
         dayStartedAt = start
         let stale = order.keys(0..<order.partitionPoint { $0.joined >= start })
         for key in stale {
-            update(key.id) { $0.stage = .expired }
+            update(key.id) { $0 = .expired }
         }
         forgetEarlierDays(before: start)
         admittedTimes.removeAll { $0 < start }
@@ -167,41 +158,36 @@ public struct QueueState: Sendable, Equatable {
     /// station or server that runs for months holds one day's queue, not its history. A scan of a forgotten
     /// ticket is still told it is of an earlier day (``Admission``, from the code's issue time).
     private mutating func forgetEarlierDays(before start: Timestamp) {
-        var forgotten: [TicketID] = []
-        for (id, entry) in entries {
-            switch entry.stage {
-            case .admitted(let at) where at < start: forgotten.append(id)
-            case .expired where entry.ticket.dayTime < start, .cancelled where entry.ticket.dayTime < start:
-                forgotten.append(id)
-            default: break
+        let forgotten = entries.ids { stage, dayTime in
+            switch stage {
+            case .admitted(let at): at < start
+            case .expired, .cancelled: dayTime < start
+            case .inPrinter, .waiting: false
             }
         }
         for id in forgotten {
-            entries[id] = nil
-            calledAt[id] = nil
+            entries.remove(id)
             admittedBy[id] = nil
         }
     }
 
     /// Whether `id` was issued before the current business day started (a ticket of an earlier day).
     public func isFromEarlierDay(_ id: TicketID) -> Bool {
-        guard let start = dayStartedAt, let ticket = entries[id]?.ticket else { return false }
-        return ticket.dayTime < start
+        guard let start = dayStartedAt, let dayTime = entries.dayTime(of: id) else { return false }
+        return dayTime < start
     }
 
-    private mutating func update(_ id: TicketID, _ change: (inout Entry) -> Void) {
-        guard var entry = entries[id] else {
+    private mutating func update(_ id: TicketID, _ change: (inout Stage) -> Void) {
+        guard let before = entries.stage(of: id), let kind = entries.kind(of: id) else {
             orphanEvents += 1
             return
         }
-        let before = entry.stage
-        change(&entry)
-        entries[id] = entry
-        guard entry.stage != before else { return }
-        if case .waiting(let joined) = before { leaveLine(LineKey(joined: joined, id: id), kind: entry.ticket.kind) }
-        if case .waiting(let joined) = entry.stage {
-            joinLine(LineKey(joined: joined, id: id), kind: entry.ticket.kind)
-        }
+        var stage = before
+        change(&stage)
+        guard stage != before else { return }
+        entries.setStage(stage, of: id)
+        if case .waiting(let joined) = before { leaveLine(LineKey(joined: joined, id: id), kind: kind) }
+        if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: id), kind: kind) }
     }
 
     private mutating func joinLine(_ key: LineKey, kind: TicketKind) {
@@ -223,17 +209,18 @@ public struct QueueState: Sendable, Equatable {
 
     /// How many wait ahead of a ticket (all who wait, for a ticket not in the queue yet).
     public func peopleAhead(of id: TicketID) -> Int {
-        guard case .waiting(let joined)? = entries[id]?.stage else { return order.count }
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return order.count }
         return order.index(of: LineKey(joined: joined, id: id)) ?? order.count
     }
 
-    public func stage(of id: TicketID) -> Stage? { entries[id]?.stage }
+    public func stage(of id: TicketID) -> Stage? { entries.stage(of: id) }
 
     /// Free places inside the store.
     public var freePlaces: Int { max(capacity - inside, 0) }
 
-    /// When each ticket was first called (came within the free places), stamped as events are applied.
-    public private(set) var calledAt: TreeDictionary<TicketID, Timestamp> = [:]
+    /// When each ticket was first called (came within the free places), stamped as events are applied: a
+    /// dictionary made for the asking (``callTime(of:at:)`` reads one).
+    public var calledAt: [TicketID: Timestamp] { entries.calledTimes }
 
     /// How many waiting tickets have joined by `now` (the line is sorted by joining time: they come first).
     public func lineLength(at now: Timestamp) -> Int {
@@ -248,7 +235,7 @@ public struct QueueState: Sendable, Equatable {
 
     /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
     public func position(of id: TicketID, at now: Timestamp) -> Int? {
-        guard case .waiting(let joined)? = entries[id]?.stage, joined <= now else { return nil }
+        guard case .waiting(let joined)? = entries.stage(of: id), joined <= now else { return nil }
         return order.index(of: LineKey(joined: joined, id: id))
     }
 
@@ -259,9 +246,9 @@ public struct QueueState: Sendable, Equatable {
 
     /// When `id` was called: stamped by the log, or (called only by time passing) since it joined.
     public func callTime(of id: TicketID, at now: Timestamp) -> Timestamp? {
-        if let stamped = calledAt[id] { return stamped }
+        if let stamped = entries.calledAt(id) { return stamped }
         guard let position = position(of: id, at: now), position < freePlaces,
-            case .waiting(let joined)? = entries[id]?.stage
+            case .waiting(let joined)? = entries.stage(of: id)
         else { return nil }
         return joined
     }
@@ -271,8 +258,8 @@ public struct QueueState: Sendable, Equatable {
     mutating func stampCalls(at time: Timestamp) {
         let limit = min(lineLength(at: time), freePlaces)
         guard stamped.value < limit else { return }
-        for key in order.keys(stamped.value..<limit) where calledAt[key.id] == nil {
-            calledAt[key.id] = time
+        for key in order.keys(stamped.value..<limit) where entries.calledAt(key.id) == nil {
+            entries.setCalled(key.id, at: time)
         }
         stamped.value = limit
     }
