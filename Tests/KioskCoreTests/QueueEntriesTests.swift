@@ -70,6 +70,24 @@ import Testing
         #expect(queue.calledAt == [first.id: Timestamp(milliseconds: 2_000)])
     }
 
+    /// A status shows the head of the line and counts the rest: the same as the whole line would say.
+    @Test func theHeadOfTheLineAndItsLengthAgreeWithTheWholeLine() {
+        var queue = QueueState(capacity: 250)
+        for n in 1...600 {
+            let t = ticket(n, at: Timestamp(milliseconds: Int64(n) * 1_000))
+            queue.apply(event(.ticketIssued(t), at: t.issuedAt))
+            queue.apply(event(.ticketTaken(t.id), at: t.issuedAt + .seconds(1)))
+            if n % 3 == 0 { queue.apply(event(.ticketAdmitted(t.id, door: "door"), at: t.issuedAt + .seconds(2))) }
+        }
+        let now = Timestamp(milliseconds: 700_000)
+        #expect(queue.waitingCount == queue.waiting.count && queue.waitingCount == 400)
+        #expect(queue.called(at: now).count == 50)
+        for k in [0, 1, 20, 399, 400, 1_000] {
+            #expect(queue.waiting(first: k) == Array(queue.waiting.prefix(k)))
+            #expect(queue.called(at: now, first: k) == Array(queue.called(at: now).prefix(k)))
+        }
+    }
+
     /// What a paper or app ticket costs in the day's tree beside its id: was 136 bytes as a whole ``Ticket``
     /// and its stage, plus a second tree for the call times.
     @Test func aPackedEntryIsAtMost72Bytes() {

@@ -28,6 +28,14 @@ import FoundationNetworking
         return (all, anonymous)
     }
 
+    /// Resident memory after a quiet spell as a store has between customers: long enough for kioskd's heap
+    /// trim (every 30 s) to have given back what was freed, so that both ends of the soak are measured alike
+    /// and not at a random point of the allocator's cycle.
+    static func residentWhenQuiet(_ pid: pid_t) async throws -> (all: Int, anonymous: Int)? {
+        try await Task.sleep(for: .seconds(32))
+        return resident(pid)
+    }
+
     /// 5,000 tear-offs (CLUP_SOAK_TEAROFFS) with sync on: the replica's pending events stay at the few the
     /// server has not sent back, and from the end of the warm-up (2,000) to the end memory grows only by what
     /// the day's state needs: every ticket stays in the day's queue (nobody is admitted here; an admitted one
@@ -80,7 +88,7 @@ import FoundationNetworking
                 // After the station saw it in the presenter (one poll), as a customer would take it.
                 try await Task.sleep(for: .milliseconds(25))
                 rig.emulator.simulate(.take)
-                if n == warmUp { warm = Self.resident(pid) }
+                if n == warmUp { warm = try await Self.residentWhenQuiet(pid) }
                 if n % 500 == 0 { maxPending = max(maxPending, try await HIL.status(port: port).queue.pendingEvents) }
             }
             // The last take is recorded when the next ticket prints.
@@ -101,7 +109,7 @@ import FoundationNetworking
             }
             let final = try await HIL.status(port: port)
             #expect(settled, "pending events after the pull: \(final.queue.pendingEvents)")
-            let after = try #require(Self.resident(pid))
+            let after = try #require(try await Self.residentWhenQuiet(pid))
             let start = try #require(warm)
             print(
                 "soak: \(count) tear-offs, RSS \(start.all) kB after \(warmUp) → \(after.all) kB "

@@ -186,7 +186,7 @@ struct AppRoutes {
                 distanceKm: distance,
                 capacity: state.capacity,
                 inside: state.inside,
-                waiting: state.waiting.count,
+                waiting: state.waitingCount,
                 estimatedWaitSeconds: Self.seconds(live.estimate(peopleAhead: state.lineLength(at: now), at: now).wait)
             )
         }

@@ -48,7 +48,7 @@ enum FleetMetrics {
                 registry,
                 "store_waiting",
                 "Tickets waiting in the store's line now.",
-                Double(live.state.waiting.count),
+                Double(live.state.waitingCount),
                 labels: [("store", store)]
             )
         }

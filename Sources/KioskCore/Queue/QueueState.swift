@@ -204,8 +204,17 @@ public struct QueueState: Sendable, Equatable {
     /// How many tickets of `kind` wait (bookings before their slot included), without walking the line.
     public func waitingCount(of kind: TicketKind) -> Int { waitingByKind[Int(kind.rawValue)] }
 
-    /// Tickets in the queue, first in line first.
+    /// Tickets in the queue, first in line first: the whole day's line (a status needs ``waitingCount`` and
+    /// ``waiting(first:)``, which do not copy it).
     public var waiting: [Ticket] { order.map { entries[$0.id]!.ticket } }
+
+    /// How many tickets are in the queue (bookings before their slot included).
+    public var waitingCount: Int { order.count }
+
+    /// The first `count` tickets in the queue, first in line first.
+    public func waiting(first count: Int) -> [Ticket] {
+        order.keys(0..<count).map { entries[$0.id]!.ticket }
+    }
 
     /// How many wait ahead of a ticket (all who wait, for a ticket not in the queue yet).
     public func peopleAhead(of id: TicketID) -> Int {
@@ -239,9 +248,10 @@ public struct QueueState: Sendable, Equatable {
         return order.index(of: LineKey(joined: joined, id: id))
     }
 
-    /// The tickets called at `now`: the first of the line, as many as there are free places.
-    public func called(at now: Timestamp) -> [Ticket] {
-        order.keys(0..<min(lineLength(at: now), freePlaces)).map { entries[$0.id]!.ticket }
+    /// The tickets called at `now`: the first of the line, as many as there are free places (at most
+    /// `limit`).
+    public func called(at now: Timestamp, first limit: Int = .max) -> [Ticket] {
+        order.keys(0..<min(lineLength(at: now), freePlaces, limit)).map { entries[$0.id]!.ticket }
     }
 
     /// When `id` was called: stamped by the log, or (called only by time passing) since it joined.

@@ -58,7 +58,6 @@ public enum StationHTTP {
         router.middlewares.add(SameOriginOnly())
         @Sendable func status() -> StationStatus {
             let state = queue.snapshot
-            let line = state.waiting
             let now = clock.now()
             let ahead = state.lineLength(at: now)
             let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: state.capacity)
@@ -70,11 +69,11 @@ public enum StationHTTP {
                 door: door?.status,
                 sync: sync?.status,
                 queue: .init(
-                    waiting: line.count,
+                    waiting: state.waitingCount,
                     inside: state.inside,
                     capacity: state.capacity,
-                    next: line.prefix(20).map(\.code.description),
-                    called: state.called(at: now).prefix(20).map(\.code.description),
+                    next: state.waiting(first: 20).map(\.code.description),
+                    called: state.called(at: now, first: 20).map(\.code.description),
                     estimatedWaitMinutes: WaitEstimate.minutes(estimate),
                     pendingEvents: queue.pendingCount
                 )

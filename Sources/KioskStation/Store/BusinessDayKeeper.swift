@@ -52,7 +52,7 @@ public final class BusinessDayKeeper: Service, Sendable {
             logger.notice(
                 "business day started",
                 metadata: [
-                    "day": "\(today.number)", "expired": "\(before.waiting.count - after.waiting.count)",
+                    "day": "\(today.number)", "expired": "\(before.waitingCount - after.waitingCount)",
                     "inside_at_day_end": "\(after.insideAtLastDayEnd)",
                 ]
             )
