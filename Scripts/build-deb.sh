@@ -4,20 +4,24 @@
 # rules, the printer profiles and the default configuration as a conffile.
 #
 #   Scripts/build-deb.sh [-c release|debug] [-o OUTDIR] [-v VERSION]
+#   Scripts/build-deb.sh -b PRODUCT    only build PRODUCT as the package has it; print the binary's path
 #
-# Prints the path of the .deb it wrote. `make deb` runs it (release).
+# Prints the path of the .deb it wrote. `make deb` runs it (release); `make bench` measures the kioskd it
+# ships (-b kioskd).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 configuration=release
 outdir=out/deb
 version="0.1.$(git rev-list --count HEAD 2>/dev/null || echo 0)"
-while getopts "c:o:v:" option; do
+only=
+while getopts "b:c:o:v:" option; do
     case "$option" in
+        b) only="$OPTARG" ;;
         c) configuration="$OPTARG" ;;
         o) outdir="$OPTARG" ;;
         v) version="$OPTARG" ;;
-        *) echo "usage: $0 [-c release|debug] [-o OUTDIR] [-v VERSION]" >&2; exit 64 ;;
+        *) echo "usage: $0 [-c release|debug] [-o OUTDIR] [-v VERSION] | -b PRODUCT" >&2; exit 64 ;;
     esac
 done
 
@@ -25,8 +29,17 @@ swift=${SWIFT:-swift}
 # FoundationNetworking's static archive does not pull in its curl glue by itself: name it, and libcurl
 # (libcurl4-openssl-dev provides libcurl.so).
 # Its own build folder: objects compiled for the static runtime never mix with the everyday build's.
+# Linked by lld with packed relative relocations (DT_RELR, glibc ≥ 2.36): a position-independent binary this
+# size carries ~140,000 relocations that the loader reads and applies at every start; packed, they take 27 KB
+# instead of 3.3 MB, and kioskd's idle resident memory drops by about 4 MiB.
 flags=(-c "$configuration" --static-swift-stdlib --scratch-path "${DEB_SCRATCH:-.build-deb}"
-    -Xlinker -l_CFURLSessionInterface -Xlinker -lcurl)
+    -Xlinker -l_CFURLSessionInterface -Xlinker -lcurl
+    -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+if [ -n "$only" ]; then
+    "$swift" build "${flags[@]}" --product "$only" >&2
+    echo "$("$swift" build "${flags[@]}" --show-bin-path)/$only"
+    exit 0
+fi
 for product in kioskd clup-server escpos-emulator; do
     "$swift" build "${flags[@]}" --product "$product" >&2
 done

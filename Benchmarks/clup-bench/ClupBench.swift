@@ -45,6 +45,9 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Tear-offs through kioskd as its own process, for the daemon soak (0: footprint only).")
     var soakTearOffs = 20_000
 
+    @Option(help: "The kioskd binary for the daemon benchmarks (default: the one next to clup-bench).")
+    var kioskd: String?
+
     @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon.")
     var only = "all"
 
@@ -76,7 +79,7 @@ struct ClupBench: AsyncParsableCommand {
             try await SyncBenchmarks.outboxDrain(events: outboxEvents)
         }
         if only == "all" || only == "daemon" {
-            try await DaemonBenchmarks.footprintAndSoak(tearOffs: soakTearOffs)
+            try await DaemonBenchmarks.footprintAndSoak(binary: kioskd, tearOffs: soakTearOffs)
         }
     }
 }

@@ -4,15 +4,16 @@ import Foundation
 import KioskCore
 import Logging
 
-/// kioskd as a store runs it (issue "kioskd's inner shape"): the release binary next to clup-bench, started as
+/// kioskd as a store runs it (issue "kioskd's inner shape"): the release binary the package ships, started as
 /// its own process with a printer emulator on TCP and clup-server on loopback. Its size on disk, its resident
 /// memory once idle, and a soak of tear-offs with sync on: tear-off → next cut at the start and at the end of
 /// the soak, and resident memory after the warm-up and at the end.
 enum DaemonBenchmarks {
-    static func footprintAndSoak(tearOffs: Int) async throws {
-        let binary = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("kioskd").path
+    static func footprintAndSoak(binary: String?, tearOffs: Int) async throws {
+        let binary =
+            binary ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("kioskd").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchError("kioskd is not built next to clup-bench (swift build -c release --product kioskd)")
+            throw BenchError("no kioskd at \(binary) (Scripts/build-deb.sh -b kioskd builds the one the package ships)")
         }
         let size = (try FileManager.default.attributesOfItem(atPath: binary)[.size] as? Int) ?? 0
 
@@ -48,8 +49,12 @@ enum DaemonBenchmarks {
         try await Task.sleep(for: .seconds(10))
         let idle = residentBytes(of: process.processIdentifier) / 1024
 
-        print("\n== kioskd, the release binary as its own process (\(profile.name) over TCP, sync on)")
-        print("binary: \(fmt(Double(size) / 1_048_576, 1)) MiB (\(size) bytes, not stripped)")
+        print("\n== kioskd, \(binary) as its own process (\(profile.name) over TCP, sync on)")
+        let stripped = try strippedSize(of: binary)
+        print(
+            "binary: \(fmt(Double(size) / 1_048_576, 1)) MiB as built, \(fmt(Double(stripped) / 1_048_576, 1)) MiB "
+                + "stripped as the package installs it"
+        )
         print("idle RSS (one ticket waiting, 10 s after start): \(fmt(Double(idle) / 1024, 1)) MiB")
         guard tearOffs > 0 else { return }
 
@@ -86,6 +91,19 @@ enum DaemonBenchmarks {
         process.terminate()
         process.waitUntilExit()
         await server.stop()
+    }
+
+    /// The size of `binary` after `strip --strip-unneeded` (what `make deb` installs).
+    private static func strippedSize(of binary: String) throws -> Int {
+        let copy = NSTemporaryDirectory() + "clup-bench-stripped-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let strip = Process()
+        strip.executableURL = URL(fileURLWithPath: "/usr/bin/strip")
+        strip.arguments = ["--strip-unneeded", "-o", copy, binary]
+        try strip.run()
+        strip.waitUntilExit()
+        guard strip.terminationStatus == 0 else { throw BenchError("strip failed on \(binary)") }
+        return (try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int) ?? 0
     }
 
     private static func writeConfig(

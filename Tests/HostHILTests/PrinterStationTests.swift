@@ -69,6 +69,7 @@ import FoundationNetworking
             #expect(status.printer?.state == .ready)
             #expect(status.printer?.waitingTicket == "A002")
             #expect(status.printer?.lastTaken == "A001")
+            #expect(status.printer?.ticketsToday == 2)
             #expect(status.queue.waiting == 1 && status.queue.next == ["A001"])
 
             // The control API tears the ticket off without a sensor.

@@ -20,10 +20,9 @@ extension PrinterLoop {
         let ticket = try station.log.issueTicket(prefix: config.printer.codePrefix, day: day, at: now) { ticket in
             TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
         }
-        station.publish {
-            $0.ticketsToday =
-                (try? station.store.issuedCount(prefix: config.printer.codePrefix, day: day)) ?? $0.ticketsToday
-        }
+        // Numbers run from 1 without gaps within a day (a voided ticket keeps its number): the new ticket's
+        // number is how many this printer issued today, without counting the day's tickets on every issue.
+        station.publish { $0.ticketsToday = ticket.ticket.code.number }
         logger.info("ticket issued", metadata: ["code": "\(ticket.ticket.code)", "id": "\(ticket.ticket.id)"])
         return ticket
     }
