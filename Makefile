@@ -103,8 +103,8 @@ demo: deps-run
 bench: deps-test
 	$(call apt_ensure,$(APT_DEB))
 	$(SWIFT) build -c release --product clup-bench
-	.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python \
-		--kioskd "$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c release -b kioskd)"
+	kioskd=$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c release -b kioskd) && \
+		.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python --kioskd "$$kioskd"
 
 # swift-nio's .swift-format (4 spaces, 120 columns); `make format` fixes what `make lint` reports.
 lint:

@@ -119,7 +119,7 @@ import FoundationNetworking
             // What may grow is the day's queue itself: ~90 bytes a ticket in its tree (packed entries, the two
             // folds the replica keeps share their storage), its place in line, and the allocator's slack (glibc
             // keeps freed pages in its arenas; kioskd limits them to two and trims every 30 s). The bound:
-            // ≤ 2 MiB over the 3,000 tear-offs after the warm-up (measured ~1.4 MiB; 2.5 MiB while the queue kept
+            // ≤ 2 MiB over the 3,000 tear-offs after the warm-up (measured ~0.75 MiB; 2.5 MiB while the queue kept
             // whole tickets, ~3 KB a ticket more while pending events never drained).
             let allowedKB = 2048 * (count - warmUp) / 3000
             #expect(

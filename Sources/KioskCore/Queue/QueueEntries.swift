@@ -40,12 +40,14 @@ extension QueueState {
 
         func stage(of id: TicketID) -> Stage? { packed[id]?.stage }
 
-        func kind(of id: TicketID) -> TicketKind? { packed[id]?.kind }
+        /// The stage and the kind, in one lookup (every event that moves a ticket asks both).
+        func stageAndKind(of id: TicketID) -> (stage: Stage, kind: TicketKind)? {
+            packed[id].map { ($0.stage, $0.kind) }
+        }
 
         /// The time that places the ticket in a business day (``Ticket/dayTime``).
         func dayTime(of id: TicketID) -> Timestamp? {
-            guard let entry = packed[id] else { return nil }
-            return entry.prefix == 0 ? whole[id]?.dayTime : entry.issuedAt
+            packed[id].map { dayTime(id, $0) }
         }
 
         func calledAt(_ id: TicketID) -> Timestamp? {
@@ -63,10 +65,7 @@ extension QueueState {
 
         /// The ids whose entries satisfy `predicate` (its arguments: the stage and the ticket's day time).
         func ids(where predicate: (Stage, Timestamp) -> Bool) -> [TicketID] {
-            packed.compactMap { id, entry in
-                let dayTime = entry.prefix == 0 ? whole[id]?.dayTime ?? entry.issuedAt : entry.issuedAt
-                return predicate(entry.stage, dayTime) ? id : nil
-            }
+            packed.compactMap { id, entry in predicate(entry.stage, dayTime(id, entry)) ? id : nil }
         }
 
         mutating func insert(_ ticket: Ticket, stage: Stage) {
@@ -79,13 +78,19 @@ extension QueueState {
             packed[id]?.stage = stage
         }
 
-        mutating func setCalled(_ id: TicketID, at time: Timestamp) {
-            packed[id]?.calledAt = time.milliseconds
+        /// Stamps `id` as called at `time`, unless it was called before.
+        mutating func stampCall(_ id: TicketID, at time: Timestamp) {
+            packed[id]?.stampCall(at: time)
         }
 
         mutating func remove(_ id: TicketID) {
             packed[id] = nil
             whole[id] = nil
+        }
+
+        /// From the whole ticket where it is kept whole (a booking: its slot start), else the issue time.
+        private func dayTime(_ id: TicketID, _ entry: Packed) -> Timestamp {
+            entry.prefix == 0 ? whole[id]?.dayTime ?? entry.issuedAt : entry.issuedAt
         }
 
         private func ticket(_ id: TicketID, _ entry: Packed) -> Ticket {
@@ -126,6 +131,10 @@ private struct Packed: Sendable, Equatable {
         self.stage = stage
         kind = ticket.kind
         self.prefix = prefix
+    }
+
+    mutating func stampCall(at time: Timestamp) {
+        if calledAt == Self.notCalled { calledAt = time.milliseconds }
     }
 
     /// One or two capital letters in two bytes; nil for any other prefix.

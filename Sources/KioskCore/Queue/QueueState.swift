@@ -178,7 +178,7 @@ public struct QueueState: Sendable, Equatable {
     }
 
     private mutating func update(_ id: TicketID, _ change: (inout Stage) -> Void) {
-        guard let before = entries.stage(of: id), let kind = entries.kind(of: id) else {
+        guard let (before, kind) = entries.stageAndKind(of: id) else {
             orphanEvents += 1
             return
         }
@@ -268,9 +268,7 @@ public struct QueueState: Sendable, Equatable {
     mutating func stampCalls(at time: Timestamp) {
         let limit = min(lineLength(at: time), freePlaces)
         guard stamped.value < limit else { return }
-        for key in order.keys(stamped.value..<limit) where entries.calledAt(key.id) == nil {
-            entries.setCalled(key.id, at: time)
-        }
+        for key in order.keys(stamped.value..<limit) { entries.stampCall(key.id, at: time) }
         stamped.value = limit
     }
 }
