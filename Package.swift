@@ -44,7 +44,8 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
-        .systemLibrary(name: "CCUPS", providers: [.apt(["libcups2-dev"])]),
+        // libcups' headers (libcups2-dev); the library itself is opened at first use, not linked.
+        .target(name: "CCUPS"),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinuxShims"),
         // The one way our Swift code calls the kernel: EINTR retried, errno kept with the call's name.
@@ -223,7 +224,9 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskStationTests",
-            dependencies: ["KioskStation", "KioskCore", "QRSymbol"],
+            dependencies: [
+                "KioskStation", "KioskCore", "QRSymbol", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import KioskCore
 import Testing
 
@@ -59,6 +60,19 @@ import Testing
         let kinds = try reopened.events().map(\.kind)
         #expect(kinds == ["ticketIssued", "ticketTaken"])
         #expect(try issue(reopened).ticket.code.description == "A002")
+    }
+
+    /// The printer asks for the ticket not taken yet after every tear-off: a search of the open tickets'
+    /// index, never a scan of every ticket printed (a year's worth, on a busy station).
+    @Test func theWaitingTicketIsFoundWithoutAScan() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plan = try store.db.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + LocalStore.waitingTicketSQL, arguments: ["A"])
+                .map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("printed_tickets_open") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") || $0.contains("TEMP B-TREE") }, "\(plan)")
     }
 
     @Test func databaseIsWALWithFullSync() throws {

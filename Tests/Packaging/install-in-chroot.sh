@@ -118,6 +118,9 @@ echo "$status" | grep -q '"waitingTicket":"A001"' ||
 [ -s "$root/tmp/tickets/ticket-0001.png" ] || fail "the emulator cut no ticket"
 [ "$(in_root stat -c %U /var/lib/kioskd/kioskd.sqlite)" = kioskd ] || fail "the database is not the kioskd user's"
 echo "ok kioskd runs as the kioskd user from the unit's command line: ticket A001 printed and waiting"
+# A printer on TCP: libcups (opened only for a cups:// printer) and libcurl are not in the process.
+if grep -qE 'libcups|libcurl' "/proc/$kioskd/maps"; then fail "kioskd with a TCP printer maps libcups or libcurl"; fi
+echo "ok kioskd with a TCP printer loads neither libcups nor libcurl"
 kill -TERM "$kioskd"
 wait "$kioskd" || fail "kioskd did not stop cleanly on SIGTERM"
 kioskd=

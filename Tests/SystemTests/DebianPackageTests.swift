@@ -28,6 +28,7 @@ import Testing
             "ok system users",
             "ok the binaries run without a Swift toolchain",
             "ok kioskd runs as the kioskd user from the unit's command line: ticket A001 printed and waiting",
+            "ok kioskd with a TCP printer loads neither libcups nor libcurl",
             "ok SIGTERM stops kioskd with exit 0",
             "ok a changed configuration is kept on reinstall",
             "ok remove keeps the configuration, purge removes it and the state",

@@ -98,20 +98,24 @@ public enum DeviceDiscovery {
 
     /// Queues of the default CUPS scheduler (or `server`).
     public static func cupsQueues(server: String? = nil) -> Result<[DiscoveredDevice], PrinterError> {
-        let (host, port) = CUPSTransport.split(server ?? String(cString: cupsServer()))
-        guard let http = httpConnect2(host, port, nil, AF_UNSPEC, HTTP_ENCRYPTION_IF_REQUESTED, 1, 2000, nil) else {
+        let cups: CCUPS_API
+        do { cups = try CUPSLibrary.load(for: "cups") } catch { return .failure(error) }
+        let (host, port) = CUPSTransport.split(server ?? cups.cupsServer().map { String(cString: $0) } ?? "localhost")
+        guard let http = cups.httpConnect2(host, port, nil, AF_UNSPEC, HTTP_ENCRYPTION_IF_REQUESTED, 1, 2000, nil)
+        else {
             return .failure(
                 PrinterError(.notFound, device: "cups", "no CUPS scheduler at \(host) — CUPS queues not listed")
             )
         }
-        defer { httpClose(http) }
+        defer { cups.httpClose(http) }
         var dests: UnsafeMutablePointer<cups_dest_t>?
-        let n = cupsGetDests2(http, &dests)
-        defer { cupsFreeDests(n, dests) }
+        let n = cups.cupsGetDests2(http, &dests)
+        defer { cups.cupsFreeDests(n, dests) }
         var found: [DiscoveredDevice] = []
         for i in 0..<Int(n) {
             guard let dest = dests?[i], let name = dest.name else { continue }
-            let uri = cupsGetOption("device-uri", dest.num_options, dest.options).map { String(cString: $0) } ?? "?"
+            let uri =
+                cups.cupsGetOption("device-uri", dest.num_options, dest.options).map { String(cString: $0) } ?? "?"
             let queue = String(cString: name)
             found.append(
                 DiscoveredDevice(kind: .cups, address: "cups://\(queue)", summary: "queue → \(uri)", profileID: nil)

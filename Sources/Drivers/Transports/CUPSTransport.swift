@@ -7,6 +7,8 @@ public final class CUPSTransport: PrinterTransport {
     /// `host:port` or a domain socket path; nil uses the system's default scheduler.
     public let server: String?
     private var http: OpaquePointer?
+    /// libcups, loaded by the first `open`.
+    private var cups: CCUPS_API?
 
     public init(queue: String, server: String? = nil) {
         self.queue = queue
@@ -21,8 +23,16 @@ public final class CUPSTransport: PrinterTransport {
 
     public func open() throws(PrinterError) {
         guard http == nil else { return }
-        let (host, port) = Self.split(server ?? String(cString: cupsServer()))
-        guard let connection = httpConnect2(host, port, nil, AF_UNSPEC, HTTP_ENCRYPTION_IF_REQUESTED, 1, 5000, nil)
+        let cups: CCUPS_API
+        if let loaded = self.cups {
+            cups = loaded
+        } else {
+            cups = try CUPSLibrary.load(for: address)
+            self.cups = cups
+        }
+        let (host, port) = Self.split(server ?? cups.cupsServer().map { String(cString: $0) } ?? "localhost")
+        guard
+            let connection = cups.httpConnect2(host, port, nil, AF_UNSPEC, HTTP_ENCRYPTION_IF_REQUESTED, 1, 5000, nil)
         else {
             throw PrinterError(
                 .notFound,
@@ -44,22 +54,24 @@ public final class CUPSTransport: PrinterTransport {
     }
 
     public func write(_ bytes: [UInt8], timeout: Duration) throws(PrinterError) {
-        guard let http else { throw PrinterError(.disconnected, device: address, "not connected to CUPS") }
-        let job = cupsCreateJob(http, queue, "kioskd ticket", 0, nil)
+        guard let http, let cups else {
+            throw PrinterError(.disconnected, device: address, "not connected to CUPS")
+        }
+        let job = cups.cupsCreateJob(http, queue, "kioskd ticket", 0, nil)
         guard job > 0 else { throw lastError("cannot create a job") }
-        guard cupsStartDocument(http, queue, job, "ticket", CUPS_FORMAT_RAW, 1) == HTTP_STATUS_CONTINUE else {
+        guard cups.cupsStartDocument(http, queue, job, "ticket", CUPS_FORMAT_RAW, 1) == HTTP_STATUS_CONTINUE else {
             throw lastError("cannot start the job's document")
         }
         let status = bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                cupsWriteRequestData(http, $0, buffer.count)
+                cups.cupsWriteRequestData(http, $0, buffer.count)
             }
         }
         guard status == HTTP_STATUS_CONTINUE else {
-            _ = cupsFinishDocument(http, queue)
+            _ = cups.cupsFinishDocument(http, queue)
             throw lastError("sending the job's data failed")
         }
-        guard cupsFinishDocument(http, queue).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
+        guard cups.cupsFinishDocument(http, queue).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
             throw lastError("CUPS did not accept the job")
         }
     }
@@ -77,16 +89,25 @@ public final class CUPSTransport: PrinterTransport {
     /// The queue's state from the scheduler: stopped or not accepting → offline; state reasons such as
     /// `media-empty`, `media-low`, `cover-open` → the matching conditions.
     public func deviceStatus() throws(PrinterError) -> PrinterStatus? {
-        guard let http else { throw PrinterError(.disconnected, device: address, "not connected to CUPS") }
-        guard let request = ippNewRequest(IPP_OP_GET_PRINTER_ATTRIBUTES) else {
+        guard let http, let cups else {
+            throw PrinterError(.disconnected, device: address, "not connected to CUPS")
+        }
+        guard let request = cups.ippNewRequest(IPP_OP_GET_PRINTER_ATTRIBUTES) else {
             throw PrinterError(.io, device: address, "out of memory building an IPP request")
         }
-        ippAddString(request, IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", nil, "ipp://localhost/printers/\(queue)")
-        guard let response = cupsDoRequest(http, request, "/") else {
+        _ = cups.ippAddString(
+            request,
+            IPP_TAG_OPERATION,
+            IPP_TAG_URI,
+            "printer-uri",
+            nil,
+            "ipp://localhost/printers/\(queue)"
+        )
+        guard let response = cups.cupsDoRequest(http, request, "/") else {
             throw lastError("cannot query the queue")
         }
-        defer { ippDelete(response) }
-        guard ippGetStatusCode(response).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
+        defer { cups.ippDelete(response) }
+        guard cups.ippGetStatusCode(response).rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
             throw PrinterError(
                 .notFound,
                 device: address,
@@ -94,18 +115,18 @@ public final class CUPSTransport: PrinterTransport {
             )
         }
         var reasons: [String] = []
-        if let attribute = ippFindAttribute(response, "printer-state-reasons", IPP_TAG_KEYWORD) {
-            for i in 0..<ippGetCount(attribute) {
-                if let s = ippGetString(attribute, i, nil) { reasons.append(String(cString: s)) }
+        if let attribute = cups.ippFindAttribute(response, "printer-state-reasons", IPP_TAG_KEYWORD) {
+            for i in 0..<cups.ippGetCount(attribute) {
+                if let s = cups.ippGetString(attribute, i, nil) { reasons.append(String(cString: s)) }
             }
         }
         var state: CInt = 3
-        if let attribute = ippFindAttribute(response, "printer-state", IPP_TAG_ENUM) {
-            state = ippGetInteger(attribute, 0)
+        if let attribute = cups.ippFindAttribute(response, "printer-state", IPP_TAG_ENUM) {
+            state = cups.ippGetInteger(attribute, 0)
         }
         var accepting = true
-        if let attribute = ippFindAttribute(response, "printer-is-accepting-jobs", IPP_TAG_BOOLEAN) {
-            accepting = ippGetBoolean(attribute, 0) != 0
+        if let attribute = cups.ippFindAttribute(response, "printer-is-accepting-jobs", IPP_TAG_BOOLEAN) {
+            accepting = cups.ippGetBoolean(attribute, 0) != 0
         }
         return Self.status(state: state, accepting: accepting, reasons: reasons)
     }
@@ -125,11 +146,12 @@ public final class CUPSTransport: PrinterTransport {
     }
 
     private func lastError(_ what: String) -> PrinterError {
-        PrinterError(.io, device: address, "\(what): \(String(cString: cupsLastErrorString()))")
+        let reason = cups?.cupsLastErrorString().map { String(cString: $0) } ?? "unknown error"
+        return PrinterError(.io, device: address, "\(what): \(reason)")
     }
 
     public func close() {
-        if let http { httpClose(http) }
+        if let http, let cups { cups.httpClose(http) }
         http = nil
     }
 }

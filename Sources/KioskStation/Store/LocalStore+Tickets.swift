@@ -17,18 +17,18 @@ extension LocalStore {
     /// printed).
     public func waitingTicket(prefix: String) throws -> IssuedTicket? {
         try db.read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT t.*, e.body FROM printed_tickets t
-                    JOIN events e ON e.ticket = t.id AND e.kind = 'ticketIssued'
-                    WHERE t.prefix = ? AND t.taken_at IS NULL AND t.voided_at IS NULL
-                    ORDER BY t.issued_at DESC LIMIT 1
-                    """,
-                arguments: [prefix]
-            ).map(Self.issuedTicket)
+            try Row.fetchOne(db, sql: Self.waitingTicketSQL, arguments: [prefix]).map(Self.issuedTicket)
         }
     }
+
+    /// Asked after every tear-off: answered from the `printed_tickets_open` index (migration v8), whatever the
+    /// number of tickets the station printed before.
+    static let waitingTicketSQL = """
+        SELECT t.*, e.body FROM printed_tickets t
+        JOIN events e ON e.ticket = t.id AND e.kind = 'ticketIssued'
+        WHERE t.prefix = ? AND t.taken_at IS NULL AND t.voided_at IS NULL
+        ORDER BY t.issued_at DESC LIMIT 1
+        """
 
     /// Issues the next paper ticket: the next number of the business day for `prefix`, its `ticketIssued`
     /// event (made by `event`, the ``StationLog``'s) and its signed QR, in one durable transaction. Returns the

@@ -114,6 +114,16 @@ public final class LocalStore: Sendable {
         migrator.registerMigration("v7: tickets the presenter pulled back in") { db in
             try db.execute(sql: "ALTER TABLE printed_tickets ADD COLUMN voided_at INTEGER")
         }
+        migrator.registerMigration("v8: the ticket in the printer, found without a scan") { db in
+            // After every tear-off the printer asks for the ticket not taken yet: without this index SQLite read
+            // every ticket the prefix ever had (all year's), and the cut came later each day.
+            try db.execute(
+                sql: """
+                    CREATE INDEX printed_tickets_open ON printed_tickets(prefix, issued_at)
+                    WHERE taken_at IS NULL AND voided_at IS NULL
+                    """
+            )
+        }
         return migrator
     }
 

@@ -1,1 +1,0 @@
-#include <cups/cups.h>
