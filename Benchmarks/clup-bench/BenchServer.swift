@@ -27,10 +27,10 @@ final class BenchServer: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var options = ServerApp.Options(adminToken: Self.token)
         options.port = port
-        options.databasePath = "\(directory)/clup.sqlite"
+        options.database = "\(directory)/clup.sqlite"
         options.limits = limits
         if trustProxy { options.trustedProxies = [CIDR("127.0.0.1")!] }
-        app = try ServerApp.build(options, logger: logger)
+        app = try await ServerApp.build(options, logger: logger)
         let group = app.serviceGroup(logger: logger, handleSignals: false)
         self.group = group
         self.directory = directory

@@ -16,7 +16,8 @@ public struct ServerApp: Sendable {
     public struct Options: Sendable {
         public var host = "127.0.0.1"
         public var port = 8090
-        public var databasePath = "/var/lib/clup-server/clup.sqlite"
+        /// A SQLite file, or a `postgres://` URL (``DatabaseLocation``).
+        public var database = "/var/lib/clup-server/clup.sqlite"
         /// Upper-case URL every ticket QR starts with: the same as the kiosks' `[store] status_url`.
         public var statusURL = "HTTPS://CLUP.EXAMPLE/T/"
         /// How long a manager's login lasts.
@@ -58,7 +59,7 @@ public struct ServerApp: Sendable {
         }
     }
 
-    public let database: ServerDatabase
+    public let database: any ServerStorage
     public let logs: StoreLogs
     /// Every route, `METHOD /path` with `{parameters}` (what docs/clup-server.openapi.yaml must describe).
     public let routes: [String]
@@ -68,7 +69,7 @@ public struct ServerApp: Sendable {
     /// What the server presents when it serves HTTPS.
     public let certificate: ServerCertificate?
 
-    public static func build(_ options: Options, logger: Logger) throws -> ServerApp {
+    public static func build(_ options: Options, logger: Logger) async throws -> ServerApp {
         guard options.adminToken.count >= 16 else {
             throw ConfigurationError(
                 "the admin token must be at least 16 characters — generate one with `openssl rand -hex 24`"
@@ -83,17 +84,26 @@ public struct ServerApp: Sendable {
         let certificate = try options.tls.map { files throws(ConfigurationError) in
             try ServerCertificate(files: files)
         }
-        let database = try ServerDatabase(path: options.databasePath, clock: options.clock)
-        let logs = try StoreLogs(database: database)
+        let database: any ServerStorage
+        var closeDatabase: (@Sendable () -> Void)?
+        switch try DatabaseLocation(options.database) {
+        case .sqlite(let path):
+            database = try SQLiteStorage(path: path, clock: options.clock)
+        case .postgres(let address):
+            let postgres = try await PostgresStorage(address, clock: options.clock, logger: logger)
+            database = postgres
+            closeDatabase = { postgres.close() }
+        }
+        let logs = try await StoreLogs(database: database)
         let auth = Authenticator(adminToken: options.adminToken, database: database)
         let clients = ClientAddress(trustedProxies: options.trustedProxies)
         let now = options.clock.now()
         let gate = TicketGate(
             limits: options.limits,
-            tokens: HolderTokens(key: try database.serverKey("holder-tokens")),
+            tokens: HolderTokens(key: try await database.serverKey("holder-tokens")),
             holders: Holders(
                 maxBookings: options.limits.maxBookingsPerHolder,
-                owned: try database.holders(
+                owned: try await database.holders(
                     since: now - .seconds(Int64(options.limits.bookingHorizonDays + 2) * 86_400)
                 )
             ),
@@ -121,7 +131,7 @@ public struct ServerApp: Sendable {
         let accounts = AccountRoutes(
             database: database,
             throttle: LoginThrottle(),
-            devices: KnownDevices(key: try database.serverKey("login-devices")),
+            devices: KnownDevices(key: try await database.serverKey("login-devices")),
             sessionLifetime: options.sessionLifetime,
             clients: clients
         )
@@ -135,7 +145,7 @@ public struct ServerApp: Sendable {
         StartPage(app: app, pages: pages).register(on: router)
         BookingPage(logs: logs, bookings: bookings, pages: pages).register(on: router)
         let sessions = ConsoleSessions(
-            key: try database.serverKey("console"),
+            key: try await database.serverKey("console"),
             auth: auth,
             lifetime: options.sessionLifetime,
             secure: options.tls != nil
@@ -176,7 +186,7 @@ public struct ServerApp: Sendable {
             database: database,
             logs: logs,
             routes: routes.sorted(),
-            services: [
+            services: (closeDatabase.map { [DatabaseCloser(close: $0)] } ?? []) + [
                 http, expiry, BusinessDayStart(logs: logs, interval: .seconds(1), logger: logger),
                 TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger),
             ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
@@ -188,5 +198,16 @@ public struct ServerApp: Sendable {
     /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).
     public func serviceGroup(logger: Logger, handleSignals: Bool = true) -> ServiceGroup {
         ServiceGroup(running: services, logger: logger, handleSignals: handleSignals)
+    }
+}
+
+/// Closes the database's connections when the server stops. First in the service group, so it is the last to
+/// be told to stop: every request and duty has ended by then.
+struct DatabaseCloser: Service {
+    let close: @Sendable () -> Void
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        close()
     }
 }

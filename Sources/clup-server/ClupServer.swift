@@ -20,7 +20,12 @@ struct ClupServerCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on.")
     var port = 8090
 
-    @Option(help: "SQLite database file (created with its schema on first start).")
+    @Option(
+        help: """
+            Where the server keeps its data: a SQLite file (one server; created with its schema on first start) \
+            or postgres://USER@HOST:PORT/DATABASE (any number of servers share it; the password in PGPASSWORD).
+            """
+    )
     var database = "/var/lib/clup-server/clup.sqlite"
 
     @Option(help: "File holding the system manager's token (else the CLUP_ADMIN_TOKEN environment variable).")
@@ -139,7 +144,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         var options = ServerApp.Options(adminToken: token)
         options.host = host
         options.port = port
-        options.databasePath = database
+        options.database = database
         options.statusURL = statusURL
         options.callWindowMinutes = callWindowMinutes
         options.trustedProxies = trustedProxy
@@ -160,7 +165,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.limits.maxBookingsPerHolder = bookingsPerHolder
         let server: ServerApp
         do {
-            server = try ServerApp.build(options, logger: logger)
+            server = try await ServerApp.build(options, logger: logger)
         } catch {
             FileHandle.standardError.write(Data("clup-server: \(error)\n".utf8))
             throw ExitCode(78)

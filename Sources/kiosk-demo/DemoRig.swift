@@ -51,14 +51,14 @@ final class DemoRig: Sendable {
         // On a known port, every ticket's QR opens its page on this server (a phone on the same network can
         // follow it too, by the machine's address).
         if serverPort > 0 { options.statusURL = "HTTP://127.0.0.1:\(serverPort)/T/" }
-        options.databasePath = "\(out)/server/clup.sqlite"
+        options.database = "\(out)/server/clup.sqlite"
         // One keyboard stands for a crowd of phones: the per-address and per-store rates are opened.
         let crowd = RateLimiter.Rule(burst: 10_000, interval: .milliseconds(10))
         options.limits.ticketsPerAddress = crowd
         options.limits.ticketsPerStore = crowd
         options.limits.bookingsPerAddress = crowd
         try FileManager.default.createDirectory(atPath: "\(out)/server", withIntermediateDirectories: true)
-        let server = try ServerApp.build(options, logger: quiet)
+        let server = try await ServerApp.build(options, logger: quiet)
         self.server = server
         let serverGroup = server.serviceGroup(logger: quiet, handleSignals: false)
         self.serverGroup = serverGroup

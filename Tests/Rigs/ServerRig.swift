@@ -70,7 +70,7 @@ final class ServerRig: Sendable {
         options.trustedProxies = trustedProxies
         options.expiryInterval = expiryInterval
         options.connections = connections
-        options.databasePath = "\(self.directory)/clup.sqlite"
+        options.database = "\(self.directory)/clup.sqlite"
         options.tls = tls?.files
         if let statusURL { options.statusURL = statusURL }
         tlsClient = try tls.map { tls in
@@ -84,7 +84,7 @@ final class ServerRig: Sendable {
         var logger = Logger(label: "server")
         logger.logLevel =
             ProcessInfo.processInfo.environment["CLUP_SERVER_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
-        app = try ServerApp.build(options, logger: logger)
+        app = try await ServerApp.build(options, logger: logger)
         let group = app.serviceGroup(logger: logger, handleSignals: false)
         self.group = group
         task = Task { try await group.run() }

@@ -80,7 +80,7 @@ import Testing
             #expect(codes.sorted() == (1...150).map { String(format: "V%03d", $0) })
             // The log: sequences without a gap, issue numbers rising with the sequence. Besides the 150 tickets
             // it may hold the day's start, which the server writes for a new store within a second.
-            let log = try server.app.database.events(store: store, after: 0)
+            let log = try await server.app.database.events(store: store, after: 0)
             #expect(log.map(\.sequence) == (1...log.count).map { Int64($0) })
             #expect(log.filter { $0.kind != "ticketIssued" }.allSatisfy { $0.kind == "dayStarted" } && log.count <= 151)
             let numbers = log.compactMap { event -> Int? in

@@ -65,7 +65,7 @@ import FoundationNetworking
             await HIL.ok(browser, "type console device door 1")
             await HIL.ok(browser, "submit console enroll-form")
             await HIL.ok(browser, "expect console problem device")
-            #expect(try server.app.database.devices(store: store).isEmpty)
+            #expect(try await server.app.database.devices(store: store).isEmpty)
             // Enrolled: the credential once, and the snippet for kioskd.toml.
             await HIL.ok(browser, "type console device door-1")
             await HIL.ok(browser, "press console #enroll")

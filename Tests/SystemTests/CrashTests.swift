@@ -84,7 +84,7 @@ import Testing
             try await stop(last)
 
             let mine = try local.events().filter { $0.device == "crash-entrance" }
-            let log = try server.app.database.events(store: storeID, after: 0, limit: .max)
+            let log = try await server.app.database.events(store: storeID, after: 0, limit: .max)
             let logged = log.filter { $0.device == "crash-entrance" }
             #expect(logged.count == mine.count, "server has \(logged.count) of the kiosk's \(mine.count) events")
             let sequenceOf = Dictionary(uniqueKeysWithValues: log.map { ($0.id, $0.sequence) })

@@ -101,7 +101,7 @@ import Testing
             }
 
             // Exactly once: every kiosk event in the server's log once, with the sequence the kiosk recorded.
-            let log = try server.app.database.events(store: storeID, after: 0, limit: .max)
+            let log = try await server.app.database.events(store: storeID, after: 0, limit: .max)
             let sequenceOf = Dictionary(uniqueKeysWithValues: log.map { ($0.id, $0.sequence) })
             for rig in [north, south] {
                 let name = rig.kiosk.config.device.id

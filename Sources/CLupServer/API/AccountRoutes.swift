@@ -5,7 +5,7 @@ import KioskCore
 /// Store manager login (R10): a password checked against its scrypt hash, a session token that expires.
 /// Wrong credentials are a 401 that does not say which part was wrong; repeated failures are slowed down.
 struct AccountRoutes {
-    let database: ServerDatabase
+    let database: any ServerStorage
     let throttle: LoginThrottle
     let devices: KnownDevices
     let sessionLifetime: Duration

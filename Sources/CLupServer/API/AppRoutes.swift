@@ -80,7 +80,7 @@ struct AppRoutes {
             guard let live = logs.store(containing: id), let entry = live.state.entries[id] else {
                 throw APIError.notFound("ticket \(id)")
             }
-            try authorizeCancel(id, of: entry.ticket, request: request)
+            try await authorizeCancel(id, of: entry.ticket, request: request)
             switch entry.stage {
             case .inPrinter, .waiting: break
             case .cancelled:
@@ -103,7 +103,7 @@ struct AppRoutes {
 
     /// Only who took a ticket may cancel it (its holder token), or a manager of its store; paper tickets have
     /// no holder. The ticket id alone, or anything in the QR, is never enough.
-    func authorizeCancel(_ id: TicketID, of ticket: Ticket, request: Request) throws(APIError) {
+    func authorizeCancel(_ id: TicketID, of ticket: Ticket, request: Request) async throws(APIError) {
         if let token = request.headers[HolderTokens.field] {
             guard let holder = gate.tokens.holder(token) else {
                 throw APIError(.unauthorized, "unknown holder token", field: HolderTokens.header)
@@ -120,7 +120,7 @@ struct AppRoutes {
                     + "(or a manager of the store)"
             )
         }
-        try auth.requireManager(request, of: ticket.store)
+        try await auth.requireManager(request, of: ticket.store)
     }
 
     func status(of id: TicketID) -> TicketStatus? {

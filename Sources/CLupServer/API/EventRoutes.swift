@@ -7,7 +7,7 @@ import SyncWire
 /// The store event log for kiosks: idempotent batch append, a long-polled read from a sequence number (with
 /// the key ring's digest), the store's key ring, and a device registering its own signing key.
 struct EventRoutes {
-    let database: ServerDatabase
+    let database: any ServerStorage
     let logs: StoreLogs
     let auth: Authenticator
     var checks: EventChecks
@@ -16,14 +16,14 @@ struct EventRoutes {
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/stores/:store/events") { request, context -> AppendedEvents in
             let store = try context.parameters.require("store", as: UUID.self)
-            let (_, device) = try auth.requireDevice(request, store: store)
+            let (_, device) = try await auth.requireDevice(request, store: store)
             let batch = try await request.decode(EventBatch.self, limit: 4 << 20)
             guard batch.events.count <= EventBatch.maxEvents else {
                 throw APIError.badRequest("at most \(EventBatch.maxEvents) events per request", field: "events")
             }
             let now = logs.clock.now()
             try checks.check(batch.events, store: store, device: device, now: now)
-            let events = try late.stamped(batch.events, store: store, device: device, now: now)
+            let events = try await late.stamped(batch.events, store: store, device: device, now: now)
             let appended = try await logs.append(events, store: store)
             return AppendedEvents(
                 appended: appended.map { AppendedEvents.Event(id: $0.id, sequence: $0.sequence, new: $0.new) },
@@ -32,7 +32,7 @@ struct EventRoutes {
         }
         router.get("v1/stores/:store/events") { request, context -> EventPage in
             let store = try context.parameters.require("store", as: UUID.self)
-            _ = try auth.requireDevice(request, store: store)
+            _ = try await auth.requireDevice(request, store: store)
             let after = try Self.query(request, "after", default: 0, in: 0...Int64.max)
             let wait = try Self.query(request, "wait", default: 0, in: 0...60)
             let limit = try Self.query(request, "limit", default: 1000, in: 1...5000)
@@ -40,17 +40,17 @@ struct EventRoutes {
             return EventPage(
                 events: events,
                 last: logs.store(store)?.lastSequence ?? 0,
-                keyRing: Self.digest(try keyRing(store))
+                keyRing: Self.digest(try await keyRing(store))
             )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in
             let store = try context.parameters.require("store", as: UUID.self)
-            _ = try auth.requireDevice(request, store: store)
-            let keys = try keyRing(store)
+            _ = try await auth.requireDevice(request, store: store)
+            let keys = try await keyRing(store)
             return KeyRingPage(keys: keys, digest: Self.digest(keys))
         }
         router.put("v1/devices/self/key") { request, _ -> Response in
-            let (store, device) = try auth.requireDevice(request)
+            let (store, device) = try await auth.requireDevice(request)
             let body = try await request.decode(DeviceKey.self)
             guard let raw = Data(base64Encoded: body.publicKey), raw.count == 32,
                 let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
@@ -58,14 +58,14 @@ struct EventRoutes {
             guard body.device == device else {
                 throw APIError(.forbidden, "the credential is for device '\(device)'", field: "device")
             }
-            try database.setKey(key, device: device, store: store)
+            try await database.setKey(key, device: device, store: store)
             return Response(status: .noContent)
         }
     }
 
     /// The store's key ring: the server's own key for app tickets and every enrolled kiosk's registered key.
-    private func keyRing(_ store: StoreID) throws -> [DeviceKey] {
-        guard let ring = try logs.keyRing(of: store) else { throw APIError.notFound("store \(store)") }
+    private func keyRing(_ store: StoreID) async throws -> [DeviceKey] {
+        guard let ring = try await logs.keyRing(of: store) else { throw APIError.notFound("store \(store)") }
         return ring.map { device, key in
             DeviceKey(
                 device: device,

@@ -13,21 +13,30 @@ import Synchronization
 /// go by ticket id, which is issue order).
 final class LateEvents: Sendable {
     let lateAfter: Duration
-    let database: ServerDatabase
+    let database: any ServerStorage
     /// Per store and device, the latest arrival stamped on one of its events, nil for none (read from the log
     /// on the device's first push since start).
     private let lastStamp = Mutex<[String: Timestamp?]>([:])
 
-    init(lateAfter: Duration, database: ServerDatabase) {
+    init(lateAfter: Duration, database: any ServerStorage) {
         self.lateAfter = lateAfter
         self.database = database
     }
 
     /// The events as the log keeps them: late ones stamped with `now`, none with a stamp of the kiosk's own.
-    func stamped(_ events: [StoreEvent], store: StoreID, device: DeviceID, now: Timestamp) throws -> [StoreEvent] {
+    func stamped(
+        _ events: [StoreEvent],
+        store: StoreID,
+        device: DeviceID,
+        now: Timestamp
+    ) async throws -> [StoreEvent] {
         let key = "\(store.uuidString)/\(device)"
-        let known = lastStamp.withLock { $0[key] }
-        var latest = try known ?? database.lastReceivedAt(store: store, device: device)
+        var latest: Timestamp?
+        if let known = lastStamp.withLock({ $0[key] }) {
+            latest = known
+        } else {
+            latest = try await database.lastReceivedAt(store: store, device: device)
+        }
         let stamped = events.map { event in
             var event = event
             event.receivedAt = nil

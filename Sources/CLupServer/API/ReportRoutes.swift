@@ -5,7 +5,7 @@ import KioskCore
 /// A store's day for its manager: the figures (``DayReport``) and every event as CSV, for one local date
 /// (today by default, up to a year back). The console shows and links the same.
 struct ReportRoutes {
-    let database: ServerDatabase
+    let database: any ServerStorage
     let logs: StoreLogs
     let auth: Authenticator
 
@@ -14,13 +14,13 @@ struct ReportRoutes {
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores/:store/report") { request, context -> DayReport in
             let store = try context.parameters.require("store", as: UUID.self)
-            try auth.requireManager(request, of: store)
-            return try report(store, date: request.uri.queryParameters["date"].map(String.init))
+            try await auth.requireManager(request, of: store)
+            return try await report(store, date: request.uri.queryParameters["date"].map(String.init))
         }
         router.get("v1/stores/:store/export") { request, context -> Response in
             let store = try context.parameters.require("store", as: UUID.self)
-            try auth.requireManager(request, of: store)
-            return try export(store, date: request.uri.queryParameters["date"].map(String.init))
+            try await auth.requireManager(request, of: store)
+            return try await export(store, date: request.uri.queryParameters["date"].map(String.init))
         }
     }
 
@@ -34,28 +34,28 @@ struct ReportRoutes {
         return day
     }
 
-    func events(_ live: StoreLogs.Live, day: Int64) throws(APIError) -> [StoreEvent] {
+    func events(_ live: StoreLogs.Live, day: Int64) async throws(APIError) -> [StoreEvent] {
         let clock = StoreClock(live.record.profile)
-        return try StoreOffice.storing {
-            try database.events(store: live.record.id, from: clock.midnight(day), to: clock.midnight(day + 1))
+        return try await StoreOffice.storingAsync {
+            try await database.events(store: live.record.id, from: clock.midnight(day), to: clock.midnight(day + 1))
         }
     }
 
-    func report(_ store: StoreID, date: String?) throws(APIError) -> DayReport {
+    func report(_ store: StoreID, date: String?) async throws(APIError) -> DayReport {
         guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
         let day = try day(live, date: date)
         return DayReport(
             date: StoreClock.date(day),
-            events: try events(live, day: day),
+            events: try await events(live, day: day),
             profile: live.record.profile,
             clock: StoreClock(live.record.profile)
         )
     }
 
-    func export(_ store: StoreID, date: String?) throws(APIError) -> Response {
+    func export(_ store: StoreID, date: String?) async throws(APIError) -> Response {
         guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
         let day = try day(live, date: date)
-        let text = EventCSV.text(try events(live, day: day), clock: StoreClock(live.record.profile), live: live)
+        let text = EventCSV.text(try await events(live, day: day), clock: StoreClock(live.record.profile), live: live)
         return Response(
             status: .ok,
             headers: [

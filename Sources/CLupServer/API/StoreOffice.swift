@@ -7,7 +7,7 @@ import SyncWire
 /// the console's pages: register a store and its manager, change its settings, enroll, list and revoke its
 /// kiosks, see its line. Every check is here, once; callers have authenticated the caller already.
 struct StoreOffice: Sendable {
-    let database: ServerDatabase
+    let database: any ServerStorage
     let logs: StoreLogs
     let contacts: DeviceContacts
 
@@ -88,7 +88,7 @@ struct StoreOffice: Sendable {
             && id.unicodeScalars.allSatisfy { alphanumeric($0) || "._-".unicodeScalars.contains($0) }
     }
 
-    func register(_ registration: Registration) throws(APIError) -> Registered {
+    func register(_ registration: Registration) async throws(APIError) -> Registered {
         do throws(APIError) {
             try registration.store.validate()
         } catch {
@@ -101,8 +101,8 @@ struct StoreOffice: Sendable {
         guard (10...1024).contains(registration.manager.password.count) else {
             throw APIError.badRequest("10 to 1024 characters", field: "manager.password")
         }
-        let record = try Self.storing {
-            try database.register(
+        let record = try await Self.storingAsync {
+            try await database.register(
                 registration.store,
                 manager: username,
                 passwordHash: try PasswordHash(password: registration.manager.password),
@@ -124,7 +124,7 @@ struct StoreOffice: Sendable {
         profile.slotMinutes = settings.slotMinutes ?? profile.slotMinutes
         profile.slotSize = settings.slotSize ?? profile.slotSize
         try profile.validate()
-        try Self.storing { try database.setProfile(profile, store: store) }
+        try await Self.storingAsync { try await database.setProfile(profile, store: store) }
         logs.setProfile(profile, store: store)
         if profile.capacity != live.state.capacity {
             let event = StoreEvent.new(
@@ -138,7 +138,7 @@ struct StoreOffice: Sendable {
         return profile
     }
 
-    func enroll(_ device: String, store: StoreID) throws(APIError) -> Enrolled {
+    func enroll(_ device: String, store: StoreID) async throws(APIError) -> Enrolled {
         guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
         guard Self.isDeviceID(device), device != StoreLogs.serverDevice else {
             throw APIError.badRequest(
@@ -147,20 +147,20 @@ struct StoreOffice: Sendable {
                 field: "device"
             )
         }
-        let enrolled = try devices(store)
+        let enrolled = try await devices(store)
         guard enrolled.count < Self.maxDevices || enrolled.contains(where: { $0.device == device }) else {
             throw APIError(.conflict, "this store has \(Self.maxDevices) kiosks — revoke one first", field: "device")
         }
-        let credential = try Self.storing {
-            try database.enroll(device: device, store: store, at: database.clock.now())
+        let credential = try await Self.storingAsync {
+            try await database.enroll(device: device, store: store, at: database.clock.now())
         }
         return Enrolled(store: store, device: device, credential: credential)
     }
 
     /// The store's kiosks, with when each last called.
-    func devices(_ store: StoreID) throws(APIError) -> [EnrolledDevice] {
+    func devices(_ store: StoreID) async throws(APIError) -> [EnrolledDevice] {
         guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
-        return try Self.storing { try database.devices(store: store) }.map { device in
+        return try await Self.storingAsync { try await database.devices(store: store) }.map { device in
             var device = device
             let seen = contacts.lastContact(device.device, of: store)
             device.lastContact = seen?.at
@@ -169,9 +169,9 @@ struct StoreOffice: Sendable {
         }
     }
 
-    func revoke(_ device: String, store: StoreID) throws(APIError) {
+    func revoke(_ device: String, store: StoreID) async throws(APIError) {
         guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
-        guard try Self.storing({ try database.revoke(device: device, store: store) }) else {
+        guard try await Self.storingAsync({ try await database.revoke(device: device, store: store) }) else {
             throw APIError.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
         }
         contacts.forget(device, of: store)

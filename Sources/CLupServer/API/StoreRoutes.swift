@@ -17,30 +17,30 @@ struct StoreRoutes {
         router.post("v1/stores") { request, _ -> EditedResponse<StoreOffice.Registered> in
             try auth.requireAdmin(request)
             let registration = try await request.decode(StoreOffice.Registration.self)
-            return EditedResponse(status: .created, response: try office.register(registration))
+            return EditedResponse(status: .created, response: try await office.register(registration))
         }
         router.patch("v1/stores/:store") { request, context -> StoreProfile in
             let store = try context.parameters.require("store", as: UUID.self)
-            try auth.requireManager(request, of: store)
+            try await auth.requireManager(request, of: store)
             let settings = try await request.decode(StoreOffice.Settings.self, limit: 16 << 10)
             return try await office.update(store, settings)
         }
         router.post("v1/stores/:store/devices") { request, context -> EditedResponse<Enrolled> in
             let store = try context.parameters.require("store", as: UUID.self)
-            try auth.requireManager(request, of: store)
+            try await auth.requireManager(request, of: store)
             let enrollment = try await request.decode(Enrollment.self)
-            return EditedResponse(status: .created, response: try office.enroll(enrollment.device, store: store))
+            return EditedResponse(status: .created, response: try await office.enroll(enrollment.device, store: store))
         }
         router.get("v1/stores/:store/devices") { request, context -> Devices in
             let store = try context.parameters.require("store", as: UUID.self)
-            try auth.requireManager(request, of: store)
-            return Devices(devices: try office.devices(store))
+            try await auth.requireManager(request, of: store)
+            return Devices(devices: try await office.devices(store))
         }
         router.delete("v1/stores/:store/devices/:device") { request, context -> Response in
             let store = try context.parameters.require("store", as: UUID.self)
             let device = try context.parameters.require("device")
-            try auth.requireManager(request, of: store)
-            try office.revoke(device, store: store)
+            try await auth.requireManager(request, of: store)
+            try await office.revoke(device, store: store)
             return Response(status: .noContent)
         }
     }

@@ -9,11 +9,11 @@ import KioskCore
 /// a 401 that does not say which part was wrong.
 public struct Authenticator: Sendable {
     let adminTokenHash: Data
-    let database: ServerDatabase
+    let database: any ServerStorage
     /// When each kiosk last called (every request it authenticates counts).
     let contacts = DeviceContacts()
 
-    public init(adminToken: String, database: ServerDatabase) {
+    public init(adminToken: String, database: any ServerStorage) {
         self.adminTokenHash = Secrets.hash(adminToken)
         self.database = database
     }
@@ -28,10 +28,10 @@ public struct Authenticator: Sendable {
     }
 
     /// The manager and store of an unexpired session token.
-    func manager(session token: String) throws(APIError) -> (username: String, store: StoreID) {
+    func manager(session token: String) async throws(APIError) -> (username: String, store: StoreID) {
         let session: (username: String, store: StoreID)?
         do {
-            session = try database.session(token, at: database.clock.now())
+            session = try await database.session(token, at: database.clock.now())
         } catch {
             throw APIError(.internalServerError, "cannot read the session table")
         }
@@ -43,11 +43,11 @@ public struct Authenticator: Sendable {
     public func requireDevice(
         _ request: Request,
         store: StoreID? = nil
-    ) throws(APIError) -> (store: StoreID, device: DeviceID) {
+    ) async throws(APIError) -> (store: StoreID, device: DeviceID) {
         guard let token = request.bearerToken else { throw .unauthorized }
         let found: (store: StoreID, device: DeviceID)?
         do {
-            found = try database.device(credential: token)
+            found = try await database.device(credential: token)
         } catch {
             throw APIError(.internalServerError, "cannot read the device table")
         }
@@ -58,10 +58,12 @@ public struct Authenticator: Sendable {
     }
 
     /// The admin, or a manager of `store` (with an unexpired session).
-    public func requireManager(_ request: Request, of store: StoreID) throws(APIError) {
+    public func requireManager(_ request: Request, of store: StoreID) async throws(APIError) {
         guard let token = request.bearerToken else { throw .unauthorized }
         if isAdmin(token) { return }
-        guard try manager(session: token).store == store else { throw APIError(.forbidden, "you manage another store") }
+        guard try await manager(session: token).store == store else {
+            throw APIError(.forbidden, "you manage another store")
+        }
     }
 
 }

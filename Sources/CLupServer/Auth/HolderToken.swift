@@ -65,6 +65,6 @@ enum MACToken {
 }
 
 /// One holder, as the server keeps it: the SHA-256 of its token.
-struct Holder: Sendable, Hashable {
+public struct Holder: Sendable, Hashable {
     var hash: Data
 }

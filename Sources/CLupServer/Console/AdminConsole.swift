@@ -18,7 +18,7 @@ struct AdminConsole {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("console/stores") { request, _ -> Response in
-            guard sessions.who(request) == .admin else { return refuse(request) }
+            guard await sessions.who(request) == .admin else { return await refuse(request) }
             let query = request.uri.queryParameters
             var notice: String?
             if let name = query["registered"] {
@@ -28,7 +28,7 @@ struct AdminConsole {
         }
         router.post("console/stores") { request, _ -> Response in
             let form = await ConsoleForm.read(request)
-            guard sessions.who(request) == .admin else { return refuse(request) }
+            guard await sessions.who(request) == .admin else { return await refuse(request) }
             let strings = PageStrings(request)
             guard sessions.formIsGenuine(request, csrf: form["csrf"]) else {
                 return page(
@@ -41,7 +41,7 @@ struct AdminConsole {
             }
             do throws(APIError) {
                 let registration = try Self.registration(form)
-                _ = try office.register(registration)
+                _ = try await office.register(registration)
                 let name = registration.store.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
                 return ConsoleRoutes.redirect("/console/stores?registered=" + name)
             } catch {
@@ -51,8 +51,8 @@ struct AdminConsole {
         }
     }
 
-    private func refuse(_ request: Request) -> Response {
-        guard sessions.who(request) != nil else { return ConsoleRoutes.toLogin(request, from: "/console/stores") }
+    private func refuse(_ request: Request) async -> Response {
+        guard await sessions.who(request) != nil else { return ConsoleRoutes.toLogin(request, from: "/console/stores") }
         let strings = PageStrings(request)
         return pages.message(strings["problem"], strings["console.forbidden"], strings, status: .forbidden)
     }

@@ -74,7 +74,7 @@ struct ConsoleRoutes {
             return response
         }
         router.get("console") { request, _ -> Response in
-            switch sessions.who(request) {
+            switch await sessions.who(request) {
             case nil: return Self.toLogin(request, from: "/console")
             case .manager(_, let store): return Self.redirect("/console/stores/\(Self.id(store))")
             case .admin: return Self.redirect("/console/stores")

@@ -36,10 +36,10 @@ struct ConsoleSessions: Sendable {
     let secure: Bool
 
     /// Who the request's cookie stands for, if anyone (an ended session is no one).
-    func who(_ request: Request) -> Who? {
+    func who(_ request: Request) async -> Who? {
         guard let value = request.cookies[Self.sessionCookie]?.value, !value.isEmpty else { return nil }
         if value.hasPrefix("a.") { return adminSession(value) ? .admin : nil }
-        guard let session = try? auth.manager(session: value) else { return nil }
+        guard let session = try? await auth.manager(session: value) else { return nil }
         return .manager(username: session.username, store: session.store)
     }
 

@@ -24,10 +24,10 @@ struct StoreConsole {
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("console/stores/:store") { request, context -> Response in
             let strings = PageStrings(request)
-            switch access(request, context) {
+            switch await access(request, context) {
             case .refused(let response): return response
             case .allowed(let who, let live):
-                return try page(request, who: who, live: live, strings)
+                return try await page(request, who: who, live: live, strings)
             }
         }
         router.post("console/stores/:store/settings") { request, context -> Response in
@@ -39,29 +39,29 @@ struct StoreConsole {
         }
         router.post("console/stores/:store/devices") { request, context -> Response in
             try await act(request, context) { (live, form) throws(APIError) in
-                let enrolled = try office.enroll(form["device"] ?? "", store: live.record.id)
+                let enrolled = try await office.enroll(form["device"] ?? "", store: live.record.id)
                 return "enrolled=" + seal(enrolled, at: logs.clock.now())
             }
         }
         router.post("console/stores/:store/devices/:device/revoke") { request, context -> Response in
             let device = context.parameters.get("device") ?? ""
             return try await act(request, context) { (live, _) throws(APIError) in
-                try office.revoke(device, store: live.record.id)
+                try await office.revoke(device, store: live.record.id)
                 return "revoked=" + (device.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
             }
         }
         router.get("console/stores/:store/live") { request, context -> Response in
-            switch access(request, context) {
+            switch await access(request, context) {
             case .refused: throw APIError.unauthorized
             case .allowed(_, let live): return stream(live, PageStrings(request))
             }
         }
         router.get("console/stores/:store/export") { request, context -> Response in
-            switch access(request, context) {
+            switch await access(request, context) {
             case .refused(let response): return response
             case .allowed(_, let live):
                 do throws(APIError) {
-                    return try reports.export(
+                    return try await reports.export(
                         live.record.id,
                         date: request.uri.queryParameters["date"].map(String.init)
                     )
@@ -79,9 +79,9 @@ struct StoreConsole {
 
     /// The session may see this store: else the login page (no session; back to the store's page after),
     /// a 403 page (another store's manager) or a 404 page.
-    func access(_ request: Request, _ context: ServerContext) -> Access {
+    func access(_ request: Request, _ context: ServerContext) async -> Access {
         let strings = PageStrings(request)
-        guard let who = sessions.who(request) else {
+        guard let who = await sessions.who(request) else {
             let page = "/console/stores/" + (context.parameters.get("store") ?? "").prefix(36)
             return .refused(ConsoleRoutes.toLogin(request, from: page))
         }
@@ -103,7 +103,7 @@ struct StoreConsole {
         _ action: (StoreLogs.Live, ConsoleForm) async throws(APIError) -> String
     ) async throws -> Response {
         let form = await ConsoleForm.read(request)
-        switch access(request, context) {
+        switch await access(request, context) {
         case .refused(let response): return response
         case .allowed(_, let live):
             let back = "/console/stores/\(ConsoleRoutes.id(live.record.id))"
@@ -125,21 +125,21 @@ struct StoreConsole {
         live: StoreLogs.Live,
         _ strings: PageStrings
     )
-        throws -> Response
+        async throws -> Response
     {
         let query = request.uri.queryParameters
         let store = live.record.id
         let profile = live.record.profile
         let now = logs.clock.now()
-        let devices = (try? office.devices(store)) ?? []
+        let devices = (try? await office.devices(store)) ?? []
         let line = ConsoleView.line(live, devices: devices, now: now, strings)
         let report: DayReport
         var problem = query["problem"].map { $0 == "stale" ? strings["console.stale_form"] : String($0) }
         do throws(APIError) {
-            report = try reports.report(store, date: query["date"].map(String.init))
+            report = try await reports.report(store, date: query["date"].map(String.init))
         } catch {
             problem = error.description
-            report = try reports.report(store, date: nil)
+            report = try await reports.report(store, date: nil)
         }
         let clock = StoreClock(profile)
         let day = Slots.day(report.date) ?? clock.day(now.milliseconds)
@@ -222,7 +222,7 @@ struct StoreConsole {
                 let encoder = JSONEncoder()
                 for await _ in updates.cancelOnGracefulShutdown() {
                     guard let live = logs.store(store) else { break }
-                    let devices = (try? office.devices(store)) ?? []
+                    let devices = (try? await office.devices(store)) ?? []
                     let line = ConsoleView.line(live, devices: devices, now: logs.clock.now(), strings)
                     var buffer = ByteBuffer(string: "event: queue\ndata: ")
                     buffer.writeBytes(try encoder.encode(line))

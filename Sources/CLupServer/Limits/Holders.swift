@@ -4,7 +4,7 @@ import Synchronization
 
 /// Which holder took which app ticket or booking, and the rules a holder is held to: one live virtual
 /// ticket per store, at most `maxBookings` bookings not used yet. Written to the database with the ticket
-/// (``ServerDatabase/issue(kind:store:slot:validity:statusURL:holder:at:check:onCommit:)``); this is the
+/// (``ServerStorage/issue(kind:store:slot:validity:statusURL:holder:at:check:onCommit:)``); this is the
 /// in-memory index of the live ones, rebuilt at start.
 ///
 /// A holder's next ticket is checked and reserved in one step (``begin(_:kind:store:live:)``) and released

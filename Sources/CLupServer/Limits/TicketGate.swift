@@ -60,8 +60,8 @@ final class TicketGate: Sendable {
         token: String?,
         address: String,
         at now: Timestamp,
-        _ make: (Holder) async throws -> ServerDatabase.Issued
-    ) async throws -> (issued: ServerDatabase.Issued, newToken: String?) {
+        _ make: (Holder) async throws -> AppTicket
+    ) async throws -> (issued: AppTicket, newToken: String?) {
         let (holder, newToken) = try enter(kind, store: live, token: token, address: address, at: now)
         var ticket: TicketID?
         defer { finish(holder, ticket: ticket) }

@@ -10,7 +10,7 @@ import Synchronization
 /// writer's order). Long-polls and event streams wait on a store's ``ChangeFeed``.
 public final class StoreLogs: Sendable {
     public struct Live: Sendable {
-        public var record: ServerDatabase.StoreRecord
+        public var record: StoreRecord
         public var state: QueueState
         public var lastSequence: Int64
         public let changes: ChangeFeed
@@ -37,7 +37,7 @@ public final class StoreLogs: Sendable {
         }
     }
 
-    let database: ServerDatabase
+    let database: any ServerStorage
     private let live: Mutex<[StoreID: Live]>
 
     /// The device id the server signs app tickets and writes its own events (expiries) as.
@@ -46,11 +46,11 @@ public final class StoreLogs: Sendable {
     /// The server's clock (the database's).
     public var clock: WallClock { database.clock }
 
-    public init(database: ServerDatabase) throws {
+    public init(database: any ServerStorage) async throws {
         self.database = database
         var stores: [StoreID: Live] = [:]
-        for record in try database.stores() {
-            let events = try database.events(store: record.id, after: 0, limit: .max)
+        for record in try await database.stores() {
+            let events = try await database.events(store: record.id, after: 0, limit: .max)
             stores[record.id] = Live(
                 record: record,
                 state: QueueState(capacity: record.profile.capacity, events: events),
@@ -61,7 +61,7 @@ public final class StoreLogs: Sendable {
         live = Mutex(stores)
     }
 
-    public func add(_ record: ServerDatabase.StoreRecord) {
+    public func add(_ record: StoreRecord) {
         live.withLock {
             $0[record.id] = Live(
                 record: record,
@@ -115,12 +115,12 @@ public final class StoreLogs: Sendable {
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
     /// A store's key ring: the server's own key (app tickets, bookings) first, then every enrolled kiosk's
     /// registered key. Nil for an unknown store.
-    func keyRing(of store: StoreID) throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)]? {
+    func keyRing(of store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)]? {
         guard let live = self.store(store) else { return nil }
-        return [(Self.serverDevice, live.record.signer.publicKey)] + (try database.keyRing(store: store))
+        return [(Self.serverDevice, live.record.signer.publicKey)] + (try await database.keyRing(store: store))
     }
 
-    public func append(_ events: [StoreEvent], store: StoreID) async throws -> [ServerDatabase.Appended] {
+    public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
         guard self.store(store) != nil else { throw APIError.notFound("store \(store)") }
         return try await database.append(events, store: store) { [self] added in applyCommitted(added, store: store) }
     }
@@ -135,7 +135,7 @@ public final class StoreLogs: Sendable {
         holder: Holder? = nil,
         at now: Timestamp,
         check: (@Sendable () throws -> Void)? = nil
-    ) async throws -> ServerDatabase.Issued {
+    ) async throws -> AppTicket {
         guard let record = self.store(store)?.record else { throw APIError.notFound("store \(store)") }
         return try await database.issue(
             kind: kind,
@@ -149,16 +149,35 @@ public final class StoreLogs: Sendable {
         ) { [self] added in applyCommitted(added, store: store) }
     }
 
-    /// Runs on the database writer right after a commit, in commit order.
+    /// Runs right after a commit (on SQLite's writer, in commit order). Applies the events that come next in
+    /// the store's log; when they are ahead of it (another commit's callback has not run yet, or another
+    /// replica appended in between), reads the missing part from the database.
     private func applyCommitted(_ added: [StoreEvent], store: StoreID) {
-        let feed = live.withLock { stores -> ChangeFeed? in
+        if apply(added, store: store) { Task { try? await catchUp(store) } }
+    }
+
+    /// Reads the store's log beyond what this process applied and applies it, in order.
+    public func catchUp(_ store: StoreID) async throws {
+        guard let last = self.store(store)?.lastSequence else { return }
+        _ = apply(try await database.events(store: store, after: last, limit: .max), store: store)
+    }
+
+    /// Applies each event that is the next one of the store's log (others were applied already, or come after
+    /// a gap) and wakes the store's waiters. True when `events` went past a gap.
+    private func apply(_ events: [StoreEvent], store: StoreID) -> Bool {
+        let (feed, behind) = live.withLock { stores -> (ChangeFeed?, Bool) in
             // In place: copying the entry out would copy the whole queue on every commit.
-            guard stores[store] != nil else { return nil }
-            for event in added { stores[store]?.state.apply(event) }
-            stores[store]?.lastSequence = added.last?.sequence ?? 0
-            return stores[store]?.changes
+            guard let last = stores[store]?.lastSequence else { return (nil, false) }
+            var next = last + 1
+            for event in events where event.sequence == next {
+                stores[store]?.state.apply(event)
+                next += 1
+            }
+            stores[store]?.lastSequence = next - 1
+            return (next - 1 > last ? stores[store]?.changes : nil, (events.last?.sequence ?? 0) >= next)
         }
         feed?.notify()
+        return behind
     }
 
     /// The log after `sequence`; when there is nothing yet, waits up to `wait` for it (a long-poll).
@@ -177,6 +196,6 @@ public final class StoreLogs: Sendable {
                 await feed.wait(timeout: wait) { [weak self] in (self?.store(store)?.lastSequence ?? 0) > sequence }
             }
         }
-        return try database.events(store: store, after: sequence, limit: limit)
+        return try await database.events(store: store, after: sequence, limit: limit)
     }
 }

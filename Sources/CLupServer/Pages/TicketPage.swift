@@ -17,7 +17,7 @@ struct TicketPage {
         router.get(RouterPath("\(pages.segment)/:code")) { request, context -> Response in
             let strings = PageStrings(request)
             let code = context.parameters.get("code") ?? ""
-            guard let id = verified(code) else { return invalid("invalid", strings) }
+            guard let id = await verified(code) else { return invalid("invalid", strings) }
             guard let status = app.status(of: id), let live = logs.store(containing: id) else {
                 return invalid("unknown", strings)
             }
@@ -26,9 +26,9 @@ struct TicketPage {
     }
 
     /// The ticket a code stands for, once its signature checked out against its store's key ring.
-    func verified(_ code: String) -> TicketID? {
+    func verified(_ code: String) async -> TicketID? {
         guard code.utf8.count <= 300, let store = TicketCodec.claimedStore(of: code[...]),
-            let keys = try? logs.keyRing(of: store)
+            let keys = try? await logs.keyRing(of: store)
         else { return nil }
         let ring = KeyRing(keys.map(\.key))
         return try? TicketCodec.decode(pages.statusURL + code, prefix: pages.statusURL, keyRing: ring, store: store)

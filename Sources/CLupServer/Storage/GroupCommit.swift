@@ -9,7 +9,7 @@ import Synchronization
 /// Order is kept: writes run in the order they were submitted, and every later transaction starts after
 /// the earlier one committed. A write that throws is rolled back alone (its savepoint) and its caller gets
 /// the error; the others commit. Writes must not rely on in-memory state that an earlier write of the
-/// same group would change only after the commit (that is what ``ServerDatabase/append(_:store:onCommit:)``
+/// same group would change only after the commit (that is what ``SQLiteStorage/append(_:store:onCommit:)``
 /// callbacks do): such writes go through the pool directly.
 final class GroupCommit: Sendable {
     private struct Waiting: Sendable {

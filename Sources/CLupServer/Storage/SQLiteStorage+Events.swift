@@ -2,15 +2,7 @@ import Foundation
 import GRDB
 import KioskCore
 
-extension ServerDatabase {
-    /// What happened to one appended event.
-    public struct Appended: Sendable, Codable, Equatable {
-        public var id: EventID
-        public var sequence: Int64
-        /// False when the event was already in the log (a retry): its first sequence is returned.
-        public var new: Bool
-    }
-
+extension SQLiteStorage {
     /// Appends events to a store's log in one transaction, giving each new one the store's next sequence
     /// number; an event already there (same id) is not appended again. `onCommit` runs on the writer,
     /// after the commit and before the next write, with the events that are new in sequence order — so
@@ -19,7 +11,7 @@ extension ServerDatabase {
         _ events: [StoreEvent],
         store: StoreID,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
-    ) async throws -> [Appended] {
+    ) async throws -> [AppendResult] {
         try await pool.write { db in try self.append(events, store: store, in: db, onCommit: onCommit) }
     }
 
@@ -29,14 +21,14 @@ extension ServerDatabase {
         store: StoreID,
         in db: Database,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
-    ) throws -> [Appended] {
+    ) throws -> [AppendResult] {
         guard
             var next = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT next_sequence FROM stores WHERE id = ?"),
                 arguments: [store.uuidString]
             )
-        else { throw Failure(description: "unknown store \(store)") }
-        var results: [Appended] = []
+        else { throw StorageFailure(description: "unknown store \(store)") }
+        var results: [AppendResult] = []
         var added: [StoreEvent] = []
         let insert = try db.cachedStatement(
             sql: """
@@ -52,7 +44,7 @@ extension ServerDatabase {
             if db.changesCount == 1 {
                 event.sequence = next
                 added.append(event)
-                results.append(Appended(id: event.id, sequence: next, new: true))
+                results.append(AppendResult(id: event.id, sequence: next, new: true))
                 next += 1
             } else {
                 let row = try Row.fetchOne(
@@ -63,7 +55,7 @@ extension ServerDatabase {
                 guard let row, (row["store"] as String) == store.uuidString else {
                     throw APIError.badRequest("event \(event.id) already belongs to another store", field: "events")
                 }
-                results.append(Appended(id: event.id, sequence: row["sequence"], new: false))
+                results.append(AppendResult(id: event.id, sequence: row["sequence"], new: false))
             }
         }
         try db.cachedStatement(sql: "UPDATE stores SET next_sequence = ? WHERE id = ?")
@@ -75,7 +67,7 @@ extension ServerDatabase {
     }
 
     /// The store's log after `sequence`, at most `limit` events, in order.
-    public func events(store: StoreID, after sequence: Int64, limit: Int = 1000) throws -> [StoreEvent] {
+    public func events(store: StoreID, after sequence: Int64, limit: Int) throws -> [StoreEvent] {
         try pool.read { db in
             try Row.fetchAll(
                 db,
@@ -98,7 +90,7 @@ extension ServerDatabase {
 
     static func event(_ row: Row, store: StoreID) throws -> StoreEvent {
         guard let id = UUID(uuidString: row["id"]) else {
-            throw Failure(description: "corrupt event row \(row["sequence"] as Int64? ?? -1) of store \(store)")
+            throw StorageFailure(description: "corrupt event row \(row["sequence"] as Int64? ?? -1) of store \(store)")
         }
         return StoreEvent(
             id: id,
@@ -112,7 +104,7 @@ extension ServerDatabase {
     }
 
     /// The latest arrival the server stamped on one of a kiosk's late events (``LateEvents``).
-    func lastReceivedAt(store: StoreID, device: DeviceID) throws -> Timestamp? {
+    public func lastReceivedAt(store: StoreID, device: DeviceID) throws -> Timestamp? {
         try pool.read { db in
             try Int64.fetchOne(
                 db,

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import KioskCore
 
-extension ServerDatabase {
+extension SQLiteStorage {
     /// A manager's stored password and store.
-    func manager(_ username: String) async throws -> (store: StoreID, password: PasswordHash)? {
+    public func manager(_ username: String) async throws -> (store: StoreID, password: PasswordHash)? {
         try await pool.read { db in
             guard
                 let row = try Row.fetchOne(db, sql: "SELECT * FROM managers WHERE username = ?", arguments: [username]),
@@ -15,7 +15,7 @@ extension ServerDatabase {
     }
 
     /// Opens a session: a random token (only its hash is kept) that expires.
-    func openSession(username: String, expires: Timestamp) async throws -> String {
+    public func openSession(username: String, expires: Timestamp) async throws -> String {
         let token = Secrets.token()
         try await pool.write { db in
             try db.execute(
@@ -31,7 +31,7 @@ extension ServerDatabase {
     }
 
     /// The manager and store of a session token that has not expired.
-    func session(_ token: String, at now: Timestamp) throws -> (username: String, store: StoreID)? {
+    public func session(_ token: String, at now: Timestamp) throws -> (username: String, store: StoreID)? {
         try pool.read { db in
             guard
                 let row = try Row.fetchOne(
@@ -48,7 +48,7 @@ extension ServerDatabase {
     }
 
     /// Ends a session (logout): its token stops working at once. False when there was no such session.
-    func closeSession(_ token: String) async throws -> Bool {
+    public func closeSession(_ token: String) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [Secrets.hash(token)])
             return db.changesCount > 0

@@ -3,20 +3,16 @@ import GRDB
 import KioskCore
 import ServiceSupport
 
-/// clup-server's SQLite database (one file, WAL, `synchronous=FULL`): stores, manager accounts and
-/// sessions, enrolled devices, each store's signing key for app tickets, and every store's event log with
-/// its per-store sequence numbers. Schema changes are versioned migrations.
-public final class ServerDatabase: Sendable {
+/// ``ServerStorage`` in one SQLite file (WAL, `synchronous=FULL`), for one clup-server process: the embedded
+/// default (a single store, `make demo`). Its one writer orders every append; app tickets issued in a rush share
+/// commits (``GroupCommit``). Schema changes are versioned migrations.
+public final class SQLiteStorage: ServerStorage {
     let pool: DatabasePool
     /// App tickets issued in a rush share transactions (see ``GroupCommit``).
     let groupCommit: GroupCommit
     public let path: String
     /// What the server takes as now, everywhere (``WallClock/system`` but in tests).
     public let clock: WallClock
-
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
-    }
 
     public init(path: String, clock: WallClock = .system) throws {
         self.clock = clock
@@ -29,7 +25,7 @@ public final class ServerDatabase: Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
         } catch {
-            throw Failure(
+            throw StorageFailure(
                 description: "\(path): cannot open the server database (\(error)) — check that its directory exists "
                     + "and belongs to the clup-server user"
             )

@@ -3,16 +3,7 @@ import Foundation
 import GRDB
 import KioskCore
 
-extension ServerDatabase {
-    /// A registered store as the server keeps it.
-    public struct StoreRecord: Sendable {
-        public var id: StoreID
-        public var profile: StoreProfile
-        /// Signs the codes of the store's app tickets and bookings (the server is one of the store's devices).
-        public var signer: TicketSigner
-        public var nextSequence: Int64
-    }
-
+extension SQLiteStorage {
     /// Registers a store and its manager account in one transaction (R10). A store with the same name and
     /// address is refused (409), as is a manager name already taken.
     public func register(
@@ -73,7 +64,7 @@ extension ServerDatabase {
         try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM stores ORDER BY created_at").map { row in
                 guard let id = UUID(uuidString: row["id"]) else {
-                    throw Failure(description: "corrupt store row \(row["id"] as String? ?? "?")")
+                    throw StorageFailure(description: "corrupt store row \(row["id"] as String? ?? "?")")
                 }
                 return StoreRecord(
                     id: id,

@@ -4,7 +4,7 @@ import GRDB
 import KioskCore
 import SyncWire
 
-extension ServerDatabase {
+extension SQLiteStorage {
     /// Enrolls a kiosk of a store: returns its credential (shown once; only its SHA-256 is kept). Enrolling
     /// the same device id again replaces its credential (a replaced box) and forgets its key.
     public func enroll(device: DeviceID, store: StoreID, at now: Timestamp) throws -> String {
@@ -91,37 +91,5 @@ extension ServerDatabase {
                 return (row["id"], key)
             }
         }
-    }
-}
-
-/// A kiosk as its store's manager sees it.
-public struct EnrolledDevice: Codable, Sendable, Equatable {
-    public var device: DeviceID
-    public var enrolledAt: Timestamp
-    /// The id of the key it signs tickets with, once it registered one.
-    public var keyId: String?
-    /// When it last called this server (not stored: since the server started).
-    public var lastContact: Timestamp?
-    /// How it said it is, in its last report.
-    var health: KioskHealth?
-}
-
-/// Random tokens and their stored form.
-enum Secrets {
-    /// 32 random bytes, base64url without padding.
-    static func token() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// What the database keeps of a token: its SHA-256 (a leaked database holds no usable credential).
-    static func hash(_ token: String) -> Data {
-        Data(SHA256.hash(data: Data(token.utf8)))
-    }
-
-    /// Compares secrets (hashes, derived keys) in time that does not depend on where they differ.
-    static func equal(_ a: Data, _ b: Data) -> Bool {
-        a.count == b.count && zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

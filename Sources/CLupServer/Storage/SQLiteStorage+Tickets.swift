@@ -2,31 +2,24 @@ import Foundation
 import GRDB
 import KioskCore
 
-extension ServerDatabase {
-    /// A ticket the server issued for the app or a booking, with the QR text the app shows.
-    public struct Issued: Sendable {
-        public var ticket: Ticket
-        public var qr: String
-        public var sequence: Int64
-    }
-
+extension SQLiteStorage {
     /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
     /// code, who holds it, and the `ticketIssued` event in the store's log — one transaction, so numbers are never
     /// reused.
     /// `check` runs first on the database writer (e.g. that a slot still has room) and may refuse: it sees
     /// every earlier issue applied in memory, so such an issue gets a transaction of its own. Without a
     /// check, issues waiting for the writer share one (``GroupCommit``).
-    func issue(
+    public func issue(
         kind: TicketKind,
         store: StoreRecord,
         slot: BookingSlot?,
         validity: (from: Timestamp, until: Timestamp)?,
         statusURL: String,
-        holder: Holder? = nil,
+        holder: Holder?,
         at now: Timestamp,
-        check: (@Sendable () throws -> Void)? = nil,
+        check: (@Sendable () throws -> Void)?,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
-    ) async throws -> Issued {
+    ) async throws -> AppTicket {
         let prefix = kind == .booking ? "B" : "V"
         let day = BusinessDay(
             at: now,
@@ -80,6 +73,6 @@ extension ServerDatabase {
             signer: store.signer,
             prefix: statusURL
         )
-        return Issued(ticket: ticket, qr: qr, sequence: sequence)
+        return AppTicket(ticket: ticket, qr: qr, sequence: sequence)
     }
 }

@@ -3,10 +3,10 @@ import Foundation
 import GRDB
 import KioskCore
 
-extension ServerDatabase {
+extension SQLiteStorage {
     /// The server's secret `name` (made on first use, then the same for every start and every replica that
     /// shares the database).
-    func serverKey(_ name: String) throws -> SymmetricKey {
+    public func serverKey(_ name: String) throws -> SymmetricKey {
         try pool.write { db in
             if let data = try Data.fetchOne(db, sql: "SELECT key FROM server_keys WHERE name = ?", arguments: [name]) {
                 return SymmetricKey(data: data)
@@ -21,7 +21,7 @@ extension ServerDatabase {
     }
 
     /// Holders of the tickets issued since `since` (the caller's horizon: a ticket issued earlier is over).
-    func holders(since: Timestamp) throws -> [(TicketID, Holder)] {
+    public func holders(since: Timestamp) throws -> [(TicketID, Holder)] {
         try pool.read { db in
             try Row.fetchAll(
                 db,

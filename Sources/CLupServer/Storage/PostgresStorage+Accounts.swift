@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import KioskCore
+import PostgresNIO
+
+extension PostgresStorage {
+    // MARK: Stores
+
+    public func register(
+        _ profile: StoreProfile,
+        manager: String,
+        passwordHash: PasswordHash,
+        at now: Timestamp
+    ) async throws -> StoreRecord {
+        let record = StoreRecord(id: .v7(at: now), profile: profile, signer: TicketSigner(), nextSequence: 1)
+        let encoded = try Self.encoder.encode(profile)
+        let key = Data(record.signer.privateKey.rawRepresentation)
+        do {
+            try await transaction { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO stores (id, name, address, latitude, longitude, profile, signing_key, created_at)
+                    VALUES (\(record.id), \(profile.name), \(profile.address), \(profile.location.latitude),
+                            \(profile.location.longitude), \(encoded), \(key), \(now.milliseconds))
+                    """,
+                    logger: logger
+                )
+                try await connection.query(
+                    """
+                    INSERT INTO managers (username, store, password_hash, salt, created_at)
+                    VALUES (\(manager), \(record.id), \(passwordHash.hash), \(passwordHash.salt), \(now.milliseconds))
+                    """,
+                    logger: logger
+                )
+            }
+        } catch  where Self.isUniqueViolation(error) {
+            // Which one: the constraint names it (stores_name_address_key or managers_pkey).
+            if (error as? PSQLError)?.serverInfo?[.constraintName]?.hasPrefix("managers") == true {
+                throw APIError(.conflict, "the manager name '\(manager)' is taken", field: "manager.username")
+            }
+            throw APIError(
+                .conflict,
+                "a store named '\(profile.name)' at this address is already registered",
+                field: "store.name"
+            )
+        }
+        return record
+    }
+
+    public func setProfile(_ profile: StoreProfile, store: StoreID) async throws {
+        let encoded = try Self.encoder.encode(profile)
+        try await client.query("UPDATE stores SET profile = \(encoded) WHERE id = \(store)", logger: logger)
+    }
+
+    public func stores() async throws -> [StoreRecord] {
+        var records: [StoreRecord] = []
+        let rows = try await client.query(
+            "SELECT id, profile, signing_key, next_sequence FROM stores ORDER BY created_at, id",
+            logger: logger
+        )
+        for try await (id, profile, key, next) in rows.decode((UUID, Data, Data, Int64).self) {
+            records.append(
+                StoreRecord(
+                    id: id,
+                    profile: try Self.decoder.decode(StoreProfile.self, from: profile),
+                    signer: try TicketSigner(rawRepresentation: Array(key)),
+                    nextSequence: next
+                )
+            )
+        }
+        return records
+    }
+
+    // MARK: Managers
+
+    public func manager(_ username: String) async throws -> (store: StoreID, password: PasswordHash)? {
+        let rows = try await client.query(
+            "SELECT store, password_hash, salt FROM managers WHERE username = \(username)",
+            logger: logger
+        )
+        for try await (store, hash, salt) in rows.decode((UUID, Data, Data).self) {
+            return (store, PasswordHash(hash: hash, salt: salt))
+        }
+        return nil
+    }
+
+    public func openSession(username: String, expires: Timestamp) async throws -> String {
+        let token = Secrets.token()
+        let now = clock.now().milliseconds
+        try await transaction { connection in
+            try await connection.query("DELETE FROM sessions WHERE expires_at < \(now)", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO sessions (token_hash, username, expires_at)
+                VALUES (\(Secrets.hash(token)), \(username), \(expires.milliseconds))
+                """,
+                logger: logger
+            )
+        }
+        return token
+    }
+
+    public func session(_ token: String, at now: Timestamp) async throws -> (username: String, store: StoreID)? {
+        let rows = try await client.query(
+            """
+            SELECT s.username, m.store FROM sessions s JOIN managers m ON m.username = s.username
+            WHERE s.token_hash = \(Secrets.hash(token)) AND s.expires_at > \(now.milliseconds)
+            """,
+            logger: logger
+        )
+        for try await (username, store) in rows.decode((String, UUID).self) { return (username, store) }
+        return nil
+    }
+
+    public func closeSession(_ token: String) async throws -> Bool {
+        let rows = try await client.query(
+            "DELETE FROM sessions WHERE token_hash = \(Secrets.hash(token)) RETURNING 1",
+            logger: logger
+        )
+        return try await !rows.collect().isEmpty
+    }
+}

@@ -1,0 +1,106 @@
+import Crypto
+import Foundation
+import KioskCore
+import PostgresNIO
+
+extension PostgresStorage {
+    public func enroll(device: DeviceID, store: StoreID, at now: Timestamp) async throws -> String {
+        let credential = Secrets.token()
+        try await client.query(
+            """
+            INSERT INTO devices (store, id, credential_hash, created_at)
+            VALUES (\(store), \(device), \(Secrets.hash(credential)), \(now.milliseconds))
+            ON CONFLICT (store, id) DO UPDATE SET credential_hash = excluded.credential_hash, public_key = NULL
+            """,
+            logger: logger
+        )
+        return credential
+    }
+
+    public func devices(store: StoreID) async throws -> [EnrolledDevice] {
+        var found: [EnrolledDevice] = []
+        let rows = try await client.query(
+            "SELECT id, public_key, created_at FROM devices WHERE store = \(store) ORDER BY id",
+            logger: logger
+        )
+        for try await (id, raw, created) in rows.decode((String, Data?, Int64).self) {
+            let key = raw.flatMap { try? Curve25519.Signing.PublicKey(rawRepresentation: $0) }
+            found.append(
+                EnrolledDevice(
+                    device: id,
+                    enrolledAt: Timestamp(milliseconds: created),
+                    keyId: key.map { KeyID(publicKey: $0).description }
+                )
+            )
+        }
+        return found
+    }
+
+    public func revoke(device: DeviceID, store: StoreID) async throws -> Bool {
+        let rows = try await client.query(
+            "DELETE FROM devices WHERE store = \(store) AND id = \(device) RETURNING 1",
+            logger: logger
+        )
+        return try await !rows.collect().isEmpty
+    }
+
+    public func device(credential: String) async throws -> (store: StoreID, device: DeviceID)? {
+        let rows = try await client.query(
+            "SELECT store, id FROM devices WHERE credential_hash = \(Secrets.hash(credential))",
+            logger: logger
+        )
+        for try await (store, id) in rows.decode((UUID, String).self) { return (store, id) }
+        return nil
+    }
+
+    public func setKey(_ key: Curve25519.Signing.PublicKey, device: DeviceID, store: StoreID) async throws {
+        try await client.query(
+            "UPDATE devices SET public_key = \(Data(key.rawRepresentation)) WHERE store = \(store) AND id = \(device)",
+            logger: logger
+        )
+    }
+
+    public func keyRing(store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
+        var ring: [(device: DeviceID, key: Curve25519.Signing.PublicKey)] = []
+        let rows = try await client.query(
+            "SELECT id, public_key FROM devices WHERE store = \(store) AND public_key IS NOT NULL ORDER BY id",
+            logger: logger
+        )
+        for try await (id, raw) in rows.decode((String, Data).self) {
+            if let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) { ring.append((id, key)) }
+        }
+        return ring
+    }
+
+    // MARK: Holders and the server's keys
+
+    public func holders(since: Timestamp) async throws -> [(TicketID, Holder)] {
+        var found: [(TicketID, Holder)] = []
+        let rows = try await client.query(
+            "SELECT ticket, holder FROM ticket_holders WHERE issued_at >= \(since.milliseconds)",
+            logger: logger
+        )
+        for try await (ticket, hash) in rows.decode((UUID, Data).self) { found.append((ticket, Holder(hash: hash))) }
+        return found
+    }
+
+    public func serverKey(_ name: String) async throws -> SymmetricKey {
+        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        // The first replica to ask makes it; every other one reads that one. A replica that lost the race
+        // inside this statement cannot see the winner's row yet (its snapshot is older): it asks again.
+        for _ in 0..<2 {
+            let rows = try await client.query(
+                """
+                WITH made AS (
+                    INSERT INTO server_keys (name, key) VALUES (\(name), \(fresh)) ON CONFLICT (name) DO NOTHING
+                    RETURNING key
+                )
+                SELECT key FROM made UNION ALL SELECT key FROM server_keys WHERE name = \(name)
+                """,
+                logger: logger
+            )
+            for try await key in rows.decode(Data.self) { return SymmetricKey(data: key) }
+        }
+        throw StorageFailure(description: "the server key '\(name)' could not be stored")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import KioskCore
+import Logging
+import PostgresNIO
+import ServiceSupport
+
+/// ``ServerStorage`` in PostgreSQL, for a chain: any number of clup-server replicas share one database.
+///
+/// A store's appends serialise on its row (`SELECT … FOR UPDATE`), so its log stays gap-free whichever replica
+/// appends; the event id's unique index keeps appends idempotent. Schema changes are versioned migrations,
+/// applied under an advisory lock so replicas starting together apply each once.
+public final class PostgresStorage: ServerStorage {
+    let client: PostgresClient
+    let logger: Logger
+    public let clock: WallClock
+    public let address: DatabaseLocation.PostgresAddress
+    private let running: Task<Void, Never>
+
+    /// Connects (the pool opens connections as requests need them) and brings the schema up to date.
+    public init(_ address: DatabaseLocation.PostgresAddress, clock: WallClock = .system, logger: Logger) async throws {
+        var configuration = PostgresClient.Configuration(
+            host: address.host,
+            port: address.port,
+            username: address.user,
+            password: address.password,
+            database: address.database,
+            tls: {
+                switch address.tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
+            }()
+        )
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = 20
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        self.clock = clock
+        self.address = address
+        running = Task { await client.run() }
+        do {
+            try await PostgresMigrations.apply(on: client, logger: logger)
+        } catch {
+            running.cancel()
+            throw StorageFailure(
+                description: "cannot open the PostgreSQL database \(DatabaseLocation.postgres(address)): "
+                    + "\(Self.reason(error)) — check that the server runs, that the database exists and that the "
+                    + "user may log in (the password in PGPASSWORD)"
+            )
+        }
+    }
+
+    deinit { running.cancel() }
+
+    /// Closes every connection.
+    public func close() { running.cancel() }
+
+    /// Runs `body` in a transaction (committed when it returns, rolled back when it throws) and throws what
+    /// went wrong itself: the body's own error (an APIError, a refused check) or PostgreSQL's.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.beginError ?? error.commitError ?? error
+        }
+    }
+
+    /// What PostgreSQL said, for a message (postgres-nio's own description hides it).
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+    }
+
+    /// Whether `error` is PostgreSQL refusing a duplicate key.
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+    static let decoder = JSONDecoder()
+}

@@ -1,0 +1,154 @@
+import Crypto
+import Foundation
+import KioskCore
+import ServiceSupport
+import SyncWire
+
+/// Where clup-server keeps what must outlive it: stores, manager accounts and sessions, enrolled kiosks and
+/// their keys, the server's own secrets, holders of app tickets, and every store's event log with its per-store
+/// sequence numbers.
+///
+/// Two implementations: ``SQLiteStorage`` (one file, one process: a single store, the demo) and PostgreSQL (a
+/// chain: any number of replicas share one database). Both keep the same promises:
+/// - a store's log is gap-free and strictly increasing, whoever appends to it;
+/// - an append is idempotent by event id (a retry gets the first sequence back);
+/// - a ticket number is never given twice in a business day;
+/// - `onCommit` callbacks of one store run after their commit, in sequence order, so in-memory state follows
+///   the log in exactly its order.
+public protocol ServerStorage: Sendable {
+    /// What the server takes as now, everywhere (``WallClock/system`` but in tests).
+    var clock: WallClock { get }
+
+    // MARK: Stores
+
+    /// Registers a store and its manager account in one transaction. A store with the same name and address
+    /// is refused (409), as is a manager name already taken.
+    func register(
+        _ profile: StoreProfile,
+        manager: String,
+        passwordHash: PasswordHash,
+        at now: Timestamp
+    )
+        async throws -> StoreRecord
+    /// Stores a store's changed profile (its name and address stay as registered).
+    func setProfile(_ profile: StoreProfile, store: StoreID) async throws
+    /// Every store, oldest first.
+    func stores() async throws -> [StoreRecord]
+
+    // MARK: Managers
+
+    /// A manager's stored password and store.
+    func manager(_ username: String) async throws -> (store: StoreID, password: PasswordHash)?
+    /// Opens a session: a random token (only its hash is kept) that expires.
+    func openSession(username: String, expires: Timestamp) async throws -> String
+    /// The manager and store of a session token that has not expired.
+    func session(_ token: String, at now: Timestamp) async throws -> (username: String, store: StoreID)?
+    /// Ends a session: its token stops working at once. False when there was no such session.
+    func closeSession(_ token: String) async throws -> Bool
+
+    // MARK: Kiosks
+
+    /// Enrolls a kiosk: returns its credential (shown once; only its SHA-256 is kept). Enrolling the same
+    /// device id again replaces its credential and forgets its key.
+    func enroll(device: DeviceID, store: StoreID, at now: Timestamp) async throws -> String
+    /// A store's enrolled kiosks, by id.
+    func devices(store: StoreID) async throws -> [EnrolledDevice]
+    /// Revokes a kiosk: its credential stops working and its key leaves the key ring. False when it was not
+    /// enrolled.
+    func revoke(device: DeviceID, store: StoreID) async throws -> Bool
+    /// The device a credential belongs to.
+    func device(credential: String) async throws -> (store: StoreID, device: DeviceID)?
+    /// Registers the public key a device signs its tickets with.
+    func setKey(_ key: Curve25519.Signing.PublicKey, device: DeviceID, store: StoreID) async throws
+    /// Every enrolled device's registered key, by device id.
+    func keyRing(store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)]
+
+    // MARK: Event log
+
+    /// Appends events to a store's log in one transaction, giving each new one the store's next sequence
+    /// number; an event already there (same id) is not appended again. `onCommit` runs after the commit with
+    /// the events that are new, in sequence order.
+    func append(
+        _ events: [StoreEvent],
+        store: StoreID,
+        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+    )
+        async throws -> [AppendResult]
+    /// The store's log after `sequence`, at most `limit` events, in order.
+    func events(store: StoreID, after sequence: Int64, limit: Int) async throws -> [StoreEvent]
+    /// The events that happened from `start` up to `end` (milliseconds since 1970), in log order.
+    func events(store: StoreID, from start: Int64, to end: Int64) async throws -> [StoreEvent]
+    /// The latest arrival the server stamped on one of a kiosk's late events.
+    func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp?
+    /// When the store admitted people since `from` (for its traffic model).
+    func admissionTimes(store: StoreID, since from: Timestamp) async throws -> [Timestamp]
+
+    // MARK: App tickets and bookings
+
+    /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
+    /// code, who holds it, and its `ticketIssued` event, in one transaction. `check` runs first, once every
+    /// earlier event of the store is applied in memory, and may refuse.
+    func issue(
+        kind: TicketKind,
+        store: StoreRecord,
+        slot: BookingSlot?,
+        validity: (from: Timestamp, until: Timestamp)?,
+        statusURL: String,
+        holder: Holder?,
+        at now: Timestamp,
+        check: (@Sendable () throws -> Void)?,
+        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+    ) async throws -> AppTicket
+    /// Holders of the tickets issued since `since`.
+    func holders(since: Timestamp) async throws -> [(TicketID, Holder)]
+    /// The server's secret `name`: made on first use, then the same for every start and every replica.
+    func serverKey(_ name: String) async throws -> SymmetricKey
+}
+
+extension ServerStorage {
+    /// The store's log after `sequence`, at most 1,000 events.
+    public func events(store: StoreID, after sequence: Int64) async throws -> [StoreEvent] {
+        try await events(store: store, after: sequence, limit: 1000)
+    }
+}
+
+/// A registered store as the server keeps it.
+public struct StoreRecord: Sendable {
+    public var id: StoreID
+    public var profile: StoreProfile
+    /// Signs the codes of the store's app tickets and bookings (the server is one of the store's devices).
+    public var signer: TicketSigner
+    public var nextSequence: Int64
+}
+
+/// What happened to one appended event.
+public struct AppendResult: Sendable, Codable, Equatable {
+    public var id: EventID
+    public var sequence: Int64
+    /// False when the event was already in the log (a retry): its first sequence is returned.
+    public var new: Bool
+}
+
+/// A ticket the server issued for the app or a booking, with the QR text the app shows.
+public struct AppTicket: Sendable {
+    public var ticket: Ticket
+    public var qr: String
+    public var sequence: Int64
+}
+
+/// Stored data that cannot be read back (a damaged row), or a store that does not exist.
+public struct StorageFailure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// A kiosk as its store's manager sees it.
+public struct EnrolledDevice: Codable, Sendable, Equatable {
+    public var device: DeviceID
+    public var enrolledAt: Timestamp
+    /// The id of the key it signs tickets with, once it registered one.
+    public var keyId: String?
+    /// When it last called this server (not stored: since the server started).
+    public var lastContact: Timestamp?
+    /// How it said it is, in its last report.
+    var health: KioskHealth?
+}

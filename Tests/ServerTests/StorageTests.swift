@@ -1,0 +1,299 @@
+import Foundation
+import KioskCore
+import Logging
+import ServiceSupport
+import Synchronization
+import Testing
+
+@testable import CLupServer
+@testable import Rigs
+
+/// The promises of ``ServerStorage``, held by both backends: SQLite (a file) and PostgreSQL (a private cluster
+/// of Debian's server, started for each test and stopped after it). Two storages opened on one database stand
+/// for two server replicas.
+@Suite(.serialized) struct StorageTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+
+        /// PostgreSQL where Debian's server is installed, and always under `make test` (which installs it).
+        static var available: [Backend] { PostgresRig.available ? allCases : [.sqlite] }
+    }
+
+    /// A fresh database of `backend`; `open` opens a storage on it (call it twice for two replicas).
+    static func withDatabase(
+        _ backend: Backend,
+        clock: WallClock = .system,
+        _ body: (_ open: () async throws -> any ServerStorage) async throws -> Void
+    ) async throws {
+        switch backend {
+        case .sqlite:
+            let directory = HIL.temporaryDirectory("storage")
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try await body { try SQLiteStorage(path: "\(directory)/clup.sqlite", clock: clock) }
+        case .postgres:
+            let cluster = try PostgresRig()
+            defer { cluster.stop() }
+            let url = try cluster.createDatabase()
+            var opened: [PostgresStorage] = []
+            defer { for storage in opened { storage.close() } }
+            try await body {
+                guard case .postgres(let address) = try DatabaseLocation(url) else {
+                    throw StorageFailure(description: url)
+                }
+                var logger = Logger(label: "test")
+                logger.logLevel = .error
+                let storage = try await PostgresStorage(address, clock: clock, logger: logger)
+                opened.append(storage)
+                return storage
+            }
+        }
+    }
+
+    static func profile(_ name: String = "Corner Market") -> StoreProfile {
+        StoreProfile(
+            name: name,
+            address: "1 Main Street",
+            location: .init(latitude: 45.46, longitude: 9.19),
+            capacity: 20,
+            openingHours: Array(repeating: StoreProfile.Hours(open: "08:00", close: "20:00"), count: 7),
+            utcOffsetMinutes: 60,
+            averageVisitMinutes: 20,
+            slotMinutes: 15,
+            slotSize: 4
+        )
+    }
+
+    static func customerExited(_ store: StoreID, at ms: Int64) -> StoreEvent {
+        StoreEvent.new(.customerExited, store: store, device: "door-1", at: Timestamp(milliseconds: ms))
+    }
+
+    @Test(arguments: Backend.available) func storesAndManagersAreKeptAndUnique(_ backend: Backend) async throws {
+        try await Self.withDatabase(backend) { open in
+            let storage = try await open()
+            let now = Timestamp(milliseconds: 1_700_000_000_000)
+            let record = try await storage.register(
+                Self.profile(),
+                manager: "anna",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: now
+            )
+            await #expect(throws: APIError.self) {
+                _ = try await storage.register(
+                    Self.profile(),
+                    manager: "bruno",
+                    passwordHash: try PasswordHash(password: "correct horse battery"),
+                    at: now
+                )
+            }
+            do {
+                _ = try await storage.register(
+                    Self.profile("Other Market"),
+                    manager: "anna",
+                    passwordHash: try PasswordHash(password: "correct horse battery"),
+                    at: now
+                )
+                Issue.record("a taken manager name was accepted")
+            } catch let error as APIError {
+                #expect(error.field == "manager.username")
+            }
+            // Read back by a second storage on the same database (another replica).
+            let stores = try await open().stores()
+            #expect(stores.map(\.id) == [record.id])
+            #expect(stores.first?.profile == Self.profile())
+            #expect(stores.first?.signer.publicKey.rawRepresentation == record.signer.publicKey.rawRepresentation)
+            let manager = try #require(try await storage.manager("anna"))
+            #expect(manager.store == record.id && manager.password.matches("correct horse battery"))
+            #expect(try await storage.manager("nobody") == nil)
+
+            var changed = Self.profile()
+            changed.capacity = 35
+            try await storage.setProfile(changed, store: record.id)
+            #expect(try await storage.stores().first?.profile.capacity == 35)
+        }
+    }
+
+    @Test(arguments: Backend.available) func appendsAreGapFreeAndIdempotent(_ backend: Backend) async throws {
+        try await Self.withDatabase(backend) { open in
+            let storage = try await open()
+            let store = try await storage.register(
+                Self.profile(),
+                manager: "anna",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: Timestamp(milliseconds: 1_000)
+            ).id
+            let first = (1...3).map { Self.customerExited(store, at: Int64($0) * 1000) }
+            let committed = Mutex<[Int64]>([])
+            let results = try await storage.append(first, store: store) { added in
+                committed.withLock { $0 += added.compactMap(\.sequence) }
+            }
+            #expect(results.map(\.sequence) == [1, 2, 3] && results.allSatisfy(\.new))
+
+            // A retry of two with one new event: the two keep their sequences, only the new one is appended.
+            let late = Self.customerExited(store, at: 9_000)
+            let retry = try await storage.append([first[2], late, first[0]], store: store) { added in
+                committed.withLock { $0 += added.compactMap(\.sequence) }
+            }
+            #expect(retry.map(\.sequence) == [3, 4, 1])
+            #expect(retry.map(\.new) == [false, true, false])
+            #expect(committed.withLock { $0 } == [1, 2, 3, 4])
+
+            let log = try await storage.events(store: store, after: 0)
+            #expect(log.map(\.sequence) == [1, 2, 3, 4])
+            #expect(log.map(\.id) == first.map(\.id) + [late.id])
+            #expect(try await storage.events(store: store, after: 2, limit: 1).map(\.sequence) == [3])
+            #expect(try await storage.events(store: store, from: 2_000, to: 9_000).map(\.sequence) == [2, 3])
+
+            // An event id of this store sent for another store is refused, not re-filed.
+            let other = try await storage.register(
+                Self.profile("Other Market"),
+                manager: "bruno",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: Timestamp(milliseconds: 1_000)
+            ).id
+            await #expect(throws: APIError.self) { _ = try await storage.append([late], store: other) { _ in } }
+            #expect(try await storage.events(store: other, after: 0).isEmpty)
+        }
+    }
+
+    /// Two replicas (two storages on one database) appending to one store at once: one log, numbered 1…n
+    /// without a gap or a repeat, every event exactly once.
+    @Test(arguments: Backend.available) func concurrentAppendsFromTwoReplicasMakeOneLog(_ backend: Backend) async throws
+    {
+        try await Self.withDatabase(backend) { open in
+            let replicas: [any ServerStorage] = [try await open(), try await open()]
+            let store = try await replicas[0].register(
+                Self.profile(),
+                manager: "anna",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: Timestamp(milliseconds: 1_000)
+            ).id
+            let sent = try await withThrowingTaskGroup(of: [EventID].self) { tasks in
+                for writer in 0..<4 {
+                    let storage = replicas[writer % 2]
+                    tasks.addTask {
+                        var ids: [EventID] = []
+                        for n in 0..<25 {
+                            let batch = (0..<2).map {
+                                Self.customerExited(store, at: Int64(writer * 1000 + n * 2 + $0))
+                            }
+                            _ = try await storage.append(batch, store: store) { _ in }
+                            ids += batch.map(\.id)
+                        }
+                        return ids
+                    }
+                }
+                return try await tasks.reduce(into: []) { $0 += $1 }
+            }
+            let log = try await replicas[1].events(store: store, after: 0, limit: .max)
+            #expect(log.compactMap(\.sequence) == Array(1...200))
+            #expect(Set(log.map(\.id)) == Set(sent) && log.count == sent.count)
+        }
+    }
+
+    @Test(arguments: Backend.available) func appTicketsAreNumberedOnceAndHeld(_ backend: Backend) async throws {
+        try await Self.withDatabase(backend) { open in
+            let replicas: [any ServerStorage] = [try await open(), try await open()]
+            let now = Timestamp(milliseconds: 1_700_000_000_000)
+            let store = try await replicas[0].register(
+                Self.profile(),
+                manager: "anna",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: now
+            )
+            let issued = try await withThrowingTaskGroup(of: AppTicket.self) { tasks in
+                for n in 0..<20 {
+                    tasks.addTask {
+                        try await replicas[n % 2].issue(
+                            kind: .app,
+                            store: store,
+                            slot: nil,
+                            validity: nil,
+                            statusURL: "HTTPS://CLUP.EXAMPLE/T/",
+                            holder: Holder(hash: Data([UInt8(n)])),
+                            at: now,
+                            check: nil,
+                            onCommit: { _ in }
+                        )
+                    }
+                }
+                return try await tasks.reduce(into: []) { $0.append($1) }
+            }
+            #expect(issued.map(\.ticket.code.number).sorted() == Array(1...20))
+            #expect(issued.map(\.sequence).sorted() == Array(1...20))
+            #expect(issued.allSatisfy { $0.qr.hasPrefix("HTTPS://CLUP.EXAMPLE/T/") })
+            let log = try await replicas[0].events(store: store.id, after: 0)
+            #expect(log.map(\.kind) == Array(repeating: "ticketIssued", count: 20))
+            let holders = try await replicas[1].holders(since: now)
+            #expect(Set(holders.map(\.0)) == Set(issued.map(\.ticket.id)))
+
+            // A check that refuses writes nothing and takes no number.
+            struct Full: Error {}
+            await #expect(throws: Full.self) {
+                _ = try await replicas[0].issue(
+                    kind: .booking,
+                    store: store,
+                    slot: nil,
+                    validity: nil,
+                    statusURL: "HTTPS://CLUP.EXAMPLE/T/",
+                    holder: nil,
+                    at: now,
+                    check: { throw Full() },
+                    onCommit: { _ in }
+                )
+            }
+            let booking = try await replicas[1].issue(
+                kind: .booking,
+                store: store,
+                slot: nil,
+                validity: nil,
+                statusURL: "HTTPS://CLUP.EXAMPLE/T/",
+                holder: nil,
+                at: now,
+                check: {},
+                onCommit: { _ in }
+            )
+            #expect(booking.ticket.code.description == "B001" && booking.sequence == 21)
+        }
+    }
+
+    @Test(arguments: Backend.available) func kiosksSessionsAndKeys(_ backend: Backend) async throws {
+        try await Self.withDatabase(backend) { open in
+            let storage = try await open()
+            let now = Timestamp(milliseconds: 1_700_000_000_000)
+            let store = try await storage.register(
+                Self.profile(),
+                manager: "anna",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: now
+            ).id
+            let credential = try await storage.enroll(device: "entrance", store: store, at: now)
+            #expect(try await storage.device(credential: credential)?.device == "entrance")
+            #expect(try await storage.device(credential: "wrong") == nil)
+            let key = TicketSigner().publicKey
+            try await storage.setKey(key, device: "entrance", store: store)
+            #expect(try await storage.keyRing(store: store).map(\.key.rawRepresentation) == [key.rawRepresentation])
+            #expect(try await storage.devices(store: store).first?.keyId == KeyID(publicKey: key).description)
+            // Enrolling again replaces the credential and forgets the key.
+            let replaced = try await storage.enroll(device: "entrance", store: store, at: now)
+            #expect(try await storage.device(credential: credential) == nil)
+            #expect(try await storage.keyRing(store: store).isEmpty)
+            #expect(try await storage.revoke(device: "entrance", store: store))
+            #expect(try await storage.device(credential: replaced) == nil)
+            #expect(try await !storage.revoke(device: "entrance", store: store))
+
+            let token = try await storage.openSession(username: "anna", expires: now + .seconds(60))
+            #expect(try await storage.session(token, at: now)?.store == store)
+            #expect(try await storage.session(token, at: now + .seconds(61)) == nil)
+            #expect(try await storage.closeSession(token))
+            #expect(try await storage.session(token, at: now) == nil)
+            #expect(try await !storage.closeSession(token))
+
+            // The same secret for every replica and every start.
+            let secret = try await storage.serverKey("holder-tokens")
+            let again = try await open().serverKey("holder-tokens")
+            #expect(secret == again)
+            #expect(try await storage.serverKey("console") != secret)
+        }
+    }
+}
