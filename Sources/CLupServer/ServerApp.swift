@@ -85,14 +85,13 @@ public struct ServerApp: Sendable {
             try ServerCertificate(files: files)
         }
         let database: any ServerStorage
-        var closeDatabase: (@Sendable () -> Void)?
+        var postgres: PostgresStorage?
         switch try DatabaseLocation(options.database) {
         case .sqlite(let path):
             database = try SQLiteStorage(path: path, clock: options.clock)
         case .postgres(let address):
-            let postgres = try await PostgresStorage(address, clock: options.clock, logger: logger)
-            database = postgres
-            closeDatabase = { postgres.close() }
+            postgres = try await PostgresStorage(address, clock: options.clock, logger: logger)
+            database = postgres!
         }
         let logs = try await StoreLogs(database: database)
         let auth = Authenticator(adminToken: options.adminToken, database: database)
@@ -186,7 +185,9 @@ public struct ServerApp: Sendable {
             database: database,
             logs: logs,
             routes: routes.sorted(),
-            services: (closeDatabase.map { [DatabaseCloser(close: $0)] } ?? []) + [
+            services: (postgres.map { shared -> [any Service] in
+                [DatabaseCloser(close: shared.close), LogFollower(logs: logs, storage: shared, logger: logger)]
+            } ?? []) + [
                 http, expiry, BusinessDayStart(logs: logs, interval: .seconds(1), logger: logger),
                 TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger),
             ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),

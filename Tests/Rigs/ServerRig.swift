@@ -60,7 +60,8 @@ final class ServerRig: Sendable {
         expiryInterval: Duration = .seconds(5),
         connections: ConnectionLimits = crowdConnections,
         tls: (files: ServerCertificate.Files, ca: String)? = nil,
-        statusURL: String? = nil
+        statusURL: String? = nil,
+        database: String? = nil
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         var options = ServerApp.Options(adminToken: Self.adminToken)
@@ -70,7 +71,8 @@ final class ServerRig: Sendable {
         options.trustedProxies = trustedProxies
         options.expiryInterval = expiryInterval
         options.connections = connections
-        options.database = "\(self.directory)/clup.sqlite"
+        // A SQLite file of its own, or a shared `postgres://` database (one replica of several).
+        options.database = database ?? "\(self.directory)/clup.sqlite"
         options.tls = tls?.files
         if let statusURL { options.statusURL = statusURL }
         tlsClient = try tls.map { tls in

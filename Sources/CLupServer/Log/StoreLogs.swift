@@ -61,8 +61,11 @@ public final class StoreLogs: Sendable {
         live = Mutex(stores)
     }
 
+    /// A store registered since the start (here, or through another replica): its queue starts empty and
+    /// follows its log from the first event. A store already known is left as it is.
     public func add(_ record: StoreRecord) {
         live.withLock {
+            guard $0[record.id] == nil else { return }
             $0[record.id] = Live(
                 record: record,
                 state: QueueState(capacity: record.profile.capacity),
@@ -70,6 +73,26 @@ public final class StoreLogs: Sendable {
                 changes: ChangeFeed()
             )
         }
+    }
+
+    /// Reads the store list again: stores registered through another replica are added (with their log so
+    /// far), changed profiles replace the ones in memory.
+    public func reloadStores() async throws {
+        for record in try await database.stores() {
+            if self.store(record.id) == nil {
+                add(record)
+                try await catchUp(record.id)
+            } else {
+                setProfile(record.profile, store: record.id)
+            }
+        }
+    }
+
+    /// Every store's log beyond what this process applied, and stores it does not know yet (after the
+    /// connection that tells it about other replicas' writes was lost).
+    public func catchUpEverything() async throws {
+        try await reloadStores()
+        for store in all { try await catchUp(store.record.id) }
     }
 
     public func store(_ id: StoreID) -> Live? { live.withLock { $0[id] } }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KioskCore
+import Logging
 import PostgresNIO
 
 extension PostgresStorage {
@@ -32,6 +33,7 @@ extension PostgresStorage {
                     """,
                     logger: logger
                 )
+                try await Self.notifyStoreChanged(record.id, on: connection, logger: logger)
             }
         } catch  where Self.isUniqueViolation(error) {
             // Which one: the constraint names it (stores_name_address_key or managers_pkey).
@@ -49,7 +51,10 @@ extension PostgresStorage {
 
     public func setProfile(_ profile: StoreProfile, store: StoreID) async throws {
         let encoded = try Self.encoder.encode(profile)
-        try await client.query("UPDATE stores SET profile = \(encoded) WHERE id = \(store)", logger: logger)
+        try await transaction { connection in
+            try await connection.query("UPDATE stores SET profile = \(encoded) WHERE id = \(store)", logger: logger)
+            try await Self.notifyStoreChanged(store, on: connection, logger: logger)
+        }
     }
 
     public func stores() async throws -> [StoreRecord] {
@@ -69,6 +74,11 @@ extension PostgresStorage {
             )
         }
         return records
+    }
+
+    /// Tells the other replicas (``LogFollower``) to read the store list again, once the change commits.
+    static func notifyStoreChanged(_ store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_notify(\(eventsChannel), \("s:\(store.uuidString)"))", logger: logger)
     }
 
     // MARK: Managers

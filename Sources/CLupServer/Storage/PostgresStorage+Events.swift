@@ -4,7 +4,8 @@ import NIOCore
 import PostgresNIO
 
 extension PostgresStorage {
-    /// The channel every append notifies, with `store:last sequence` (delivered when the append commits).
+    /// The channel every change other replicas must hear of notifies, delivered when it commits:
+    /// `e:<store>:<last sequence>` for an append, `s:<store>` for a store registered or changed.
     static let eventsChannel = "clup_events"
 
     public func append(
@@ -81,7 +82,7 @@ extension PostgresStorage {
             logger: logger
         )
         try await connection.query(
-            "SELECT pg_notify(\(Self.eventsChannel), \("\(store.uuidString):\(last)"))",
+            "SELECT pg_notify(\(Self.eventsChannel), \("e:\(store.uuidString):\(last)"))",
             logger: logger
         )
         return (results, added)

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import Logging
+import NIOSSL
 import PostgresNIO
 import ServiceSupport
 
@@ -53,6 +54,24 @@ public final class PostgresStorage: ServerStorage {
     }
 
     deinit { running.cancel() }
+
+    /// For a connection of its own (``LogFollower``'s LISTEN), outside the pool.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS =
+            switch address.tls {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        return PostgresConnection.Configuration(
+            host: address.host,
+            port: address.port,
+            username: address.user,
+            password: address.password,
+            database: address.database,
+            tls: tls
+        )
+    }
 
     /// Closes every connection.
     public func close() { running.cancel() }

@@ -1,0 +1,79 @@
+import KioskCore
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Keeps this replica in step with what other replicas write to the shared PostgreSQL database: every append
+/// and every store change notifies the `clup_events` channel when it commits (``PostgresStorage``); this
+/// service listens on its own connection and reads what it has not applied yet — a kiosk long-polling here, or
+/// a shopper's live page, hears an event appended through another replica at once.
+///
+/// Notifications sent while the connection was down are lost: after every (re)connection it reads every
+/// store's log and the store list from the database before it listens on.
+struct LogFollower: Service {
+    let logs: StoreLogs
+    let storage: PostgresStorage
+    let logger: Logger
+
+    func run() async throws {
+        var delay = Duration.milliseconds(100)
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let listened = Atomic(false)
+            do {
+                try await cancelWhenGracefulShutdown {
+                    let connection = try await PostgresConnection.connect(
+                        configuration: try storage.connectionConfiguration(),
+                        id: 0,
+                        logger: logger
+                    )
+                    do {
+                        try await connection.listen(on: PostgresStorage.eventsChannel) { notifications in
+                            try await logs.catchUpEverything()
+                            listened.store(true, ordering: .relaxed)
+                            for try await notification in notifications {
+                                await follow(notification.payload)
+                            }
+                        }
+                    } catch {
+                        try? await connection.close()
+                        throw error
+                    }
+                    try? await connection.close()
+                }
+            } catch  where !Task.isShuttingDownGracefully && !Task.isCancelled {
+                logger.warning(
+                    "not following the database's changes — retrying",
+                    metadata: ["error": "\(PostgresStorage.reason(error))", "retry": "\(delay)"]
+                )
+            }
+            // A connection that worked starts the backoff again from the shortest wait.
+            if listened.load(ordering: .relaxed) { delay = .milliseconds(100) }
+            let wait = delay
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) }
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    /// `e:<store>:<last sequence>` (an append) or `s:<store>` (a store registered or changed).
+    private func follow(_ payload: String) async {
+        let parts = payload.split(separator: ":")
+        do {
+            switch parts.first {
+            case "e" where parts.count == 3:
+                guard let store = StoreID(uuidString: String(parts[1])), let last = Int64(parts[2]) else { return }
+                guard let live = logs.store(store) else { return try await logs.reloadStores() }
+                if last > live.lastSequence { try await logs.catchUp(store) }
+            case "s":
+                try await logs.reloadStores()
+            default:
+                logger.debug("unknown notification", metadata: ["payload": "\(payload)"])
+            }
+        } catch {
+            logger.warning(
+                "cannot read the database's changes",
+                metadata: ["error": "\(PostgresStorage.reason(error))"]
+            )
+        }
+    }
+}

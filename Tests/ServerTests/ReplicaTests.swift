@@ -1,0 +1,74 @@
+import Foundation
+import KioskCore
+import Testing
+
+@testable import CLupServer
+@testable import Rigs
+
+/// clup-server replicas sharing one PostgreSQL database (a private cluster of Debian's server): each knows
+/// what was written through the others, a long-poll on one wakes for an event appended through another, and
+/// pushes through both make one gap-free log with the same queue everywhere.
+@Suite(.serialized, .enabled(if: PostgresRig.available, "needs Debian's postgresql (make test installs it)"))
+struct ReplicaTests {
+    /// Waits up to 5 s for `condition`.
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    @Test func replicasShareStoresLogsAndWakeUps() async throws {
+        let cluster = try PostgresRig()
+        defer { cluster.stop() }
+        let database = try cluster.createDatabase()
+        let one = try await ServerRig(database: database)
+        let two = try await ServerRig(database: database)
+        do {
+            // A store registered through one replica is known to the other, which enrolls its kiosk.
+            let store = try await one.registerStore()
+            #expect(try await eventually { two.app.logs.store(store) != nil }, "replica two never heard of the store")
+            let credential = try await two.enroll("k1", store: store)
+            let path = "/v1/stores/\(store.uuidString)/events"
+            func push(_ rig: ServerRig) async throws -> Int {
+                let event = StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
+                let batch = try JSONEncoder().encode(["events": [event]])
+                return try await rig.call("POST", path, token: credential, raw: batch).status
+            }
+
+            // A kiosk long-polling replica two hears an event appended through replica one at once.
+            async let polled = two.call("GET", path + "?after=0&wait=20", token: credential)
+            try await Task.sleep(for: .milliseconds(300))
+            let pushed = ContinuousClock.now
+            #expect(try await push(one) == 200)
+            let page = try await polled
+            let heard = ContinuousClock.now - pushed
+            #expect((page.body["events"] as? [[String: Any]])?.first?["sequence"] as? Int == 1)
+            #expect(heard < .seconds(2), "the long-poll on the other replica woke after \(heard)")
+
+            // Pushes through both at once: one log numbered 1…41 without a gap, the same queue on both.
+            try await withThrowingTaskGroup(of: Int.self) { pushes in
+                for n in 0..<40 { pushes.addTask { try await push(n % 2 == 0 ? one : two) } }
+                for try await status in pushes { #expect(status == 200) }
+            }
+            let log = try await one.app.database.events(store: store, after: 0, limit: .max)
+            #expect(log.compactMap(\.sequence) == Array(1...41))
+            #expect(try await eventually { one.app.logs.store(store)?.lastSequence == 41 })
+            #expect(try await eventually { two.app.logs.store(store)?.lastSequence == 41 })
+            #expect(one.queue(store)?.freePlaces == two.queue(store)?.freePlaces)
+
+            // A profile changed through one replica is what the other answers with.
+            let changed = try await two.call("PATCH", "/v1/stores/\(store.uuidString)", json: ["capacity": 7])
+            #expect(changed.status == 200, "\(changed.body)")
+            #expect(try await eventually { one.app.logs.store(store)?.record.profile.capacity == 7 })
+        } catch {
+            await one.stop()
+            await two.stop()
+            throw error
+        }
+        await one.stop()
+        await two.stop()
+    }
+}
