@@ -61,6 +61,8 @@ public struct ServerApp: Sendable {
 
     public let database: any ServerStorage
     public let logs: StoreLogs
+    /// Whether this replica runs the background duties now (always, with SQLite).
+    public let lease: DutyLease
     /// Every route, `METHOD /path` with `{parameters}` (what docs/clup-server.openapi.yaml must describe).
     public let routes: [String]
     public let services: [any Service]
@@ -175,7 +177,9 @@ public struct ServerApp: Sendable {
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
             logger: logger
         )
+        let lease = DutyLease(storage: postgres, logger: logger)
         let expiry = NoShowExpiry(
+            lease: lease,
             logs: logs,
             policy: AdmissionPolicy(callWindow: .seconds(options.callWindowMinutes * 60)),
             interval: options.expiryInterval,
@@ -184,11 +188,12 @@ public struct ServerApp: Sendable {
         return ServerApp(
             database: database,
             logs: logs,
+            lease: lease,
             routes: routes.sorted(),
             services: (postgres.map { shared -> [any Service] in
-                [DatabaseCloser(close: shared.close), LogFollower(logs: logs, storage: shared, logger: logger)]
+                [DatabaseCloser(close: shared.close), LogFollower(logs: logs, storage: shared, logger: logger), lease]
             } ?? []) + [
-                http, expiry, BusinessDayStart(logs: logs, interval: .seconds(1), logger: logger),
+                http, expiry, BusinessDayStart(lease: lease, logs: logs, interval: .seconds(1), logger: logger),
                 TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger),
             ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,

@@ -7,7 +7,8 @@ import Testing
 
 /// clup-server replicas sharing one PostgreSQL database (a private cluster of Debian's server): each knows
 /// what was written through the others, a long-poll on one wakes for an event appended through another, and
-/// pushes through both make one gap-free log with the same queue everywhere.
+/// pushes through both make one gap-free log with the same queue everywhere, and one replica at a time runs the
+/// background duties.
 @Suite(.serialized, .enabled(if: PostgresRig.available, "needs Debian's postgresql (make test installs it)"))
 struct ReplicaTests {
     /// Waits up to 5 s for `condition`.
@@ -38,31 +39,44 @@ struct ReplicaTests {
                 return try await rig.call("POST", path, token: credential, raw: batch).status
             }
 
+            // The replica holding the duties' lease starts the store's business day; both replicas see it.
+            #expect(try await eventually { one.queue(store)?.day != nil && two.queue(store)?.day != nil })
+            let before = try #require(two.app.logs.store(store)?.lastSequence)
+
             // A kiosk long-polling replica two hears an event appended through replica one at once.
-            async let polled = two.call("GET", path + "?after=0&wait=20", token: credential)
+            async let polled = two.call("GET", path + "?after=\(before)&wait=20", token: credential)
             try await Task.sleep(for: .milliseconds(300))
             let pushed = ContinuousClock.now
             #expect(try await push(one) == 200)
             let page = try await polled
             let heard = ContinuousClock.now - pushed
-            #expect((page.body["events"] as? [[String: Any]])?.first?["sequence"] as? Int == 1)
+            #expect((page.body["events"] as? [[String: Any]])?.first?["sequence"] as? Int == Int(before) + 1)
             #expect(heard < .seconds(2), "the long-poll on the other replica woke after \(heard)")
 
-            // Pushes through both at once: one log numbered 1…41 without a gap, the same queue on both.
+            // Pushes through both at once: one log numbered without a gap, the same queue on both.
             try await withThrowingTaskGroup(of: Int.self) { pushes in
                 for n in 0..<40 { pushes.addTask { try await push(n % 2 == 0 ? one : two) } }
                 for try await status in pushes { #expect(status == 200) }
             }
             let log = try await one.app.database.events(store: store, after: 0, limit: .max)
-            #expect(log.compactMap(\.sequence) == Array(1...41))
-            #expect(try await eventually { one.app.logs.store(store)?.lastSequence == 41 })
-            #expect(try await eventually { two.app.logs.store(store)?.lastSequence == 41 })
+            let last = Int64(before) + 41
+            #expect(log.compactMap(\.sequence) == Array(1...last))
+            #expect(log.filter { $0.kind == "customerExited" }.count == 41)
+            #expect(try await eventually { one.app.logs.store(store)?.lastSequence == last })
+            #expect(try await eventually { two.app.logs.store(store)?.lastSequence == last })
             #expect(one.queue(store)?.freePlaces == two.queue(store)?.freePlaces)
+
+            // Exactly one replica runs the background duties; when it stops, the other takes over.
+            #expect(try await eventually { one.app.lease.isHeld != two.app.lease.isHeld })
+            let (holder, other) = one.app.lease.isHeld ? (one, two) : (two, one)
 
             // A profile changed through one replica is what the other answers with.
             let changed = try await two.call("PATCH", "/v1/stores/\(store.uuidString)", json: ["capacity": 7])
             #expect(changed.status == 200, "\(changed.body)")
             #expect(try await eventually { one.app.logs.store(store)?.record.profile.capacity == 7 })
+
+            await holder.stop()
+            #expect(try await eventually { other.app.lease.isHeld }, "the duties were not taken over")
         } catch {
             await one.stop()
             await two.stop()

@@ -68,6 +68,49 @@ import Testing
         StoreEvent.new(.customerExited, store: store, device: "door-1", at: Timestamp(milliseconds: ms))
     }
 
+    /// A database that cannot be reached fails the start at once, saying what to check (not a pool that
+    /// retries for ever while the server looks alive).
+    @Test func anUnreachableDatabaseFailsTheStartWithTheReason() async throws {
+        let location = try DatabaseLocation("postgres://clup@127.0.0.1:9/clup")
+        guard case .postgres(let address) = location else { throw StorageFailure(description: "\(location)") }
+        let started = ContinuousClock.now
+        do {
+            _ = try await PostgresStorage(address, logger: Logger(label: "test"))
+            Issue.record("a database nobody serves was accepted")
+        } catch {
+            #expect("\(error)".contains("cannot open the PostgreSQL database postgres://clup@127.0.0.1:9/clup"))
+            #expect("\(error)".contains("check that the server runs"))
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // The URL's mistakes are named before anything is tried.
+        for (text, says) in [
+            ("postgres://127.0.0.1/clup", "needs a user and a database name"),
+            ("postgres://clup@127.0.0.1:5432/", "needs a user and a database name"),
+            ("postgres://clup@127.0.0.1/clup?sslmode=always", "sslmode 'always'"),
+            ("mysql://clup@127.0.0.1/clup", "a file path (SQLite) or postgres://"),
+        ] {
+            #expect(throws: DatabaseLocation.Invalid.self) { _ = try DatabaseLocation(text) }
+            do { _ = try DatabaseLocation(text) } catch {
+                #expect(error.description.contains(says), "\(text): \(error)")
+            }
+        }
+        #expect(
+            try DatabaseLocation("/var/lib/clup-server/clup.sqlite")
+                == .sqlite(path: "/var/lib/clup-server/clup.sqlite")
+        )
+        let withPassword = try DatabaseLocation("postgresql://clup:s%3Acret@db:6543/chain", environment: [:])
+        guard case .postgres(let parsed) = withPassword else { throw StorageFailure(description: "\(withPassword)") }
+        #expect(
+            parsed.password == "s:cret" && parsed.port == 6543 && parsed.database == "chain" && parsed.tls == .prefer
+        )
+        #expect(!withPassword.description.contains("cret"))
+        let fromEnvironment = try DatabaseLocation("postgres://clup@db/chain", environment: ["PGPASSWORD": "pw"])
+        guard case .postgres(let other) = fromEnvironment else {
+            throw StorageFailure(description: "\(fromEnvironment)")
+        }
+        #expect(other.password == "pw" && other.port == 5432)
+    }
+
     @Test(arguments: Backend.available) func storesAndManagersAreKeptAndUnique(_ backend: Backend) async throws {
         try await Self.withDatabase(backend) { open in
             let storage = try await open()

@@ -7,6 +7,8 @@ import ServiceLifecycle
 /// occupancy starts from zero — the same event, with the same id, that the store's kiosks write when they
 /// notice the new day first (the log keeps one).
 struct BusinessDayStart: Service {
+    /// Only the replica holding it writes a day's start (``DutyLease``; a kiosk may write it too).
+    let lease: DutyLease
     let logs: StoreLogs
     let interval: Duration
     let logger: Logger
@@ -21,7 +23,7 @@ struct BusinessDayStart: Service {
     /// Writes `dayStarted` for every store whose log has not started its current business day.
     func startDueDays() async {
         let now = logs.clock.now()
-        for live in logs.all {
+        for live in logs.all where lease.isHeld {
             let profile = live.record.profile
             let opening = profile.dayStart.secondsAfterMidnight
             let offset = profile.utcOffsetMinutes * 60

@@ -22,12 +22,7 @@ struct LogFollower: Service {
             let listened = Atomic(false)
             do {
                 try await cancelWhenGracefulShutdown {
-                    let connection = try await PostgresConnection.connect(
-                        configuration: try storage.connectionConfiguration(),
-                        id: 0,
-                        logger: logger
-                    )
-                    do {
+                    try await storage.withConnection { connection in
                         try await connection.listen(on: PostgresStorage.eventsChannel) { notifications in
                             try await logs.catchUpEverything()
                             listened.store(true, ordering: .relaxed)
@@ -35,11 +30,7 @@ struct LogFollower: Service {
                                 await follow(notification.payload)
                             }
                         }
-                    } catch {
-                        try? await connection.close()
-                        throw error
                     }
-                    try? await connection.close()
                 }
             } catch  where !Task.isShuttingDownGracefully && !Task.isCancelled {
                 logger.warning(

@@ -6,6 +6,8 @@ import ServiceLifecycle
 /// rule the door stations apply (the reducer takes the first expiry of a ticket and ignores the others), so
 /// app tickets expire even in a store whose door is offline.
 struct NoShowExpiry: Service {
+    /// Only the replica holding it writes expiries (``DutyLease``).
+    let lease: DutyLease
     let logs: StoreLogs
     let policy: AdmissionPolicy
     let interval: Duration
@@ -14,7 +16,7 @@ struct NoShowExpiry: Service {
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let now = logs.clock.now()
-            for live in logs.all {
+            for live in logs.all where lease.isHeld {
                 let due = Admission.noShows(queue: live.state, now: now, policy: policy)
                 guard !due.isEmpty else { continue }
                 let events = due.map {

@@ -95,9 +95,9 @@ enum PostgresMigrations {
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.
     static let lockKey: Int64 = 0x434C_7570_4D69_6772  // "CLupMigr"
 
-    static func apply(on client: PostgresClient, logger: Logger) async throws {
+    static func apply(on connection: PostgresConnection, logger: Logger) async throws {
         for step in steps {
-            try await client.withTransaction(logger: logger) { connection in
+            try await connection.withTransaction(logger: logger) { connection in
                 // Under the lock, even the bookkeeping table: two replicas creating it at once would collide.
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
                 try await connection.query(

@@ -42,7 +42,11 @@ public final class PostgresStorage: ServerStorage {
         self.address = address
         running = Task { await client.run() }
         do {
-            try await PostgresMigrations.apply(on: client, logger: logger)
+            // On a connection of its own: a database that cannot be reached fails the start here, with the
+            // reason, instead of leaving the pool to retry for ever.
+            try await Self.withConnection(to: address, logger: logger) { connection in
+                try await PostgresMigrations.apply(on: connection, logger: logger)
+            }
         } catch {
             running.cancel()
             throw StorageFailure(
@@ -56,7 +60,36 @@ public final class PostgresStorage: ServerStorage {
     deinit { running.cancel() }
 
     /// For a connection of its own (``LogFollower``'s LISTEN), outside the pool.
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    /// Runs `body` on a connection of its own, outside the pool (a LISTEN, a session's advisory lock), and
+    /// closes it after, whatever happened.
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await Self.withConnection(to: address, logger: logger, body)
+    }
+
+    static func withConnection<T: Sendable>(
+        to address: DatabaseLocation.PostgresAddress,
+        logger: Logger,
+        _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await PostgresConnection.connect(
+            configuration: try connectionConfiguration(address),
+            id: 0,
+            logger: logger
+        )
+        let result: T
+        do {
+            result = try await body(connection)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
+        return result
+    }
+
+    static func connectionConfiguration(
+        _ address: DatabaseLocation.PostgresAddress
+    ) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS =
             switch address.tls {
             case .disable: .disable
