@@ -73,6 +73,7 @@ extension Kiosk {
                 queue: queue,
                 logger: logger,
                 clock: clock,
+                zone: days.zone,
                 health: { [printer, door, queue, rollTickets = config.printer.rollTickets] in
                     let printed = printer?.status
                     return KioskHealth(

@@ -44,10 +44,14 @@ public struct EventPage: Codable, Sendable, Equatable {
     /// The digest of the store's key ring when this page was read: when it changes, a kiosk fetches the ring
     /// again (absent from servers before revocation).
     public var keyRing: String?
+    /// The store's IANA time zone, which a kiosk without `[store] time_zone` counts days by (absent from servers
+    /// before time zones).
+    public var timeZone: String?
 
-    public init(events: [StoreEvent], last: Int64, keyRing: String?) {
+    public init(events: [StoreEvent], last: Int64, keyRing: String?, timeZone: String? = nil) {
         self.events = events
         self.last = last
         self.keyRing = keyRing
+        self.timeZone = timeZone
     }
 }

@@ -6,6 +6,7 @@ import KioskCore
 import KioskStation
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import SyncWire
 
 #if canImport(FoundationNetworking)
@@ -132,7 +133,8 @@ struct DemoAPI {
                     "location": ["latitude": 45.4642, "longitude": 9.19],
                     "capacity": capacity,
                     "openingHours": Array(repeating: ["open": "00:00", "close": "23:59"], count: 7),
-                    "utcOffsetMinutes": TimeZone.current.secondsFromGMT() / 60, "averageVisitMinutes": 15,
+                    // The demo's store is where its laptop is.
+                    "timeZone": Self.localZoneName, "averageVisitMinutes": 15,
                     "slotMinutes": 15, "slotSize": 1,
                 ],
                 "manager": ["username": Self.manager, "password": Self.password],
@@ -142,6 +144,13 @@ struct DemoAPI {
             throw DemoRig.Failure(description: "registering the demo store: no id in \(body)")
         }
         return id
+    }
+
+    /// This machine's zone by its IANA name when tzdata has it, else its offset now.
+    static var localZoneName: String {
+        let name = TimeZone.current.identifier
+        if (try? TimeZoneDirectory.system.zone(named: name)) != nil { return name }
+        return StoreTimeZone.fixedName(TimeZone.current.secondsFromGMT())
     }
 
     func login() async throws -> String {

@@ -9,7 +9,7 @@ import Testing
     let signer = TicketSigner()
     /// Day 20 000 (2024-10-04) opens at 07:00 UTC.
     let day = BusinessDay(number: 20_000)
-    var opening: Timestamp { day.start(openingTime: 7 * 3600, utcOffset: 0) }
+    var opening: Timestamp { day.start(openingTime: 7 * 3600, zone: .utc) }
 
     func at(_ hours: Double, dayOffset: Int64 = 0) -> Timestamp {
         opening + .milliseconds(Int64(hours * 3_600_000) + dayOffset * 86_400_000)
@@ -32,7 +32,9 @@ import Testing
         #expect(BusinessDay(at: opening, openingTime: 7 * 3600, utcOffset: 0) == day)
         #expect(BusinessDay(at: opening - .milliseconds(1), openingTime: 7 * 3600, utcOffset: 0).number == 19_999)
         // Rome in winter (UTC+1): the day opens at 06:00 UTC.
-        #expect(day.start(openingTime: 7 * 3600, utcOffset: 3600) == opening - .seconds(3600))
+        #expect(
+            day.start(openingTime: 7 * 3600, zone: StoreTimeZone(fixedOffsetSeconds: 3600)) == opening - .seconds(3600)
+        )
     }
 
     @Test func aNewDayStartsWithNobodyInsideAndNobodyWaiting() {

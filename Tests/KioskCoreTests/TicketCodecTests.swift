@@ -190,8 +190,8 @@ import Testing
         #expect(BusinessDay(number: 20_409).weekday == 0)  // 2025-11-17, a Monday
         // 23:30 UTC on a Sunday is already Monday at UTC+1.
         let sundayNight = Timestamp(seconds: 20_408 * 86_400 + 23 * 3600 + 1800)
-        #expect(BusinessDay(localDateOf: sundayNight, utcOffsetMinutes: 0).weekday == 6)
-        #expect(BusinessDay(localDateOf: sundayNight, utcOffsetMinutes: 60).weekday == 0)
+        #expect(BusinessDay(localDateOf: sundayNight, zone: .utc).weekday == 6)
+        #expect(BusinessDay(localDateOf: sundayNight, zone: StoreTimeZone(fixedOffsetSeconds: 3600)).weekday == 0)
     }
 
     @Test func businessDayStartsAtOpeningTime() {

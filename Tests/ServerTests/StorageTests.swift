@@ -57,7 +57,7 @@ import Testing
             location: .init(latitude: 45.46, longitude: 9.19),
             capacity: 20,
             openingHours: Array(repeating: StoreProfile.Hours(open: "08:00", close: "20:00"), count: 7),
-            utcOffsetMinutes: 60,
+            timeZone: "Europe/Rome",
             averageVisitMinutes: 20,
             slotMinutes: 15,
             slotSize: 4

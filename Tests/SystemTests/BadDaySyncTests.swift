@@ -101,7 +101,7 @@ import Testing
     /// with nobody inside and nobody waiting, its first customer is admitted, and yesterday's tickets are refused
     /// as yesterday's — on the kiosk and in the server's queue.
     @Test func theNextMorningStartsAFreshDay() async throws {
-        // Today 21:50 local (the box's zone, as kioskd reads it); the store opens at 07:00.
+        // Today 21:50 local (the store's zone is this box's offset now); the store opens at 07:00.
         let offset = WallClock.Offset()
         let zone = TimeZone.current.secondsFromGMT()
         let nowSeconds = Int64(Date().timeIntervalSince1970)
@@ -120,6 +120,7 @@ import Testing
             config.store.id = storeID
             config.store.capacity = 3
             config.store.openingTime = TimeOfDay(hour: 7, minute: 0)
+            config.store.timeZone = StoreTimeZone(fixedOffsetSeconds: zone)
             config.device.id = device
             config.sync.server = server.url
             config.sync.credential = credential

@@ -36,9 +36,9 @@ import FoundationNetworking
             await HIL.ok(browser, "press console #admin-login")
             for (field, value) in [
                 ("name", "Console Market"), ("address", "Via Dante 5, Milano"), ("latitude", "45.466"),
-                ("longitude", "9.186"), ("capacity", "1"), ("utcOffsetMinutes", "60"), ("manager", "giulia"),
+                ("longitude", "9.186"), ("capacity", "1"), ("timeZone", "Europe/Rome"), ("manager", "giulia"),
             ] {
-                await HIL.ok(browser, "type console \(field == "utcOffsetMinutes" ? "offset" : field) \(value)")
+                await HIL.ok(browser, "type console \(field == "timeZone" ? "zone" : field) \(value)")
             }
             // Bad input first: a password too short is named, nothing is stored.
             await HIL.ok(browser, "type console manager-password short")

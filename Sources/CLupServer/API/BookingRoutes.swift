@@ -33,7 +33,7 @@ struct BookingRoutes {
             throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
         }
         let now = logs.clock.now()
-        let today = BusinessDay(localDateOf: now, utcOffsetMinutes: live.record.profile.utcOffsetMinutes).number
+        let today = BusinessDay(localDateOf: now, zone: live.record.profile.zone).number
         guard (today - 1...today + Int64(app.gate.limits.bookingHorizonDays)).contains(day) else {
             throw APIError.badRequest(
                 "visits can be booked up to \(app.gate.limits.bookingHorizonDays) days ahead",
@@ -72,7 +72,7 @@ struct BookingRoutes {
             }
             let start = Timestamp(milliseconds: booking.slotStart)
             let profile = live.record.profile
-            let localDay = BusinessDay(localDateOf: start, utcOffsetMinutes: profile.utcOffsetMinutes)
+            let localDay = BusinessDay(localDateOf: start, zone: profile.zone)
             let slot = Slots.of(day: localDay.number, profile: profile, booked: { _ in 0 }, now: now)
                 .first { $0.start == booking.slotStart }
             guard let slot else {

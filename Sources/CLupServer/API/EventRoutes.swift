@@ -40,7 +40,8 @@ struct EventRoutes {
             return EventPage(
                 events: events,
                 last: logs.store(store)?.lastSequence ?? 0,
-                keyRing: Self.digest(try await keyRing(store))
+                keyRing: Self.digest(try await keyRing(store)),
+                timeZone: logs.store(store)?.record.profile.timeZone
             )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in

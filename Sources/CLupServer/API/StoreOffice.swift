@@ -32,19 +32,23 @@ struct StoreOffice: Sendable {
         var averageVisitMinutes: Int?
         var slotMinutes: Int?
         var slotSize: Int?
+        /// An IANA name: a store registered with a fixed offset moves to its real zone.
+        var timeZone: String?
 
         init(
             capacity: Int? = nil,
             openingHours: [StoreProfile.Hours?]? = nil,
             averageVisitMinutes: Int? = nil,
             slotMinutes: Int? = nil,
-            slotSize: Int? = nil
+            slotSize: Int? = nil,
+            timeZone: String? = nil
         ) {
             self.capacity = capacity
             self.openingHours = openingHours
             self.averageVisitMinutes = averageVisitMinutes
             self.slotMinutes = slotMinutes
             self.slotSize = slotSize
+            self.timeZone = timeZone
         }
 
         /// A misspelt setting is refused, not silently ignored.
@@ -55,7 +59,7 @@ struct StoreOffice: Sendable {
                     .init(
                         codingPath: [unknown],
                         debugDescription: "not a setting: use capacity, openingHours, averageVisitMinutes, "
-                            + "slotMinutes or slotSize"
+                            + "slotMinutes, slotSize or timeZone"
                     )
                 )
             }
@@ -65,6 +69,7 @@ struct StoreOffice: Sendable {
             averageVisitMinutes = try c.decodeIfPresent(Int.self, forKey: .averageVisitMinutes)
             slotMinutes = try c.decodeIfPresent(Int.self, forKey: .slotMinutes)
             slotSize = try c.decodeIfPresent(Int.self, forKey: .slotSize)
+            timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
         }
 
         private struct Name: CodingKey {
@@ -123,6 +128,7 @@ struct StoreOffice: Sendable {
         profile.averageVisitMinutes = settings.averageVisitMinutes ?? profile.averageVisitMinutes
         profile.slotMinutes = settings.slotMinutes ?? profile.slotMinutes
         profile.slotSize = settings.slotSize ?? profile.slotSize
+        profile.timeZone = settings.timeZone ?? profile.timeZone
         try profile.validate()
         try await Self.storingAsync { try await database.setProfile(profile, store: store) }
         logs.setProfile(profile, store: store)

@@ -12,7 +12,7 @@ struct AdminConsole {
     let pages: PageResponse
 
     static let defaults: [String: String] = [
-        "capacity": "20", "open": "08:00", "close": "20:00", "utcOffsetMinutes": "60", "latitude": "", "longitude": "",
+        "capacity": "20", "open": "08:00", "close": "20:00", "timeZone": "Europe/Rome", "latitude": "", "longitude": "",
         "name": "", "address": "", "manager": "",
     ]
 
@@ -108,7 +108,7 @@ struct AdminConsole {
             location: .init(latitude: try number("latitude"), longitude: try number("longitude")),
             capacity: capacity,
             openingHours: Array(repeating: hours, count: 7),
-            utcOffsetMinutes: try whole("utcOffsetMinutes"),
+            timeZone: String((form["timeZone"] ?? "").prefix(64)),
             averageVisitMinutes: 20,
             slotMinutes: 30,
             slotSize: max(1, capacity / 4)

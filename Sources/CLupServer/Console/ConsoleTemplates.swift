@@ -125,7 +125,7 @@ enum ConsoleTemplates {
         <label for="capacity">{{w.capacity}}</label><input id="capacity" name="capacity" type="number" min="1" max="100000" required value="{{form.capacity}}">
         <label for="open">{{w.open}}</label><input id="open" name="open" type="time" required value="{{form.open}}">
         <label for="close">{{w.close}}</label><input id="close" name="close" type="time" required value="{{form.close}}">
-        <label for="offset">{{w.utc_offset}}</label><input id="offset" name="utcOffsetMinutes" type="number" min="-840" max="840" required value="{{form.utcOffsetMinutes}}">
+        <label for="zone">{{w.time_zone}}</label><input id="zone" name="timeZone" required maxlength="64" autocomplete="off" value="{{form.timeZone}}">
         <label for="manager">{{w.manager}}</label><input id="manager" name="manager" required maxlength="64" value="{{form.manager}}">
         <label for="manager-password">{{w.manager_password}}</label><input id="manager-password" name="password" type="password" required minlength="10" maxlength="1024" autocomplete="new-password">
         <p><button type="submit" id="register-button">{{w.register}}</button></p>

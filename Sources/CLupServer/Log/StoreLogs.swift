@@ -25,7 +25,7 @@ public final class StoreLogs: Sendable {
                 peopleAhead: peopleAhead,
                 freePlaces: state.freePlaces,
                 at: now,
-                utcOffsetMinutes: profile.utcOffsetMinutes
+                zone: profile.zone
             ) {
                 return (learnt, true)
             }
@@ -112,7 +112,7 @@ public final class StoreLogs: Sendable {
             let model = TrafficModel(
                 admissions: times,
                 days: days,
-                utcOffsetMinutes: store.record.profile.utcOffsetMinutes,
+                zone: store.record.profile.zone,
                 now: now
             )
             live.withLock { $0[store.record.id]?.traffic = model }

@@ -15,14 +15,7 @@ enum Slots {
         guard parts.count == 3, parts[0].count == 4, let y = Int64(parts[0]), let m = Int64(parts[1]),
             let d = Int64(parts[2]), (1...12).contains(m), (1...31).contains(d)
         else { return nil }
-        // Days from civil (Howard Hinnant's algorithm).
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return days
+        return BusinessDay(year: y, month: m, day: d).number
     }
 
     /// Every slot of a local day with how many places are left; past slots are left out.
@@ -35,17 +28,19 @@ enum Slots {
         guard let hours = profile.openingHours[BusinessDay(number: day).weekday], let open = TimeOfDay(hours.open),
             let close = TimeOfDay(hours.close)
         else { return [] }
-        let midnight = day * 86_400_000 - Int64(profile.utcOffsetMinutes) * 60_000
-        let length = Int64(profile.slotMinutes) * 60_000
+        // Slots start at the store's clock times: a day with a daylight-saving change has them at the same
+        // local times as any other (a time the clock skips starts as much later: kept only once).
+        let length = Int64(profile.slotMinutes) * 60
+        let zone = profile.zone
         var slots: [Slot] = []
-        var start = midnight + Int64(open.secondsAfterMidnight) * 1000
-        let end = midnight + Int64(close.secondsAfterMidnight) * 1000
-        while start + length <= end {
-            if start > now.milliseconds {
+        var local = Int64(open.secondsAfterMidnight)
+        while local + length <= Int64(close.secondsAfterMidnight) {
+            let start = BusinessDay(number: day).instant(secondsAfterMidnight: Int(local), zone: zone).milliseconds
+            if start > now.milliseconds, start > (slots.last?.start ?? .min) {
                 let left = profile.slotSize - booked(Timestamp(milliseconds: start))
-                slots.append(Slot(start: start, end: start + length, available: max(left, 0)))
+                slots.append(Slot(start: start, end: start + length * 1000, available: max(left, 0)))
             }
-            start += length
+            local += length
         }
         return slots
     }

@@ -1,21 +1,21 @@
 import KioskCore
 
-/// Times as a store's people read them: its local wall clock (the store's UTC offset), for slot times and
-/// days on the pages, and the hours of its day report.
+/// Times as a store's people read them: its local wall clock (the store's time zone, daylight saving
+/// included), for slot times and days on the pages, and the hours of its day report.
 struct StoreClock {
-    let offsetMilliseconds: Int64
+    let zone: StoreTimeZone
 
-    init(_ profile: StoreProfile) { offsetMilliseconds = Int64(profile.utcOffsetMinutes) * 60_000 }
+    init(_ profile: StoreProfile) { zone = profile.zone }
 
     /// The local day of `milliseconds` since 1970, as days since 1970-01-01.
     func day(_ milliseconds: Int64) -> Int64 {
-        let local = milliseconds + offsetMilliseconds
-        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+        BusinessDay(localDateOf: Timestamp(milliseconds: milliseconds), zone: zone).number
     }
 
     /// Minutes after local midnight.
     func minuteOfDay(_ milliseconds: Int64) -> Int64 {
-        (milliseconds + offsetMilliseconds - day(milliseconds) * 86_400_000) / 60_000
+        let local = zone.localSeconds(at: Timestamp(milliseconds: milliseconds))
+        return (local - local.floorDivided(by: 86_400) * 86_400) / 60
     }
 
     /// `HH:MM`, local.
@@ -24,21 +24,15 @@ struct StoreClock {
         return Self.twoDigits(minutes / 60) + ":" + Self.twoDigits(minutes % 60)
     }
 
-    /// The local midnight that starts a day number, as milliseconds since 1970.
-    func midnight(_ day: Int64) -> Int64 { day * 86_400_000 - offsetMilliseconds }
+    /// The local midnight that starts a day number, as milliseconds since 1970 (where the clock skips
+    /// midnight, the first minute it shows).
+    func midnight(_ day: Int64) -> Int64 {
+        BusinessDay(number: day).instant(secondsAfterMidnight: 0, zone: zone).milliseconds
+    }
 
     /// `YYYY-MM-DD` of a day number.
     static func date(_ day: Int64) -> String {
-        // Civil from days (Howard Hinnant's algorithm).
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = BusinessDay(number: day).civilDate
         return "\(y)-\(twoDigits(m))-\(twoDigits(d))"
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 import KioskCore
+import ServiceSupport
 
 /// What a system manager registers about a store (R10) and the app shows (R1).
 public struct StoreProfile: Sendable, Codable, Equatable {
@@ -19,8 +21,10 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     public var capacity: Int
     /// Monday first, seven entries; `null` for a closed day.
     public var openingHours: [Hours?]
-    /// The store's UTC offset in minutes (ticket numbers restart at opening time, local time).
-    public var utcOffsetMinutes: Int
+    /// The store's IANA time zone (`Europe/Rome`): opening hours, slots, the business day (ticket numbers restart
+    /// at opening time) and the wait model's hours are on its clock. A store registered with a fixed
+    /// `utcOffsetMinutes` (older clients, stores from before time zones) has `UTC±HH:MM`.
+    public var timeZone: String
     public var averageVisitMinutes: Int
     public var slotMinutes: Int
     /// Bookings per slot.
@@ -48,11 +52,16 @@ public struct StoreProfile: Sendable, Codable, Equatable {
                 throw bad("openingHours[\(day)].close", "must be after open")
             }
         }
-        if !(-14 * 60...14 * 60).contains(utcOffsetMinutes) { throw bad("utcOffsetMinutes", "must be within ±840") }
+        do { _ = try TimeZoneDirectory.system.zone(named: timeZone) } catch {
+            throw bad("timeZone", "\(error.reason)")
+        }
         if !(1...600).contains(averageVisitMinutes) { throw bad("averageVisitMinutes", "must be 1 to 600") }
         if !(5...240).contains(slotMinutes) { throw bad("slotMinutes", "must be 5 to 240") }
         if !(0...capacity).contains(slotSize) { throw bad("slotSize", "must be 0 to the capacity") }
     }
+
+    /// The rules of ``timeZone`` (UTC if the system no longer knows the name: validated when it was set).
+    var zone: StoreTimeZone { (try? TimeZoneDirectory.system.zone(named: timeZone)) ?? .utc }
 
     /// Ticket numbers of the app and bookings restart when the store opens (the earliest opening time).
     var dayStart: TimeOfDay {
@@ -60,5 +69,59 @@ public struct StoreProfile: Sendable, Codable, Equatable {
             $0.secondsAfterMidnight < $1.secondsAfterMidnight
         }
             ?? TimeOfDay(hour: 0, minute: 0)
+    }
+}
+
+extension StoreProfile {
+    enum CodingKeys: String, CodingKey {
+        case name, address, location, capacity, openingHours, timeZone, utcOffsetMinutes, averageVisitMinutes
+        case slotMinutes, slotSize
+    }
+
+    /// `timeZone`, or for older clients and stored profiles from before time zones `utcOffsetMinutes` (a fixed
+    /// offset, checked before it is multiplied).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        address = try c.decode(String.self, forKey: .address)
+        location = try c.decode(Location.self, forKey: .location)
+        capacity = try c.decode(Int.self, forKey: .capacity)
+        openingHours = try c.decode([Hours?].self, forKey: .openingHours)
+        averageVisitMinutes = try c.decode(Int.self, forKey: .averageVisitMinutes)
+        slotMinutes = try c.decode(Int.self, forKey: .slotMinutes)
+        slotSize = try c.decode(Int.self, forKey: .slotSize)
+        if let zone = try c.decodeIfPresent(String.self, forKey: .timeZone) {
+            timeZone = zone
+        } else if let minutes = try c.decodeIfPresent(Int.self, forKey: .utcOffsetMinutes) {
+            guard (-14 * 60...14 * 60).contains(minutes) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .utcOffsetMinutes,
+                    in: c,
+                    debugDescription: "must be within ±840 (better: send timeZone, e.g. \"Europe/Rome\")"
+                )
+            }
+            timeZone = StoreTimeZone.fixedName(minutes * 60)
+        } else {
+            throw DecodingError.keyNotFound(
+                CodingKeys.timeZone,
+                .init(codingPath: c.codingPath, debugDescription: "the store's IANA time zone, e.g. \"Europe/Rome\"")
+            )
+        }
+    }
+
+    /// Also `utcOffsetMinutes`, the zone's offset now, for clients from before time zones.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(address, forKey: .address)
+        try c.encode(location, forKey: .location)
+        try c.encode(capacity, forKey: .capacity)
+        try c.encode(openingHours, forKey: .openingHours)
+        try c.encode(timeZone, forKey: .timeZone)
+        let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        try c.encode(zone.offset(at: now) / 60, forKey: .utcOffsetMinutes)
+        try c.encode(averageVisitMinutes, forKey: .averageVisitMinutes)
+        try c.encode(slotMinutes, forKey: .slotMinutes)
+        try c.encode(slotSize, forKey: .slotSize)
     }
 }

@@ -26,14 +26,14 @@ struct BusinessDayStart: Service {
         for live in logs.all where lease.isHeld {
             let profile = live.record.profile
             let opening = profile.dayStart.secondsAfterMidnight
-            let offset = profile.utcOffsetMinutes * 60
-            let today = BusinessDay(at: now, openingTime: opening, utcOffset: offset)
+            let zone = profile.zone
+            let today = BusinessDay(at: now, openingTime: opening, zone: zone)
             if let day = live.state.day, day >= today { continue }
             let event = StoreEvent.dayStarted(
                 today,
                 store: live.record.id,
                 device: StoreLogs.serverDevice,
-                at: today.start(openingTime: opening, utcOffset: offset)
+                at: today.start(openingTime: opening, zone: zone)
             )
             do {
                 _ = try await logs.append([event], store: live.record.id)

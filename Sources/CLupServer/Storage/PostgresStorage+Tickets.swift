@@ -18,7 +18,7 @@ extension PostgresStorage {
         let day = BusinessDay(
             at: now,
             openingTime: store.profile.dayStart.secondsAfterMidnight,
-            utcOffset: store.profile.utcOffsetMinutes * 60
+            zone: store.profile.zone
         )
         let (ticket, added) = try await transaction { connection in
             // The store's row first: this issue waits for every earlier append to the store to commit.

@@ -24,7 +24,7 @@ extension SQLiteStorage {
         let day = BusinessDay(
             at: now,
             openingTime: store.profile.dayStart.secondsAfterMidnight,
-            utcOffset: store.profile.utcOffsetMinutes * 60
+            zone: store.profile.zone
         )
         let write: @Sendable (Database) throws -> (Ticket, Int64) = { db in
             // On the writer, after every earlier commit was applied in memory: a check here sees them all.

@@ -16,12 +16,12 @@ public struct TrafficModel: Sendable, Equatable, Codable {
 
     /// - Parameters:
     ///   - admissions: times of `ticketAdmitted` events in `[now − days, now)`.
-    ///   - utcOffsetMinutes: the store's offset from UTC.
-    public init(admissions: some Sequence<Timestamp>, days: Int, utcOffsetMinutes: Int, now: Timestamp) {
+    ///   - zone: the store's time zone (hours are the store's local hours, daylight saving included).
+    public init(admissions: some Sequence<Timestamp>, days: Int, zone: StoreTimeZone, now: Timestamp) {
         var counts = [Int](repeating: 0, count: 7 * 24)
         let from = now - .seconds(Int64(days) * 86_400)
         for time in admissions where time >= from && time < now {
-            counts[Self.bucket(time, utcOffsetMinutes: utcOffsetMinutes)] += 1
+            counts[Self.bucket(time, zone: zone)] += 1
         }
         // Each weekday-hour occurs once a week: days / 7 times in the window (at least once).
         let occurrences = Double(max(days / 7, 1))
@@ -30,16 +30,15 @@ public struct TrafficModel: Sendable, Equatable, Codable {
         self.days = days
     }
 
-    static func bucket(_ time: Timestamp, utcOffsetMinutes: Int) -> Int {
-        let day = BusinessDay(localDateOf: time, utcOffsetMinutes: utcOffsetMinutes)
-        let local = time.milliseconds + Int64(utcOffsetMinutes) * 60_000
-        let hour = Int((local - day.number * 86_400_000) / 3_600_000)
-        return day.weekday * 24 + hour
+    static func bucket(_ time: Timestamp, zone: StoreTimeZone) -> Int {
+        let local = zone.localSeconds(at: time)
+        let day = BusinessDay(number: local.floorDivided(by: 86_400))
+        return day.weekday * 24 + Int((local - day.number * 86_400) / 3600)
     }
 
     /// The learnt estimate at `time`, or nil when this hour has too little history.
-    public func wait(peopleAhead: Int, freePlaces: Int, at time: Timestamp, utcOffsetMinutes: Int) -> Duration? {
-        guard let rate = rates[Self.bucket(time, utcOffsetMinutes: utcOffsetMinutes)], rate > 0 else { return nil }
+    public func wait(peopleAhead: Int, freePlaces: Int, at time: Timestamp, zone: StoreTimeZone) -> Duration? {
+        guard let rate = rates[Self.bucket(time, zone: zone)], rate > 0 else { return nil }
         let mustWaitFor = peopleAhead - freePlaces + 1
         guard mustWaitFor > 0 else { return .zero }
         return .milliseconds(Int64((Double(mustWaitFor) / rate * 60_000).rounded()))

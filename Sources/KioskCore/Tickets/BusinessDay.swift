@@ -1,7 +1,8 @@
 /// The store's business day: the day number that ticket codes restart on.
 ///
 /// A day begins at the configured opening time in local time, so tickets printed after midnight in a store
-/// open late still count on the evening's day. The caller passes the local UTC offset (it knows the zone).
+/// open late still count on the evening's day. Local time is the store's ``StoreTimeZone``, so a day that is 23 or
+/// 25 hours long (daylight saving) still starts at the opening time.
 public struct BusinessDay: Sendable, Hashable, Codable, Comparable {
     public var number: Int64
 
@@ -17,14 +18,48 @@ public struct BusinessDay: Sendable, Hashable, Codable, Comparable {
         number = local.floorDivided(by: 86_400)
     }
 
-    /// The instant this business day starts: its opening time, local time.
-    public func start(openingTime: Int, utcOffset: Int) -> Timestamp {
-        Timestamp(milliseconds: (number * 86_400 + Int64(openingTime) - Int64(utcOffset)) * 1000)
+    /// The calendar day of a civil date, e.g. 2026-03-29 (Howard Hinnant's days from civil).
+    public init(year: Int64, month: Int64, day: Int64) {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        number = era * 146_097 + doe - 719_468
+    }
+
+    /// Year, month (1…12) and day (1…31) of this calendar day (Howard Hinnant's civil from days).
+    public var civilDate: (year: Int64, month: Int64, day: Int64) {
+        let z = number + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// The business day at `time` in the store's zone.
+    public init(at time: Timestamp, openingTime: Int, zone: StoreTimeZone) {
+        self.init(at: time, openingTime: openingTime, utcOffset: zone.offset(at: time))
+    }
+
+    /// The instant this business day starts: its opening time on the store's clock (when the clock skips that
+    /// time, as much later as it skips; when it shows it twice, the first).
+    public func start(openingTime: Int, zone: StoreTimeZone) -> Timestamp {
+        zone.instant(localSeconds: number * 86_400 + Int64(openingTime))
     }
 
     /// The local calendar day of `time` (a business day that starts at midnight).
-    public init(localDateOf time: Timestamp, utcOffsetMinutes: Int) {
-        self.init(at: time, openingTime: 0, utcOffset: utcOffsetMinutes * 60)
+    public init(localDateOf time: Timestamp, zone: StoreTimeZone) {
+        self.init(at: time, openingTime: 0, zone: zone)
+    }
+
+    /// The instant the store's clock shows `secondsAfterMidnight` on this (calendar) day.
+    public func instant(secondsAfterMidnight: Int, zone: StoreTimeZone) -> Timestamp {
+        zone.instant(localSeconds: number * 86_400 + Int64(secondsAfterMidnight))
     }
 
     /// Day of the week, Monday = 0 … Sunday = 6 (day 0, 1970-01-01, was a Thursday).

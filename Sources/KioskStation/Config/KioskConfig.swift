@@ -1,6 +1,7 @@
 import Drivers
 import Foundation
 import KioskCore
+import ServiceSupport
 
 /// kioskd's configuration: one struct per section, each key with its default, read in one place
 /// (``load(path:)``). The shipped `config/kioskd.toml` lists every key commented out with its default.
@@ -11,6 +12,8 @@ public struct KioskConfig: Sendable, Equatable {
         public var name = "CLup store"
         /// When the business day starts: ticket numbers restart then.
         public var openingTime = TimeOfDay(hour: 7, minute: 0)
+        /// The store's IANA time zone (`time_zone`); absent: the zone clup-server gives the store.
+        public var timeZone: StoreTimeZone?
         public var capacity = 50
         public var averageVisit: Duration = .seconds(20 * 60)
         /// Upper-case URL the QR starts with; the ticket's signed code follows it.
@@ -158,6 +161,11 @@ public struct KioskConfig: Sendable, Equatable {
                 throw storeTable.error("opening_time", "'\(opening)' is not HH:MM")
             }
             config.store.openingTime = time
+        }
+        if let zone = try storeTable.string("time_zone") {
+            do { config.store.timeZone = try TimeZoneDirectory.system.zone(named: zone) } catch {
+                throw storeTable.error("time_zone", "\(error.description) (the tzdata package has the names)")
+            }
         }
         config.store.capacity = try storeTable.int("capacity", in: 1...100_000) ?? config.store.capacity
         if let minutes = try storeTable.int("average_visit_minutes", in: 1...1440) {

@@ -38,7 +38,7 @@ extension PrinterLoop {
             qrPayload: ticket.qr,
             peopleAhead: ahead,
             estimatedWait: estimate.wait(peopleAhead: ahead, freePlaces: queue.freePlaces),
-            printedAt: Timestamp.localText(ticket.ticket.issuedAt),
+            printedAt: Timestamp.localText(ticket.ticket.issuedAt, zone: station.days.zone.current),
             footer: config.printer.footer,
             logo: logo
         )

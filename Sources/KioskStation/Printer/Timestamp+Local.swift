@@ -1,26 +1,16 @@
-import Glibc
 import KioskCore
 
-/// Local time, from the system's zone (`TZ`, else `/etc/localtime`) through the C library. Not through
-/// Foundation's TimeZone and DateFormatter: those load ICU's tables, about 5 MB of a kiosk's resident memory
-/// for two numbers and a date.
+/// Times as the store's people read them, on the store's clock (``StoreZone``), not the box's. Computed from
+/// the zone's offset: no C library zone (the box's `TZ`) and no Foundation formatter (ICU's tables, about
+/// 5 MB of a kiosk's resident memory for a date).
 extension Timestamp {
-    /// Seconds local time is ahead of UTC at this moment (daylight saving included).
-    static func utcOffset(at time: Timestamp) -> Int {
-        Int(local(time).tm_gmtoff)
-    }
-
     /// Local date and time as printed on a ticket: `2026-11-22 09:41`.
-    static func localText(_ time: Timestamp) -> String {
-        let t = local(time)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday)) \(two(t.tm_hour)):\(two(t.tm_min))"
-    }
-
-    private static func local(_ time: Timestamp) -> tm {
-        var seconds = time_t(time.seconds)
-        var fields = tm()
-        localtime_r(&seconds, &fields)
-        return fields
+    static func localText(_ time: Timestamp, zone: StoreTimeZone) -> String {
+        let local = zone.localSeconds(at: time)
+        let day = local.floorDivided(by: 86_400)
+        let minutes = (local - day * 86_400) / 60
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let (y, m, d) = BusinessDay(number: day).civilDate
+        return "\(y)-\(two(m))-\(two(d)) \(two(minutes / 60)):\(two(minutes % 60))"
     }
 }

@@ -18,10 +18,20 @@ public final class BusinessDayKeeper: Service, Sendable {
     let queue: QueueReplica
     let clock: WallClock
     let logger: Logger
+    /// The store's clock: days start at the opening time in this zone.
+    public let zone: StoreZone
     /// One writer at a time (printer thread, door thread, this service): the event is written once.
     private let writing = Mutex(())
 
-    public init(config: KioskConfig, store: LocalStore, queue: QueueReplica, clock: WallClock, logger: Logger) {
+    public init(
+        config: KioskConfig,
+        store: LocalStore,
+        queue: QueueReplica,
+        clock: WallClock,
+        logger: Logger,
+        zone: StoreZone? = nil
+    ) {
+        self.zone = zone ?? StoreZone(configured: config.store.timeZone, store: store, logger: logger)
         self.config = config
         self.store = store
         self.queue = queue
@@ -31,7 +41,7 @@ public final class BusinessDayKeeper: Service, Sendable {
 
     /// The business day at `now`, as this store counts days (they start at the opening time, local time).
     func businessDay(at now: Timestamp) -> BusinessDay {
-        BusinessDay(at: now, openingTime: openingTime, utcOffset: Timestamp.utcOffset(at: now))
+        BusinessDay(at: now, openingTime: openingTime, zone: zone.current)
     }
 
     private var openingTime: Int { config.store.openingTime.secondsAfterMidnight }
@@ -46,7 +56,7 @@ public final class BusinessDayKeeper: Service, Sendable {
         return try writing.withLock { _ in
             let before = queue.snapshot
             if let day = before.day, day >= today { return false }
-            let start = today.start(openingTime: openingTime, utcOffset: Timestamp.utcOffset(at: now))
+            let start = today.start(openingTime: openingTime, zone: zone.current)
             try StationLog(store: store, queue: queue, config: config).startDay(today, at: start)
             let after = queue.snapshot
             logger.notice(

@@ -98,4 +98,13 @@ extension LocalStore {
             return (confirmed, pending)
         }
     }
+
+    /// The store's time zone as clup-server last gave it (nil before the first sync).
+    public func serverTimeZone() throws -> String? {
+        try db.read { try String.fetchOne($0, sql: "SELECT time_zone FROM sync_state WHERE id = 1") }
+    }
+
+    func setServerTimeZone(_ name: String) throws {
+        try db.write { try $0.execute(sql: "UPDATE sync_state SET time_zone = ? WHERE id = 1", arguments: [name]) }
+    }
 }

@@ -108,6 +108,10 @@ public final class LocalStore: Sendable {
             // 1: the key came from the server's ring (and leaves with it); 0: trusted by hand.
             try db.execute(sql: "ALTER TABLE trusted_keys ADD COLUMN from_server INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v6: the store's time zone") { db in
+            // The IANA name clup-server gives the store (used when [store] time_zone is not set).
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN time_zone TEXT")
+        }
         migrator.registerMigration("v6: when late events reached the server") { db in
             try db.execute(sql: "ALTER TABLE events ADD COLUMN received_at INTEGER")
         }

@@ -28,6 +28,8 @@ public final class SyncClient: Service, Sendable {
     let health: (@Sendable () -> KioskHealth)?
     /// The station's wall clock (contact times, when a key ring was adopted).
     let clock: WallClock
+    /// Told the store's zone from every page of the log (used where `[store] time_zone` is not set).
+    let zone: StoreZone?
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
     private let reported = Mutex(0)
@@ -43,6 +45,7 @@ public final class SyncClient: Service, Sendable {
         queue: QueueReplica,
         logger: Logger,
         clock: WallClock = .system,
+        zone: StoreZone? = nil,
         health: (@Sendable () -> KioskHealth)? = nil,
         onKeyRingChanged: @escaping @Sendable () -> Void = {}
     ) throws {
@@ -66,6 +69,7 @@ public final class SyncClient: Service, Sendable {
         self.onKeyRingChanged = onKeyRingChanged
         self.health = health
         self.clock = clock
+        self.zone = zone
         self.base = base
         self.published = Mutex(SyncStatus(server: config.sync.server))
     }
@@ -189,6 +193,7 @@ public final class SyncClient: Service, Sendable {
                 reportConflicts()
                 try wantKeysOfNewIssuers(in: page.events)
             }
+            if let name = page.timeZone { zone?.serverSays(name) }
             if let digest = page.keyRing, ringDigest.withLock({ $0 }) != digest {
                 keysWanted.withLock { $0 = true }
                 keysFeed.notify()

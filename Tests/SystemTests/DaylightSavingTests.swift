@@ -1,0 +1,98 @@
+import DeviceEmulators
+import Foundation
+import KioskCore
+import ServiceSupport
+import Testing
+
+@testable import KioskStation
+@testable import Rigs
+
+/// A store in Rome, a printer kiosk that is not told its zone (it takes the store's from clup-server, not the
+/// box's), and one shifted clock for both, across the nights of 2026's daylight saving changes: the business
+/// day starts at 07:00 on the store's clock on kiosk and server — 05:00 UTC after the spring change, 06:00 UTC
+/// after the autumn one — and ticket numbers restart then, not an hour early or late.
+@Suite(.serialized) struct DaylightSavingTests {
+    static func utc(_ month: Int64, _ day: Int64, _ hour: Int64, _ minute: Int64, _ second: Int64 = 0) -> Timestamp {
+        Timestamp(
+            milliseconds: (BusinessDay(year: 2026, month: month, day: day).number * 86_400 + hour * 3600 + minute * 60
+                + second) * 1000
+        )
+    }
+
+    @Test func theKioskAndTheServerStartTheDayAtOpeningAcrossBothChanges() async throws {
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        func set(_ time: Timestamp) { offset.advance(by: time - clock.now()) }
+        set(Self.utc(3, 28, 20, 50))  // Saturday 21:50 CET
+
+        let server = try await ServerRig(clock: clock)
+        let store = try await server.registerStore(["timeZone": "Europe/Rome"])
+        let credential = try await server.enroll("entrance-printer", store: store)
+        let printer = try StationRig(profile: "custom-vkp80iii", clock: clock) {
+            $0.syncing(with: server, store: store, device: "entrance-printer", credential: credential, capacity: 2)
+            $0.store.openingTime = TimeOfDay(hour: 7, minute: 0)
+            #expect($0.store.timeZone == nil)
+        }
+        do {
+            let zone = printer.kiosk.printer.map { $0.days.zone }
+            #expect(await printer.wait { zone?.current.identifier == "Europe/Rome" } != nil, "the server's zone")
+            let queue = { printer.kiosk.queue.snapshot }
+            let day = { (month: Int64, day: Int64) in BusinessDay(year: 2026, month: month, day: day) }
+            #expect(await printer.wait { queue().day == day(3, 28) } != nil)
+
+            /// The code on the ticket the printer shows now.
+            func presented() -> String? {
+                printer.emulator.tickets.last?.text.lazy.compactMap { $0.firstMatch(of: /A\d{3}/).map { String($0.0) } }
+                    .first
+            }
+            /// The evening: three tickets torn off; then the morning 20 s before 07:00 on the store's clock, still
+            /// the evening's day; then 07:00: a new day (this presenter retracts the evening's last ticket and
+            /// shows the day's A001).
+            func night(evening: Timestamp, dawn: Timestamp, from: BusinessDay, to: BusinessDay) async throws {
+                set(evening)
+                #expect(await printer.wait { queue().day == from && presented() == "A001" } != nil, "\(from)")
+                for _ in 1...3 {
+                    let printed = printer.emulator.ticketCount
+                    await printer.customerTakes()
+                    try await printer.requireTickets(printed + 1)
+                }
+                #expect(await printer.wait { queue().waiting.count == 3 && presented() == "A004" } != nil)
+                #expect(await printer.wait { server.queue(store)?.waiting.count == 3 } != nil, "synced")
+
+                set(dawn)
+                try await Task.sleep(for: .seconds(2))
+                #expect(queue().day == from && queue().waiting.count == 3, "the kiosk started the day early")
+                #expect(presented() == "A004")
+                #expect(server.queue(store)?.day == from, "the server started the day early")
+
+                set(dawn + .seconds(25))  // 07:00:05 on the store's clock
+                #expect(await printer.wait(.seconds(5)) { queue().day == to && queue().waiting.isEmpty } != nil)
+                #expect(
+                    await printer.wait(.seconds(5)) { presented() == "A001" } != nil,
+                    "\(String(describing: presented()))"
+                )
+                #expect(await printer.wait(.seconds(5)) { server.queue(store)?.day == to } != nil)
+            }
+            // Spring: 29 March, 02:00 → 03:00; 06:59:40 CEST is 04:59:40 UTC.
+            try await night(
+                evening: Self.utc(3, 28, 20, 50),
+                dawn: Self.utc(3, 29, 4, 59, 40),
+                from: day(3, 28),
+                to: day(3, 29)
+            )
+            // Autumn: 25 October, 03:00 → 02:00; 21:50 CEST is 19:50 UTC, 06:59:40 CET is 05:59:40 UTC.
+            try await night(
+                evening: Self.utc(10, 24, 19, 50),
+                dawn: Self.utc(10, 25, 5, 59, 40),
+                from: day(10, 24),
+                to: day(10, 25)
+            )
+        } catch {
+            await printer.stop()
+            await server.stop()
+            throw error
+        }
+        await printer.stop()
+        await server.stop()
+    }
+}
