@@ -19,11 +19,11 @@ APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos,
 # a real browser for the pages, what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot), and
 # what the USB gadget rig needs (qemu, a static busybox for its initramfs, depmod), and libfaketime (kioskd run
-# across a night under a fake clock), and PostgreSQL's server (a private cluster per suite: clup-server's second
-# backend).
+# across a night under a fake clock), PostgreSQL's server (a private cluster per suite: clup-server's second
+# backend), and nginx (the load balancer in front of clup-server replicas in FleetTests).
 APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver prometheus \
              dpkg-dev debootstrap curl libcurl4-openssl-dev \
-             qemu-system-x86 busybox-static kmod udev xz-utils cpio faketime postgresql
+             qemu-system-x86 busybox-static kmod udev xz-utils cpio faketime postgresql nginx-light
 # Package: dpkg-shlibdeps works out the library dependencies; the static Swift runtime's FoundationNetworking
 # links libcurl by its development name.
 APT_DEB   := dpkg-dev libcurl4-openssl-dev

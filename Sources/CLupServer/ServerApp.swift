@@ -114,13 +114,15 @@ public struct ServerApp: Sendable {
         )
         let router = Router(context: ServerContext.self)
         let knownRoutes = KnownRoutes()
+        router.middlewares.add(MetricsMiddleware())
         router.middlewares.add(ErrorEnvelope(routes: knownRoutes))
         router.get("healthz") { _, _ in "ok" }
         let office = StoreOffice(database: database, logs: logs, contacts: auth.contacts)
         StoreRoutes(office: office, auth: auth).register(on: router)
         let reports = ReportRoutes(database: database, logs: logs, auth: auth)
         reports.register(on: router)
-        FleetRoutes(auth: auth, logs: logs).register(on: router)
+        let lease = DutyLease(storage: postgres, logger: logger)
+        FleetRoutes(auth: auth, logs: logs, lease: lease).register(on: router)
         EventRoutes(
             database: database,
             logs: logs,
@@ -177,7 +179,6 @@ public struct ServerApp: Sendable {
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
             logger: logger
         )
-        let lease = DutyLease(storage: postgres, logger: logger)
         let expiry = NoShowExpiry(
             lease: lease,
             logs: logs,

@@ -141,6 +141,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         }
         unblockStopSignals()
         let logger = KeyValueLogHandler.bootstrap(program: "clup-server", level: logLevel)
+        ReplicaMetrics.bootstrap()
         var options = ServerApp.Options(adminToken: token)
         options.host = host
         options.port = port

@@ -10,6 +10,7 @@ import SyncWire
 struct FleetRoutes {
     let auth: Authenticator
     let logs: StoreLogs
+    let lease: DutyLease
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.put("v1/devices/self/health") { request, _ -> Response in
@@ -24,7 +25,12 @@ struct FleetRoutes {
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: FleetMetrics.exposition(auth.contacts, logs: logs)))
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: FleetMetrics.exposition(auth.contacts, logs: logs, lease: lease)
+                            + ReplicaMetrics.registry.emitToString()
+                    )
+                )
             )
         }
     }
@@ -32,9 +38,16 @@ struct FleetRoutes {
 
 /// The fleet's gauges, computed at each scrape from what the kiosks reported (never stale counters).
 enum FleetMetrics {
-    static func exposition(_ contacts: DeviceContacts, logs: StoreLogs) -> String {
+    static func exposition(_ contacts: DeviceContacts, logs: StoreLogs, lease: DutyLease) -> String {
         let registry = PrometheusCollectorRegistry()
         let now = logs.clock.now()
+        gauge(
+            registry,
+            "replica_duty_lease_held",
+            "1 when this replica runs the background duties (no-show expiry, day start); one replica of a fleet.",
+            lease.isHeld ? 1 : 0,
+            labels: []
+        )
         for live in logs.all {
             let store = live.record.id.uuidString.lowercased()
             gauge(

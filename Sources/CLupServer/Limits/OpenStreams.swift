@@ -32,6 +32,7 @@ final class OpenStreams: Sendable {
             counts.byKey[a, default: 0] += 1
             counts.byKey[t, default: 0] += 1
             counts.total += 1
+            ReplicaMetrics.eventStreams.increment()
             return true
         }
     }
@@ -43,6 +44,7 @@ final class OpenStreams: Sendable {
                 counts.byKey[key] = left > 0 ? left : nil
             }
             counts.total -= 1
+            ReplicaMetrics.eventStreams.decrement()
         }
     }
 

@@ -145,7 +145,11 @@ public final class StoreLogs: Sendable {
 
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
         guard self.store(store) != nil else { throw APIError.notFound("store \(store)") }
-        return try await database.append(events, store: store) { [self] added in applyCommitted(added, store: store) }
+        let results = try await database.append(events, store: store) { [self] added in
+            applyCommitted(added, store: store)
+        }
+        ReplicaMetrics.eventsAppended.increment(by: results.count { $0.new })
+        return results
     }
 
     /// Issues an app ticket or a booking in the store's log.
@@ -215,6 +219,8 @@ public final class StoreLogs: Sendable {
         guard let feed = self.store(store)?.changes else { throw APIError.notFound("store \(store)") }
         if wait > .zero {
             // A stopping server answers at once with what there is: the client asks again, elsewhere.
+            ReplicaMetrics.longPolls.increment()
+            defer { ReplicaMetrics.longPolls.decrement() }
             _ = await cancelWhenGracefulShutdown {
                 await feed.wait(timeout: wait) { [weak self] in (self?.store(store)?.lastSequence ?? 0) > sequence }
             }

@@ -36,7 +36,9 @@ public final class DutyLease: Service, Sendable {
                     defer { self.held.store(false, ordering: .relaxed) }
                     try await storage.withConnection { connection in try await self.hold(on: connection) }
                 }
-            } catch  where !Task.isShuttingDownGracefully && !Task.isCancelled {
+            } catch {
+                // Stopping: the cancellation is how the work ended, not a failure.
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
                 logger.warning(
                     "cannot take part in the background duties' lease — retrying",
                     metadata: ["error": "\(PostgresStorage.reason(error))"]
@@ -50,6 +52,9 @@ public final class DutyLease: Service, Sendable {
     /// is still there. Returns only by throwing (a lost connection) or when cancelled.
     private func hold(on connection: PostgresConnection) async throws {
         while !Task.isCancelled {
+            // A query sent on a connection the server has ended never returns (postgres-nio drops it, seen after a
+            // PostgreSQL restart): look first, and start again on a new connection.
+            guard !connection.isClosed else { throw ConnectionEnded() }
             if held.load(ordering: .relaxed) {
                 try await connection.query("SELECT 1", logger: logger)
             } else {
@@ -68,4 +73,9 @@ public final class DutyLease: Service, Sendable {
             try await Task.sleep(for: .seconds(1))
         }
     }
+}
+
+/// The lease's connection was ended (by the database, or a network failure): the lease is lost with it.
+struct ConnectionEnded: Error, CustomStringConvertible {
+    var description: String { "the database ended the connection" }
 }

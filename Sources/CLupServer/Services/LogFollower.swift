@@ -32,7 +32,9 @@ struct LogFollower: Service {
                         }
                     }
                 }
-            } catch  where !Task.isShuttingDownGracefully && !Task.isCancelled {
+            } catch {
+                // Stopping: the cancellation is how the work ended, not a failure.
+                if Task.isShuttingDownGracefully || Task.isCancelled { break }
                 logger.warning(
                     "not following the database's changes — retrying",
                     metadata: ["error": "\(PostgresStorage.reason(error))", "retry": "\(delay)"]

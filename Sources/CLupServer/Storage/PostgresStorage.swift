@@ -80,7 +80,9 @@ public final class PostgresStorage: ServerStorage {
         do {
             result = try await body(connection)
         } catch {
-            try? await connection.close()
+            // A connection the server ended (a restart, a failover) may never report its close, and awaiting it
+            // would hold this caller — and a graceful shutdown behind it — for ever: the close runs on its own.
+            Task { try? await connection.close() }
             throw error
         }
         try? await connection.close()

@@ -12,7 +12,7 @@ public struct KioskConfig: Sendable, Equatable {
         public var name = "CLup store"
         /// When the business day starts: ticket numbers restart then.
         public var openingTime = TimeOfDay(hour: 7, minute: 0)
-        /// The store's IANA time zone (`time_zone`); absent: the zone clup-server gives the store.
+        /// The store's IANA time zone (`time_zone`); absent or empty: the zone clup-server gives the store.
         public var timeZone: StoreTimeZone?
         public var capacity = 50
         public var averageVisit: Duration = .seconds(20 * 60)
@@ -162,7 +162,7 @@ public struct KioskConfig: Sendable, Equatable {
             }
             config.store.openingTime = time
         }
-        if let zone = try storeTable.string("time_zone") {
+        if let zone = try storeTable.string("time_zone"), !zone.isEmpty {
             do { config.store.timeZone = try TimeZoneDirectory.system.zone(named: zone) } catch {
                 throw storeTable.error("time_zone", "\(error.description) (the tzdata package has the names)")
             }
