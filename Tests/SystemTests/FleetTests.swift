@@ -72,7 +72,7 @@ struct FleetTests {
             try ServerProcess(database: database, directory: directory, name: "one"),
             try ServerProcess(database: database, directory: directory, name: "two"),
         ]
-        defer { replicas.forEach { $0.stop() } }
+        defer { for replica in replicas { replica.stop() } }
         let balancer = try LoadBalancerRig(
             upstreams: replicas.map(\.port),
             certificate: certificate,
