@@ -21,6 +21,8 @@ final class ServerRig: Sendable {
     let task: Task<Void, any Error>
     let directory: String
     let port: Int
+    /// The private PostgreSQL cluster of a rig on ``Backend/postgresql`` (stopped with the rig).
+    let cluster: PostgresRig?
     /// With TLS: a client that trusts the test's CA (URLSession cannot be told to).
     let tlsClient: HTTPClient?
     static let adminToken = "test-admin-token-0123456789"
@@ -61,9 +63,12 @@ final class ServerRig: Sendable {
         connections: ConnectionLimits = crowdConnections,
         tls: (files: ServerCertificate.Files, ca: String)? = nil,
         statusURL: String? = nil,
-        database: String? = nil
+        database: String? = nil,
+        backend: Backend = .sqlite
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
+        let cluster = database == nil && backend == .postgresql ? try PostgresRig() : nil
+        self.cluster = cluster
         var options = ServerApp.Options(adminToken: Self.adminToken)
         options.port = port
         options.clock = clock
@@ -72,7 +77,7 @@ final class ServerRig: Sendable {
         options.expiryInterval = expiryInterval
         options.connections = connections
         // A SQLite file of its own, or a shared `postgres://` database (one replica of several).
-        options.database = database ?? "\(self.directory)/clup.sqlite"
+        options.database = try database ?? cluster?.createDatabase() ?? "\(self.directory)/clup.sqlite"
         options.tls = tls?.files
         if let statusURL { options.statusURL = statusURL }
         tlsClient = try tls.map { tls in
@@ -86,7 +91,10 @@ final class ServerRig: Sendable {
         var logger = Logger(label: "server")
         logger.logLevel =
             ProcessInfo.processInfo.environment["CLUP_SERVER_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
-        app = try await ServerApp.build(options, logger: logger)
+        do { app = try await ServerApp.build(options, logger: logger) } catch {
+            cluster?.stop()
+            throw error
+        }
         let group = app.serviceGroup(logger: logger, handleSignals: false)
         self.group = group
         task = Task { try await group.run() }
@@ -106,6 +114,7 @@ final class ServerRig: Sendable {
         await group.triggerGracefulShutdown()
         _ = try? await task.value
         try? await tlsClient?.shutdown()
+        cluster?.stop()
         if removingData { try? FileManager.default.removeItem(atPath: directory) }
     }
 

@@ -9,8 +9,8 @@ import Testing
 /// clup-server's API over loopback: who may call what, bad requests answered with the field at fault and
 /// nothing half-written, and an idempotent event log with per-store sequence numbers.
 @Suite(.serialized) struct ServerAPITests {
-    @Test func registrationAndEnrollmentAreGuarded() async throws {
-        let server = try await ServerRig()
+    @Test(arguments: Backend.available) func registrationAndEnrollmentAreGuarded(_ backend: Backend) async throws {
+        let server = try await ServerRig(backend: backend)
         do {
             let profile: [String: Any] = ServerRig.storeProfile
             let manager = ["username": "anna", "password": "correct horse battery"]
@@ -81,8 +81,8 @@ import Testing
         await server.stop()
     }
 
-    @Test func theEventLogIsIdempotentAndOrdered() async throws {
-        let server = try await ServerRig()
+    @Test(arguments: Backend.available) func theEventLogIsIdempotentAndOrdered(_ backend: Backend) async throws {
+        let server = try await ServerRig(backend: backend)
         do {
             let store = try await server.registerStore()
             let credential = try await server.enroll("k1", store: store)
@@ -158,8 +158,8 @@ import Testing
 
     /// The app's side: stores near a point, a virtual ticket with its place and wait, live updates until it
     /// ends, cancelling; no credentials, nothing personal.
-    @Test func virtualTicketsNearbyStoresAndLiveStatus() async throws {
-        let server = try await ServerRig()
+    @Test(arguments: Backend.available) func virtualTicketsNearbyStoresAndLiveStatus(_ backend: Backend) async throws {
+        let server = try await ServerRig(backend: backend)
         do {
             let milano = try await server.registerStore(["capacity": 1], manager: "anna")
             _ = try await server.registerStore(
@@ -241,8 +241,8 @@ import Testing
 
     /// Booking a visit: the free slots of tomorrow, a booking signed to be valid from its slot's start to five
     /// minutes after, the slot full after its last place, and bad requests naming the field.
-    @Test func bookingsTakeTheirSlot() async throws {
-        let server = try await ServerRig()
+    @Test(arguments: Backend.available) func bookingsTakeTheirSlot(_ backend: Backend) async throws {
+        let server = try await ServerRig(backend: backend)
         do {
             let store = try await server.registerStore(["slotSize": 1, "slotMinutes": 30])
             let tomorrow = Date().addingTimeInterval(86_400 + 3600)  // the store is UTC+1
@@ -298,9 +298,9 @@ import Testing
 
     /// Manager login: a token that enrolls the manager's own store's kiosks; wrong credentials say nothing
     /// about which part was wrong, and a guesser is slowed down.
-    @Test func managersLogInAndGuessersAreSlowedDown() async throws {
+    @Test(arguments: Backend.available) func managersLogInAndGuessersAreSlowedDown(_ backend: Backend) async throws {
         // Loopback is the proxy: X-Forwarded-For names other clients.
-        let server = try await ServerRig(trustedProxies: [CIDR("127.0.0.1")!])
+        let server = try await ServerRig(trustedProxies: [CIDR("127.0.0.1")!], backend: backend)
         do {
             let store = try await server.registerStore(manager: "anna")
             let other = try await server.registerStore(["name": "Other Market"], manager: "bruno")
@@ -454,8 +454,9 @@ import Testing
 
     /// With a history of admissions at this hour of the week, a ticket's estimate comes from the store's
     /// own traffic, not the fallback.
-    @Test func theWaitEstimateLearnsFromTheStoresHistory() async throws {
-        let server = try await ServerRig()
+    @Test(arguments: Backend.available) func theWaitEstimateLearnsFromTheStoresHistory(_ backend: Backend) async throws
+    {
+        let server = try await ServerRig(backend: backend)
         do {
             let store = try await server.registerStore(["capacity": 1])
             let credential = try await server.enroll("k1", store: store)

@@ -12,9 +12,12 @@ import Testing
 /// door kiosk, which verifies them with the key ring the server handed out and admits them in order; in the
 /// end the server's queue and both kiosks' queues are the same fold of the same log.
 @Suite(.serialized) struct SyncTests {
-    @Test(.enabled(if: HIL.needs("zbarimg"), "zbarimg not installed (apt-get install zbar-tools; make test does it)"))
-    func paperAndAppTicketsShareOneQueueAndOneDoor() async throws {
-        let server = try await ServerRig()
+    @Test(
+        .enabled(if: HIL.needs("zbarimg"), "zbarimg not installed (apt-get install zbar-tools; make test does it)"),
+        arguments: Backend.available
+    )
+    func paperAndAppTicketsShareOneQueueAndOneDoor(_ backend: Backend) async throws {
+        let server = try await ServerRig(backend: backend)
         let storeID = try await server.registerStore()
         let printerCredential = try await server.enroll("entrance-printer", store: storeID)
         let doorCredential = try await server.enroll("entrance-door", store: storeID)
@@ -101,8 +104,11 @@ import Testing
     /// server and the kiosk share a shifted clock, so the slot comes without waiting for it. Everything happens
     /// in one business day: the clock starts at the next 08:00 in the store (UTC+1), the slot is 10:00 then
     /// (a ticket torn off before the store opens would belong to the day before, and expire when it opens).
-    @Test(.enabled(if: HIL.needs("zbarimg"), "zbarimg not installed (apt-get install zbar-tools; make test does it)"))
-    func bookingsAreCalledAtTheirSlot() async throws {
+    @Test(
+        .enabled(if: HIL.needs("zbarimg"), "zbarimg not installed (apt-get install zbar-tools; make test does it)"),
+        arguments: Backend.available
+    )
+    func bookingsAreCalledAtTheirSlot(_ backend: Backend) async throws {
         let offset = WallClock.Offset()
         let hour: Int64 = 3_600_000
         let real = Int64(Date().timeIntervalSince1970 * 1000)
@@ -110,7 +116,7 @@ import Testing
         if morning <= real { morning += 24 * hour }
         offset.advance(by: .milliseconds(morning - real))
         let clock = WallClock.shifted(by: offset)
-        let server = try await ServerRig(clock: clock)
+        let server = try await ServerRig(clock: clock, backend: backend)
         let storeID = try await server.registerStore(["slotMinutes": 15])
         let credential = try await server.enroll("entrance", store: storeID)
         let scanner = try SerialScannerEmulator(suffix: .cr)
