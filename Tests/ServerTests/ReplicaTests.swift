@@ -85,4 +85,44 @@ struct ReplicaTests {
         await one.stop()
         await two.stop()
     }
+
+    /// Shoppers taking tickets at once through two replicas each get their ticket back in the answer (on
+    /// PostgreSQL, concurrent commits report out of order: a replica reads its own write before it answers —
+    /// before, some answers were "ticket not found" for a ticket just issued).
+    @Test func everyTakerReadsBackTheTicketItJustTook() async throws {
+        let cluster = try PostgresRig()
+        defer { cluster.stop() }
+        let database = try cluster.createDatabase()
+        let one = try await ServerRig(database: database)
+        let two = try await ServerRig(database: database)
+        do {
+            let store = try await one.registerStore(["capacity": 1000])
+            #expect(try await eventually { two.app.logs.store(store) != nil })
+            let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for n in 0..<120 {
+                    group.addTask {
+                        let rig = n % 2 == 0 ? one : two
+                        let answer = try await rig.call(
+                            "POST",
+                            "/v1/stores/\(store.uuidString)/tickets",
+                            token: nil,
+                            headers: ["X-Forwarded-For": "10.9.\(n / 256).\(n % 256)"]
+                        )
+                        return (answer.status, (answer.body["ticket"] as? [String: Any])?["code"] as? String)
+                    }
+                }
+                var all: [(Int, String?)] = []
+                for try await answer in group { all.append(answer) }
+                return all
+            }
+            #expect(answers.allSatisfy { $0.0 == 201 }, "\(answers.filter { $0.0 != 201 })")
+            #expect(Set(answers.compactMap(\.1)).count == 120, "every ticket its own code")
+        } catch {
+            await one.stop()
+            await two.stop()
+            throw error
+        }
+        await one.stop()
+        await two.stop()
+    }
 }

@@ -149,6 +149,7 @@ public final class StoreLogs: Sendable {
             applyCommitted(added, store: store)
         }
         ReplicaMetrics.eventsAppended.increment(by: results.count { $0.new })
+        try await applied(through: results.map(\.sequence).max() ?? 0, store: store)
         return results
     }
 
@@ -164,7 +165,7 @@ public final class StoreLogs: Sendable {
         check: (@Sendable () throws -> Void)? = nil
     ) async throws -> AppTicket {
         guard let record = self.store(store)?.record else { throw APIError.notFound("store \(store)") }
-        return try await database.issue(
+        let issued = try await database.issue(
             kind: kind,
             store: record,
             slot: slot,
@@ -174,6 +175,16 @@ public final class StoreLogs: Sendable {
             at: now,
             check: check
         ) { [self] added in applyCommitted(added, store: store) }
+        try await applied(through: issued.sequence, store: store)
+        return issued
+    }
+
+    /// Returns once this process's queue of the store holds the log through `sequence`: a caller that just
+    /// appended reads its own write (on PostgreSQL, commits of concurrent requests can report out of order,
+    /// and a commit that came before the gap is applied only when the missing part has been read).
+    private func applied(through sequence: Int64, store: StoreID) async throws {
+        guard (self.store(store)?.lastSequence ?? .max) < sequence else { return }
+        try await catchUp(store)
     }
 
     /// Runs right after a commit (on SQLite's writer, in commit order). Applies the events that come next in
