@@ -104,6 +104,7 @@ demo: deps-run
 bench: deps-test
 	$(call apt_ensure,$(APT_DEB))
 	$(SWIFT) build -c release --product clup-bench
+	$(SWIFT) build -c release --product clup-server
 	kioskd=$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c release -b kioskd) && \
 		.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python --kioskd "$$kioskd"
 

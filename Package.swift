@@ -204,6 +204,7 @@ let package = Package(
             name: "clup-bench",
             dependencies: [
                 "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
+                "ClusterRigs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -242,11 +243,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The real servers tests and clup-bench's fleet group start: a private PostgreSQL cluster, clup-server
+        // processes (no test framework: a release build links it).
+        .target(
+            name: "ClusterRigs",
+            path: "Tests/ClusterRigs",
+            swiftSettings: strict
+        ),
         // What the tests below share: the server and station rigs, processes, ptys, a proxy, a test CA.
         .target(
             name: "Rigs",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
+                "ClusterRigs", "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer",
+                "ServiceSupport",
                 "CLinuxShims", "SyncWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -48,27 +48,57 @@ final class BenchServer: Sendable {
 
     /// Registers a store open all week, every ticket waiting in its line; returns its id.
     func registerStore(capacity: Int) throws -> UUID {
-        let hours = Array(repeating: #"{"open":"00:00","close":"23:59"}"#, count: 7).joined(separator: ",")
-        let registration = """
-            {"store":{"name":"Bench Market","address":"1 Bench Road","location":{"latitude":45.46,"longitude":9.19},
-            "capacity":\(capacity),"openingHours":[\(hours)],"utcOffsetMinutes":0,
-            "averageVisitMinutes":20,"slotMinutes":15,"slotSize":5},
-            "manager":{"username":"bench","password":"correct horse battery"}}
-            """
-        let answer = try LoopbackHTTP(port: port).request("POST", "/v1/stores", json: registration, bearer: Self.token)
-        guard let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
-            let store = (object["id"] as? String).flatMap(UUID.init(uuidString:))
-        else { throw BenchError("cannot register the store: \(String(decoding: answer, as: UTF8.self))") }
-        return store
+        guard let id = UUID(uuidString: try Self.registerStore(port: port, token: Self.token, capacity: capacity))
+        else { throw BenchError("the store's id is not a UUID") }
+        return id
     }
 
     /// Enrolls a kiosk; returns its credential.
     func enroll(_ device: String, store: UUID) throws -> String {
-        let answer = try LoopbackHTTP(port: port).request(
+        try Self.enroll(device, store: store.uuidString, port: port, token: Self.token)
+    }
+
+    /// Registers a store open all week (and its manager) on the server at `port`, on `client`'s connection
+    /// when given; returns its id.
+    static func registerStore(
+        port: Int,
+        token: String,
+        capacity: Int,
+        name: String = "Bench Market",
+        client: LoopbackHTTP? = nil
+    ) throws -> String {
+        let hours = Array(repeating: #"{"open":"00:00","close":"23:59"}"#, count: 7).joined(separator: ",")
+        let registration = """
+            {"store":{"name":"\(name)","address":"1 Bench Road","location":{"latitude":45.46,"longitude":9.19},
+            "capacity":\(capacity),"openingHours":[\(hours)],"timeZone":"Europe/Rome",
+            "averageVisitMinutes":20,"slotMinutes":15,"slotSize":5},
+            "manager":{"username":"m\(UUID().uuidString.prefix(8))","password":"correct horse battery"}}
+            """
+        let answer = try (client ?? LoopbackHTTP(port: port)).request(
             "POST",
-            "/v1/stores/\(store.uuidString)/devices",
+            "/v1/stores",
+            json: registration,
+            bearer: token
+        )
+        guard let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
+            let store = object["id"] as? String
+        else { throw BenchError("cannot register the store: \(String(decoding: answer, as: UTF8.self))") }
+        return store
+    }
+
+    /// Enrolls a kiosk of `store` on the server at `port`; returns its credential.
+    static func enroll(
+        _ device: String,
+        store: String,
+        port: Int,
+        token: String,
+        client: LoopbackHTTP? = nil
+    ) throws -> String {
+        let answer = try (client ?? LoopbackHTTP(port: port)).request(
+            "POST",
+            "/v1/stores/\(store)/devices",
             json: #"{"device":"\#(device)"}"#,
-            bearer: Self.token
+            bearer: token
         )
         guard let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
             let credential = object["credential"] as? String

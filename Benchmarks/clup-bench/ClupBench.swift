@@ -48,7 +48,10 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "The kioskd binary for the daemon benchmarks (default: the one next to clup-bench).")
     var kioskd: String?
 
-    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon.")
+    @Option(help: "Stores (2 kiosks each) long-polling one replica, for the fleet benchmark.")
+    var fleetStores = 1000
+
+    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon, fleet.")
     var only = "all"
 
     func run() async throws {
@@ -77,6 +80,9 @@ struct ClupBench: AsyncParsableCommand {
         if only == "all" || only == "sync" {
             try await SyncBenchmarks.tearOffToServer(count: tearOffs)
             try await SyncBenchmarks.outboxDrain(events: outboxEvents)
+        }
+        if only == "all" || only == "fleet" {
+            try await FleetBenchmarks.run(clients: clients, perClient: ticketsPerClient / 2, stores: fleetStores)
         }
         if only == "all" || only == "daemon" {
             try await DaemonBenchmarks.footprintAndSoak(binary: kioskd, tearOffs: soakTearOffs)

@@ -79,6 +79,19 @@ final class LoopbackHTTP: @unchecked Sendable {
         forwardedFor: String? = nil,
         headers: [String: String] = [:]
     ) throws -> [UInt8] {
+        begin(method, path, json: json, bearer: bearer, forwardedFor: forwardedFor, headers: headers)
+        return try answer(to: path)
+    }
+
+    /// Sends a request without waiting for its answer (a long-poll); ``answer(to:)`` reads it.
+    func begin(
+        _ method: String,
+        _ path: String,
+        json: String? = nil,
+        bearer: String? = nil,
+        forwardedFor: String? = nil,
+        headers: [String: String] = [:]
+    ) {
         let auth =
             (bearer.map { "Authorization: Bearer \($0)\r\n" } ?? "")
             + (forwardedFor.map { "X-Forwarded-For: \($0)\r\n" } ?? "")
@@ -91,6 +104,10 @@ final class LoopbackHTTP: @unchecked Sendable {
         } else {
             send("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)Content-Length: 0\r\n\r\n")
         }
+    }
+
+    /// The body of the answer to the request sent last.
+    func answer(to path: String) throws -> [UInt8] {
         let head = String(decoding: try take(until: [13, 10, 13, 10]), as: UTF8.self).lowercased()
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
             let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))

@@ -14,43 +14,7 @@ enum ServerBenchmarks {
         let port = server.port
         let store = try server.registerStore(capacity: 100_000).uuidString  // every ticket waits in line
         print("\n== Virtual tickets: \(clients) concurrent clients × \(perClient) tickets on loopback keep-alive")
-        let started = ContinuousClock.now
-        let all = try await withThrowingTaskGroup(of: Samples.self) { group in
-            for c in 0..<clients {
-                group.addTask {
-                    try await withCheckedThrowingContinuation { continuation in
-                        Thread {
-                            continuation.resume(
-                                with: Result {
-                                    let client = try LoopbackHTTP(port: port)
-                                    var samples = Samples()
-                                    for n in 0..<perClient {
-                                        let sent = ContinuousClock.now
-                                        // A phone per ticket: one address each (10.c.n/256.n%256).
-                                        let body = try client.request(
-                                            "POST",
-                                            "/v1/stores/\(store)/tickets",
-                                            forwardedFor: "10.\(c).\(n / 256).\(n % 256)"
-                                        )
-                                        guard String(decoding: body, as: UTF8.self).contains(#""code":"V"#) else {
-                                            throw BenchError(
-                                                "unexpected answer: \(String(decoding: body, as: UTF8.self))"
-                                            )
-                                        }
-                                        samples.add((ContinuousClock.now - sent).microseconds / 1000)
-                                    }
-                                    return samples
-                                }
-                            )
-                        }.start()
-                    }
-                }
-            }
-            var all = Samples()
-            for try await samples in group { all.merge(samples) }
-            return all
-        }
-        let elapsed = ContinuousClock.now - started
+        let (all, elapsed) = try await takeTickets(ports: [port], store: store, clients: clients, perClient: perClient)
         let rate = Double(all.count) / (elapsed.microseconds / 1e6)
         print(
             "tickets: \(all.count) in \(fmt(elapsed.microseconds / 1e6, 2)) s → \(Int(rate)) tickets/s (target ≥ 2,000/s)"
@@ -59,5 +23,45 @@ enum ServerBenchmarks {
             "latency per request: p50 \(fmt(all.p50, 2)) ms, p99 \(fmt(all.p99, 2)) ms, max \(fmt(all.percentile(100), 2)) ms"
         )
         await server.stop()
+    }
+
+    /// `clients` threads on keep-alive connections, client c to `ports[c % ports.count]`, each taking
+    /// `perClient` virtual tickets for as many phones (one address each: 10.c.n/256.n%256); every request's
+    /// latency in ms, and how long they all took.
+    static func takeTickets(
+        ports: [Int],
+        store: String,
+        clients: Int,
+        perClient: Int
+    ) async throws -> (Samples, Duration) {
+        let started = ContinuousClock.now
+        let all = try await withThrowingTaskGroup(of: Samples.self) { group in
+            for c in 0..<clients {
+                let port = ports[c % ports.count]
+                group.addTask {
+                    try await FloodBenchmarks.onThread {
+                        let client = try LoopbackHTTP(port: port)
+                        var samples = Samples()
+                        for n in 0..<perClient {
+                            let sent = ContinuousClock.now
+                            let body = try client.request(
+                                "POST",
+                                "/v1/stores/\(store)/tickets",
+                                forwardedFor: "10.\(c).\(n / 256).\(n % 256)"
+                            )
+                            guard String(decoding: body, as: UTF8.self).contains(#""code":"V"#) else {
+                                throw BenchError("unexpected answer: \(String(decoding: body, as: UTF8.self))")
+                            }
+                            samples.add((ContinuousClock.now - sent).microseconds / 1000)
+                        }
+                        return samples
+                    }
+                }
+            }
+            var all = Samples()
+            for try await samples in group { all.merge(samples) }
+            return all
+        }
+        return (all, ContinuousClock.now - started)
     }
 }

@@ -6,19 +6,19 @@ import Glibc
 /// machine's own cluster. Run as the `postgres` user when the tests run as root (the server refuses root).
 /// The server is this process's own child (not left behind by `pg_ctl`), so it is watched like any other
 /// rig's program; ``stop()`` ends it (fast shutdown) and removes its files.
-final class PostgresRig: @unchecked Sendable {
-    let directory: String
-    private(set) var port = 0
+public final class PostgresRig: @unchecked Sendable {
+    public let directory: String
+    public private(set) var port = 0
     private let bin: String
     private let owner: String?
     private var server: Process?
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The newest server Debian installed (`/usr/lib/postgresql/<version>/bin`), nil when there is none.
-    static var binaries: String? {
+    public static var binaries: String? {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap { Int($0) }
         guard let newest = versions.max() else { return nil }
@@ -27,18 +27,18 @@ final class PostgresRig: @unchecked Sendable {
     }
 
     /// Runs where Debian's server is installed, or always under `make test` (where its absence is a failure).
-    static var available: Bool { HIL.strict || binaries != nil }
+    public static var available: Bool { Programs.strict || binaries != nil }
 
-    init() throws {
+    public init() throws {
         guard let bin = Self.binaries else {
             throw Failure(description: "no PostgreSQL server in /usr/lib/postgresql (apt install postgresql)")
         }
         self.bin = bin
-        owner = HIL.isRoot ? "postgres" : nil
-        directory = HIL.temporaryDirectory("postgres")
-        if let owner { _ = try HIL.run("chown", [owner, directory]) }
+        owner = Programs.isRoot ? "postgres" : nil
+        directory = Programs.temporaryDirectory("postgres")
+        if let owner { _ = try Programs.run("chown", [owner, directory]) }
         let (initdbPath, initdbArguments) = Self.invocation(owner, "\(bin)/initdb")
-        let initdb = try HIL.run(
+        let initdb = try Programs.run(
             initdbPath,
             initdbArguments
                 + [
@@ -49,7 +49,7 @@ final class PostgresRig: @unchecked Sendable {
         guard initdb.status == 0 else { throw Failure(description: "initdb failed: \(initdb.error)") }
         var started: Int?
         for _ in 0..<5 where started == nil {
-            let candidate = try Self.freePort()
+            let candidate = try Programs.freePort()
             if try start(port: candidate) { started = candidate }
         }
         guard let started else {
@@ -90,7 +90,7 @@ final class PostgresRig: @unchecked Sendable {
     }
 
     /// A new empty database in this cluster; its `postgres://` URL.
-    func createDatabase(_ name: String = "clup_\(UUID().uuidString.prefix(8).lowercased())") throws -> String {
+    public func createDatabase(_ name: String = "clup_\(UUID().uuidString.prefix(8).lowercased())") throws -> String {
         let result = try sql("CREATE DATABASE \(name)")
         guard result.status == 0 else { throw Failure(description: "CREATE DATABASE \(name): \(result.error)") }
         return "postgres://clup@127.0.0.1:\(port)/\(name)"
@@ -98,12 +98,12 @@ final class PostgresRig: @unchecked Sendable {
 
     /// Runs SQL with psql as the `clup` superuser (in `database`).
     @discardableResult
-    func sql(_ statement: String, database: String = "postgres") throws -> HIL.ProcessResult {
+    public func sql(_ statement: String, database: String = "postgres") throws -> Programs.ProcessResult {
         try sql(statement, database: database, port: port)
     }
 
-    private func sql(_ statement: String, database: String = "postgres", port: Int) throws -> HIL.ProcessResult {
-        try HIL.run(
+    private func sql(_ statement: String, database: String = "postgres", port: Int) throws -> Programs.ProcessResult {
+        try Programs.run(
             "\(bin)/psql",
             [
                 "-h", "127.0.0.1", "-p", "\(port)", "-U", "clup", "-d", database, "-v", "ON_ERROR_STOP=1", "-Atc",
@@ -113,12 +113,12 @@ final class PostgresRig: @unchecked Sendable {
     }
 
     /// Stops the server (fast: sessions end, the data stays) and starts it again on the same port.
-    func restart() throws {
+    public func restart() throws {
         stopServer()
         guard try start(port: port) else { throw Failure(description: "PostgreSQL did not start again") }
     }
 
-    func stop() {
+    public func stop() {
         stopServer()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -138,23 +138,5 @@ final class PostgresRig: @unchecked Sendable {
     private static func invocation(_ owner: String?, _ program: String) -> (path: String, arguments: [String]) {
         guard let owner else { return (program, []) }
         return ("/usr/bin/setpriv", ["--reuid=\(owner)", "--regid=\(owner)", "--init-groups", "--", program])
-    }
-
-    /// A port nobody listens on right now (the server may still lose it to a race: the caller retries).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw Failure(description: "bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

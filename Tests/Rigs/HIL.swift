@@ -1,3 +1,4 @@
+@_exported import ClusterRigs
 import DeviceEmulators
 import Drivers
 import Foundation
@@ -9,20 +10,14 @@ import Testing
 /// `make test` sets `CLUP_TEST_STRICT=1` after installing the tools, so a missing tool fails the run there;
 /// a plain `swift test` skips those tests and says which tool is missing.
 enum HIL {
-    static var strict: Bool { ProcessInfo.processInfo.environment["CLUP_TEST_STRICT"] == "1" }
+    static var strict: Bool { Programs.strict }
 
-    static func which(_ tool: String) -> String? {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let path = "\(directory)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return nil
-    }
+    static func which(_ tool: String) -> String? { Programs.which(tool) }
 
     /// Runs when the tool is installed, or always under `make test` (where its absence is a failure).
     static func needs(_ tool: String) -> Bool { strict || which(tool) != nil }
 
-    static var isRoot: Bool { getuid() == 0 }
+    static var isRoot: Bool { Programs.isRoot }
 
     /// The Python with python-escpos: `CLUP_PYTHON`, else `.venv-test/bin/python` made by `make test`.
     static var python: String? {
@@ -41,11 +36,7 @@ enum HIL {
         return url.path
     }()
 
-    struct ProcessResult {
-        var status: Int32
-        var output: String
-        var error: String
-    }
+    typealias ProcessResult = Programs.ProcessResult
 
     /// Runs a program to completion and captures its output.
     static func run(
@@ -53,25 +44,7 @@ enum HIL {
         _ arguments: [String],
         environment: [String: String]? = nil
     ) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(
-            fileURLWithPath: executable.hasPrefix("/") ? executable : (which(executable) ?? executable)
-        )
-        process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(
-            status: process.terminationStatus,
-            output: String(decoding: outData, as: UTF8.self),
-            error: String(decoding: errData, as: UTF8.self)
-        )
+        try Programs.run(executable, arguments, environment: environment)
     }
 
     /// Decodes every QR code in a PNG with zbarimg, an independent decoder.
@@ -80,11 +53,7 @@ enum HIL {
         return result.output.split(separator: "\n").map(String.init)
     }
 
-    static func temporaryDirectory(_ name: String) -> String {
-        let path = NSTemporaryDirectory() + "clup-\(name)-\(UUID().uuidString.prefix(8))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func temporaryDirectory(_ name: String) -> String { Programs.temporaryDirectory(name) }
 }
 
 /// An in-process emulator serving TCP and a pty, writing PNGs to a temporary directory.

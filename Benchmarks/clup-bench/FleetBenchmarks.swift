@@ -1,0 +1,185 @@
+import ClusterRigs
+import Foundation
+import Glibc
+
+/// clup-server for a chain (issue #18): virtual tickets per second from one SQLite process against PostgreSQL
+/// with 1, 2 and 3 replicas (clup-server processes on a private cluster of Debian's server, the clients spread
+/// over the replicas as a load balancer would), the wake-up of a long-poll on one replica by a push through
+/// another, and what 1,000 stores × 2 kiosks long-polling cost one replica (memory, idle CPU). Everything shares
+/// this machine's 2 cores: the clients, the replicas and PostgreSQL.
+enum FleetBenchmarks {
+    static let token = BenchServer.token
+
+    static func run(clients: Int, perClient: Int, stores: Int) async throws {
+        let directory = Programs.temporaryDirectory("bench-fleet")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func replica(_ database: String, _ name: String) throws -> ServerProcess {
+            try ServerProcess(database: database, directory: directory, name: name, adminToken: token)
+        }
+        print("\n== Fleet: virtual tickets, \(clients) clients × \(perClient), spread over the replicas")
+        let sqlite = try await tickets([try replica("\(directory)/one.sqlite", "sqlite")], clients, perClient)
+        print("SQLite, 1 process: \(sqlite)")
+        let cluster = try PostgresRig()
+        defer { cluster.stop() }
+        var rates: [Int: Double] = [:]
+        for count in 1...3 {
+            let database = try cluster.createDatabase()
+            let replicas = try (0..<count).map { try replica(database, "pg\(count)-\($0)") }
+            let result = try await tickets(replicas, clients, perClient)
+            rates[count] = result.rate
+            print("PostgreSQL, \(count) replica\(count == 1 ? "" : "s"): \(result)")
+            if count == 1 { try databaseSize(cluster, database, events: result.samples.count) }
+        }
+        print(
+            "PostgreSQL with 2 replicas ÷ SQLite: \(fmt((rates[2] ?? 0) / sqlite.rate, 2))× (goal ≥ 1; the clients, "
+                + "the replicas and the database share 2 cores)"
+        )
+        let database = try cluster.createDatabase()
+        try await wakeUps(try replica(database, "wake-1"), try replica(database, "wake-2"), count: 200)
+        try await longPolls(try replica(try cluster.createDatabase(), "polls"), stores: stores)
+    }
+
+    /// The database's size on disk per event after the run (one store, `events` app tickets — one event each —
+    /// and its day's start), and what that makes a year of a busy store: 2,000 customers a day, 4 events each
+    /// (issued, taken or called, admitted, exited).
+    static func databaseSize(_ cluster: PostgresRig, _ url: String, events: Int) throws {
+        let name = String(url.split(separator: "/").last ?? "")
+        let size = try cluster.sql("SELECT pg_database_size(current_database())", database: name)
+        let empty = try cluster.sql("SELECT pg_database_size('template1')")
+        guard let bytes = Double(size.output.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let base = Double(empty.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { throw BenchError("pg_database_size: \(size.error)\(empty.error)") }
+        let perEvent = (bytes - base) / Double(events)
+        print(
+            "database: \(fmt((bytes - base) / 1_048_576, 1)) MiB over an empty one for \(events) events → "
+                + "\(Int(perEvent)) bytes an event (log, tickets, indexes) → a store of 2,000 customers a day "
+                + "(4 events each) \(fmt(perEvent * 8000 * 365 / 1_073_741_824, 2)) GiB a year"
+        )
+    }
+
+    struct Result: CustomStringConvertible {
+        var rate: Double
+        var samples: Samples
+        var description: String {
+            "\(Int(rate)) tickets/s, request p50 \(fmt(samples.p50, 2)) ms / p99 \(fmt(samples.p99, 2)) ms"
+        }
+    }
+
+    /// `clients` threads, client c on replica c mod n, each taking `perClient` tickets for as many addresses.
+    static func tickets(_ replicas: [ServerProcess], _ clients: Int, _ perClient: Int) async throws -> Result {
+        defer { for replica in replicas { replica.stop() } }
+        let store = try BenchServer.registerStore(port: replicas[0].port, token: token, capacity: 100_000)
+        // Every replica knows the store before the clock starts.
+        for replica in replicas {
+            var known = false
+            for _ in 0..<250 where !known {
+                let answer = try LoopbackHTTP(port: replica.port).request("GET", "/v1/stores?q=Bench")
+                known = String(decoding: answer, as: UTF8.self).contains(store)
+                if !known { usleep(20_000) }
+            }
+            guard known else { throw BenchError("replica \(replica.port) never heard of the store") }
+        }
+        let (all, elapsed) = try await ServerBenchmarks.takeTickets(
+            ports: replicas.map(\.port),
+            store: store,
+            clients: clients,
+            perClient: perClient
+        )
+        return Result(rate: Double(all.count) / (elapsed.microseconds / 1e6), samples: all)
+    }
+
+    /// A kiosk long-polls replica one; another pushes an event through replica two; the time from sending the
+    /// push until the poll's answer (replica two's commit and NOTIFY, replica one's catch-up and answer).
+    static func wakeUps(_ one: ServerProcess, _ two: ServerProcess, count: Int) async throws {
+        defer {
+            one.stop()
+            two.stop()
+        }
+        let store = try BenchServer.registerStore(port: one.port, token: token, capacity: 100)
+        let credential = try BenchServer.enroll("k1", store: store, port: one.port, token: token)
+        let samples = try await FloodBenchmarks.onThread {
+            let poller = try LoopbackHTTP(port: one.port)
+            let pusher = try LoopbackHTTP(port: two.port)
+            var samples = Samples()
+            var last = 0
+            for n in 0..<count {
+                poller.begin("GET", "/v1/stores/\(store)/events?after=\(last)&wait=10", bearer: credential)
+                usleep(20_000)  // the poll is waiting
+                let event = """
+                    {"events":[{"id":"\(UUID())","store":"\(store)","device":"k1",
+                    "time":\(Int64(Date().timeIntervalSince1970 * 1000)),"body":{"type":"customerExited"}}]}
+                    """
+                let pushed = ContinuousClock.now
+                _ = try pusher.request("POST", "/v1/stores/\(store)/events", json: event, bearer: credential)
+                let page = try poller.answer(to: "the long-poll")
+                samples.add((ContinuousClock.now - pushed).microseconds / 1000)
+                guard let object = try? JSONSerialization.jsonObject(with: Data(page)) as? [String: Any],
+                    let through = object["last"] as? Int, through > last
+                else { throw BenchError("wake-up \(n): \(String(decoding: page, as: UTF8.self))") }
+                last = through
+            }
+            return samples
+        }
+        print(
+            "\n== Cross-replica wake-up, \(count) pushes: the long-poll on replica one answers p50 "
+                + "\(fmt(samples.p50, 1)) ms / p99 \(fmt(samples.p99, 1)) ms after the push to replica two was sent "
+                + "(goal p99 ≤ 200 ms)"
+        )
+    }
+
+    /// `stores` stores with 2 kiosks each, every kiosk long-polling one replica (wait 60 s): the replica's
+    /// resident memory before and with them, and its CPU over 10 s of that idle crowd.
+    static func longPolls(_ replica: ServerProcess, stores: Int) async throws {
+        defer { replica.stop() }
+        guard let pid = replica.pid else { throw BenchError("the replica is not running") }
+        let admin = try LoopbackHTTP(port: replica.port)
+        var kiosks: [(store: String, credential: String)] = []
+        for n in 0..<stores {
+            let store = try BenchServer.registerStore(
+                port: replica.port,
+                token: token,
+                capacity: 50,
+                name: "Market \(n)",
+                client: admin
+            )
+            for k in 0..<2 {
+                let credential = try BenchServer.enroll(
+                    "k\(k)",
+                    store: store,
+                    port: replica.port,
+                    token: token,
+                    client: admin
+                )
+                kiosks.append((store, credential))
+            }
+        }
+        try await Task.sleep(for: .seconds(2))
+        let before = residentBytes(of: pid)
+        var polls: [LoopbackHTTP] = []
+        for kiosk in kiosks {
+            let poll = try LoopbackHTTP(port: replica.port)
+            poll.begin("GET", "/v1/stores/\(kiosk.store)/events?after=1000000&wait=60", bearer: kiosk.credential)
+            polls.append(poll)
+        }
+        try await Task.sleep(for: .seconds(3))
+        let with = residentBytes(of: pid)
+        let ticks = cpuTicks(of: pid)
+        try await Task.sleep(for: .seconds(10))
+        let idle = Double(cpuTicks(of: pid) - ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) / 10 * 100
+        print(
+            "\n== \(stores) stores × 2 kiosks long-polling one replica: RSS \(fmt(Double(before) / 1_048_576, 1)) → "
+                + "\(fmt(Double(with) / 1_048_576, 1)) MiB (\(fmt(Double(with - before) / Double(kiosks.count) / 1024, 1))"
+                + " KB a waiting kiosk), CPU over 10 s of waiting \(fmt(idle, 1)) % of one core"
+        )
+        polls.removeAll()
+    }
+
+    /// utime + stime of a process, in clock ticks.
+    static func cpuTicks(of pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+}
