@@ -21,13 +21,26 @@ struct ReplicaTests {
         return true
     }
 
-    @Test func replicasShareStoresLogsAndWakeUps() async throws {
+    /// Two replicas on a new database of a private cluster, stopped after `body` whatever happened.
+    func withTwoReplicas(_ body: (ServerRig, ServerRig) async throws -> Void) async throws {
         let cluster = try PostgresRig()
         defer { cluster.stop() }
         let database = try cluster.createDatabase()
         let one = try await ServerRig(database: database)
         let two = try await ServerRig(database: database)
         do {
+            try await body(one, two)
+        } catch {
+            await one.stop()
+            await two.stop()
+            throw error
+        }
+        await one.stop()
+        await two.stop()
+    }
+
+    @Test func replicasShareStoresLogsAndWakeUps() async throws {
+        try await withTwoReplicas { one, two in
             // A store registered through one replica is known to the other, which enrolls its kiosk.
             let store = try await one.registerStore()
             #expect(try await eventually { two.app.logs.store(store) != nil }, "replica two never heard of the store")
@@ -77,25 +90,14 @@ struct ReplicaTests {
 
             await holder.stop()
             #expect(try await eventually { other.app.lease.isHeld }, "the duties were not taken over")
-        } catch {
-            await one.stop()
-            await two.stop()
-            throw error
         }
-        await one.stop()
-        await two.stop()
     }
 
     /// Shoppers taking tickets at once through two replicas each get their ticket back in the answer (on
     /// PostgreSQL, concurrent commits report out of order: a replica reads its own write before it answers —
     /// before, some answers were "ticket not found" for a ticket just issued).
     @Test func everyTakerReadsBackTheTicketItJustTook() async throws {
-        let cluster = try PostgresRig()
-        defer { cluster.stop() }
-        let database = try cluster.createDatabase()
-        let one = try await ServerRig(database: database)
-        let two = try await ServerRig(database: database)
-        do {
+        try await withTwoReplicas { one, two in
             let store = try await one.registerStore(["capacity": 1000])
             #expect(try await eventually { two.app.logs.store(store) != nil })
             let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
@@ -117,12 +119,6 @@ struct ReplicaTests {
             }
             #expect(answers.allSatisfy { $0.0 == 201 }, "\(answers.filter { $0.0 != 201 })")
             #expect(Set(answers.compactMap(\.1)).count == 120, "every ticket its own code")
-        } catch {
-            await one.stop()
-            await two.stop()
-            throw error
         }
-        await one.stop()
-        await two.stop()
     }
 }
