@@ -27,9 +27,7 @@ import Testing
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
         // Saturday 28 March, 12:00 UTC.
-        offset.advance(
-            by: .milliseconds(Self.utcMidnight(3, 28) + 12 * 3_600_000) - (clock.now() - Timestamp(milliseconds: 0))
-        )
+        offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(3, 28) + 12 * 3_600_000))
         let server = try await ServerRig(clock: clock)
         do {
             let store = try await server.registerStore(["timeZone": "Europe/Rome", "slotMinutes": 30])
@@ -54,10 +52,7 @@ import Testing
             _ = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
 
             // The business day starts at 07:00 CEST = 05:00 UTC, not at 06:00 UTC as it did on Saturday.
-            offset.advance(
-                by: .milliseconds(Self.utcMidnight(3, 29) + 5 * 3_600_000 - 5_000)
-                    - (clock.now() - Timestamp(milliseconds: 0))
-            )
+            offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(3, 29) + 5 * 3_600_000 - 5_000))
             try await Task.sleep(for: .seconds(2))
             let sundayNumber = BusinessDay(year: 2026, month: 3, day: 29)
             #expect(server.queue(store)?.day != sundayNumber)
@@ -84,9 +79,7 @@ import Testing
     @Test func fallBackKeepsTheStoresHours() async throws {
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
-        offset.advance(
-            by: .milliseconds(Self.utcMidnight(10, 24) + 12 * 3_600_000) - (clock.now() - Timestamp(milliseconds: 0))
-        )
+        offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(10, 24) + 12 * 3_600_000))
         let server = try await ServerRig(clock: clock)
         do {
             let store = try await server.registerStore(["timeZone": "Europe/Rome", "slotMinutes": 30])
@@ -96,16 +89,10 @@ import Testing
             #expect(monday.first == Self.utcMidnight(10, 26) + 6 * 3_600_000)
             #expect(sunday.count == 30)
             // 05:30 UTC is 06:30 on the store's clock after the change: still Saturday's business day.
-            offset.advance(
-                by: .milliseconds(Self.utcMidnight(10, 25) + 5 * 3_600_000 + 1_800_000)
-                    - (clock.now() - Timestamp(milliseconds: 0))
-            )
+            offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(10, 25) + 5 * 3_600_000 + 1_800_000))
             try await Task.sleep(for: .seconds(2))
             #expect(server.queue(store)?.day == BusinessDay(year: 2026, month: 10, day: 24))
-            offset.advance(
-                by: .milliseconds(Self.utcMidnight(10, 25) + 6 * 3_600_000 + 5_000)
-                    - (clock.now() - Timestamp(milliseconds: 0))
-            )
+            offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(10, 25) + 6 * 3_600_000 + 5_000))
             try await waitFor { server.queue(store)?.day == BusinessDay(year: 2026, month: 10, day: 25) }
         } catch {
             await server.stop()

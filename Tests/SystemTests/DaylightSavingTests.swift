@@ -22,7 +22,7 @@ import Testing
     @Test func theKioskAndTheServerStartTheDayAtOpeningAcrossBothChanges() async throws {
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
-        func set(_ time: Timestamp) { offset.advance(by: time - clock.now()) }
+        func set(_ time: Timestamp) { offset.move(clock, to: time) }
         set(Self.utc(3, 28, 20, 50))  // Saturday 21:50 CET
 
         let server = try await ServerRig(clock: clock)

@@ -49,7 +49,7 @@ public struct BusinessDay: Sendable, Hashable, Codable, Comparable {
     /// The instant this business day starts: its opening time on the store's clock (when the clock skips that
     /// time, as much later as it skips; when it shows it twice, the first).
     public func start(openingTime: Int, zone: StoreTimeZone) -> Timestamp {
-        zone.instant(localSeconds: number * 86_400 + Int64(openingTime))
+        instant(secondsAfterMidnight: openingTime, zone: zone)
     }
 
     /// The local calendar day of `time` (a business day that starts at midnight).
