@@ -39,6 +39,10 @@ public final class StoreLogs: Sendable {
 
     let database: any ServerStorage
     private let live: Mutex<[StoreID: Live]>
+    /// The log reads under way, one a store (``catchUp(_:through:)``), numbered as they begin.
+    private let reads = Mutex<(begun: Int, running: [StoreID: (number: Int, task: Task<Void, any Error>)])>(
+        (0, [:])
+    )
 
     /// The device id the server signs app tickets and writes its own events (expiries) as.
     public static let serverDevice: DeviceID = "clup-server"
@@ -149,7 +153,7 @@ public final class StoreLogs: Sendable {
             applyCommitted(added, store: store)
         }
         ReplicaMetrics.eventsAppended.increment(by: results.count { $0.new })
-        try await applied(through: results.map(\.sequence).max() ?? 0, store: store)
+        try await catchUp(store, through: results.map(\.sequence).max() ?? 0)
         return results
     }
 
@@ -175,29 +179,45 @@ public final class StoreLogs: Sendable {
             at: now,
             check: check
         ) { [self] added in applyCommitted(added, store: store) }
-        try await applied(through: issued.sequence, store: store)
+        // A replica reads its own write before it answers (on PostgreSQL, commits of concurrent requests can
+        // report out of order: one that came before a gap is applied once the missing part has been read).
+        try await catchUp(store, through: issued.sequence)
         return issued
-    }
-
-    /// Returns once this process's queue of the store holds the log through `sequence`: a caller that just
-    /// appended reads its own write (on PostgreSQL, commits of concurrent requests can report out of order,
-    /// and a commit that came before the gap is applied only when the missing part has been read).
-    private func applied(through sequence: Int64, store: StoreID) async throws {
-        guard (self.store(store)?.lastSequence ?? .max) < sequence else { return }
-        try await catchUp(store)
     }
 
     /// Runs right after a commit (on SQLite's writer, in commit order). Applies the events that come next in
     /// the store's log; when they are ahead of it (another commit's callback has not run yet, or another
     /// replica appended in between), reads the missing part from the database.
     private func applyCommitted(_ added: [StoreEvent], store: StoreID) {
-        if apply(added, store: store) { Task { try? await catchUp(store) } }
+        guard apply(added, store: store), let last = added.last?.sequence else { return }
+        Task { try? await catchUp(store, through: last) }
     }
 
-    /// Reads the store's log beyond what this process applied and applies it, in order.
-    public func catchUp(_ store: StoreID) async throws {
-        guard let last = self.store(store)?.lastSequence else { return }
-        _ = apply(try await database.events(store: store, after: last, limit: .max), store: store)
+    /// Reads the store's log beyond what this process applied and applies it, in order, until it holds
+    /// `sequence` (a committed one); without one, everything committed before the call.
+    ///
+    /// One read of a store at a time: callers join the read under way instead of each reading the same part
+    /// (every request of a batch whose commit came after another replica's, every notification). A read
+    /// that began before the call may end short of what the caller needs: it then joins or begins the next.
+    public func catchUp(_ store: StoreID, through sequence: Int64 = .max) async throws {
+        let asked = reads.withLock { $0.begun }
+        while let last = self.store(store)?.lastSequence, last < sequence {
+            let read = reads.withLock { state -> (number: Int, task: Task<Void, any Error>) in
+                if let running = state.running[store] { return running }
+                state.begun += 1
+                let number = state.begun
+                let task = Task { [self] in
+                    defer { reads.withLock { if $0.running[store]?.number == number { $0.running[store] = nil } } }
+                    guard let last = self.store(store)?.lastSequence else { return }
+                    _ = apply(try await database.events(store: store, after: last, limit: .max), store: store)
+                }
+                state.running[store] = (number, task)
+                return (number, task)
+            }
+            try await read.task.value
+            // Begun after the call: it read everything committed before.
+            if read.number > asked { return }
+        }
     }
 
     /// Applies each event that is the next one of the store's log (others were applied already, or come after

@@ -2,6 +2,7 @@ import KioskCore
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import ServiceSupport
 import Synchronization
 
 /// Keeps this replica in step with what other replicas write to the shared PostgreSQL database: every append
@@ -48,15 +49,21 @@ struct LogFollower: Service {
         }
     }
 
-    /// `e:<store>:<last sequence>` (an append) or `s:<store>` (a store registered or changed).
+    /// `e:<store>:<last sequence>:<sent>` (an append; replicas of before the lag was measured send no time) or
+    /// `s:<store>` (a store registered or changed).
     private func follow(_ payload: String) async {
         let parts = payload.split(separator: ":")
         do {
             switch parts.first {
-            case "e" where parts.count == 3:
+            case "e" where parts.count == 3 || parts.count == 4:
                 guard let store = StoreID(uuidString: String(parts[1])), let last = Int64(parts[2]) else { return }
                 guard let live = logs.store(store) else { return try await logs.reloadStores() }
-                if last > live.lastSequence { try await logs.catchUp(store) }
+                if last > live.lastSequence { try await logs.catchUp(store, through: last) }
+                if parts.count == 4, let sent = Int64(parts[3]) {
+                    // From the writer's statement to this replica's queue holding the events (its waiters woken).
+                    let lag = Int64(WallClock.system.now().milliseconds) - sent
+                    ReplicaMetrics.notifyLag.recordMilliseconds(max(lag, 0))
+                }
             case "s":
                 try await logs.reloadStores()
             default:

@@ -3,7 +3,9 @@ import Prometheus
 
 /// This replica's own figures for a fleet's Prometheus, beside the stores' and kiosks' (``FleetMetrics``):
 /// requests by route, method and status and their latency (Hummingbird's `MetricsMiddleware`), open long-polls
-/// and event streams, events appended, and whether this replica holds the background duties' lease. The
+/// and event streams, events appended, whether this replica holds the background duties' lease, and on
+/// PostgreSQL the wake-up lag of other replicas' appends, the connection pool's use (``PostgresPool``) and
+/// how many writes share a transaction (``PostgresCommits``). The
 /// executable bootstraps swift-metrics into ``registry``; servers run inside tests leave it unbootstrapped,
 /// where these figures are no-ops.
 public enum ReplicaMetrics {
@@ -11,13 +13,26 @@ public enum ReplicaMetrics {
 
     /// Sends the process's swift-metrics to ``registry`` (once, before the server is built).
     public static func bootstrap() {
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Finer than the default (5 ms up): a connection is usually free at once, a wake-up takes a few ms.
+        factory.durationHistogramBuckets = [
+            "clup_db_connection_wait_seconds": [.microseconds(100), .microseconds(500), .milliseconds(1),
+                .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5)],
+            "clup_notify_lag_seconds": [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                .milliseconds(50), .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(5)],
+        ]
+        factory.valueHistogramBuckets = ["clup_db_writes_per_transaction": [1, 2, 4, 8, 16, 32, 64, 128, 256, 500]]
+        MetricsSystem.bootstrap(factory)
     }
 
     /// Events this replica appended to the stores' logs (new ones, not retries of events already there).
     static let eventsAppended = Counter(label: "clup_events_appended_total")
     /// Kiosk long-polls waiting on this replica now.
     static let longPolls = Meter(label: "clup_open_long_polls")
+    /// From an append's statement on any replica (the database's clock) to this replica's queue of the store
+    /// holding it — the wake-up lag of a long-poll or a live page here. Across machines it includes the
+    /// clocks' difference: keep them in step (NTP).
+    static let notifyLag = Timer(label: "clup_notify_lag_seconds")
     /// Shoppers' live status streams open on this replica now.
     static let eventStreams = Meter(label: "clup_open_event_streams")
 }

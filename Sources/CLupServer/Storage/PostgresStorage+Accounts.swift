@@ -59,11 +59,10 @@ extension PostgresStorage {
 
     public func stores() async throws -> [StoreRecord] {
         var records: [StoreRecord] = []
-        let rows = try await client.query(
-            "SELECT id, profile, signing_key, next_sequence FROM stores ORDER BY created_at, id",
-            logger: logger
+        let rows = try await pool.query(
+            "SELECT id, profile, signing_key, next_sequence FROM stores ORDER BY created_at, id"
         )
-        for try await (id, profile, key, next) in rows.decode((UUID, Data, Data, Int64).self) {
+        for (id, profile, key, next) in try rows.decode((UUID, Data, Data, Int64).self) {
             records.append(
                 StoreRecord(
                     id: id,
@@ -84,11 +83,10 @@ extension PostgresStorage {
     // MARK: Managers
 
     public func manager(_ username: String) async throws -> (store: StoreID, password: PasswordHash)? {
-        let rows = try await client.query(
-            "SELECT store, password_hash, salt FROM managers WHERE username = \(username)",
-            logger: logger
+        let rows = try await pool.query(
+            "SELECT store, password_hash, salt FROM managers WHERE username = \(username)"
         )
-        for try await (store, hash, salt) in rows.decode((UUID, Data, Data).self) {
+        for (store, hash, salt) in try rows.decode((UUID, Data, Data).self) {
             return (store, PasswordHash(hash: hash, salt: salt))
         }
         return nil
@@ -111,22 +109,20 @@ extension PostgresStorage {
     }
 
     public func session(_ token: String, at now: Timestamp) async throws -> (username: String, store: StoreID)? {
-        let rows = try await client.query(
+        let rows = try await pool.query(
             """
             SELECT s.username, m.store FROM sessions s JOIN managers m ON m.username = s.username
             WHERE s.token_hash = \(Secrets.hash(token)) AND s.expires_at > \(now.milliseconds)
-            """,
-            logger: logger
+            """
         )
-        for try await (username, store) in rows.decode((String, UUID).self) { return (username, store) }
+        for (username, store) in try rows.decode((String, UUID).self) { return (username, store) }
         return nil
     }
 
     public func closeSession(_ token: String) async throws -> Bool {
-        let rows = try await client.query(
-            "DELETE FROM sessions WHERE token_hash = \(Secrets.hash(token)) RETURNING 1",
-            logger: logger
+        let rows = try await pool.query(
+            "DELETE FROM sessions WHERE token_hash = \(Secrets.hash(token)) RETURNING 1"
         )
-        return try await !rows.collect().isEmpty
+        return !rows.isEmpty
     }
 }

@@ -6,24 +6,22 @@ import PostgresNIO
 extension PostgresStorage {
     public func enroll(device: DeviceID, store: StoreID, at now: Timestamp) async throws -> String {
         let credential = Secrets.token()
-        try await client.query(
+        try await pool.query(
             """
             INSERT INTO devices (store, id, credential_hash, created_at)
             VALUES (\(store), \(device), \(Secrets.hash(credential)), \(now.milliseconds))
             ON CONFLICT (store, id) DO UPDATE SET credential_hash = excluded.credential_hash, public_key = NULL
-            """,
-            logger: logger
+            """
         )
         return credential
     }
 
     public func devices(store: StoreID) async throws -> [EnrolledDevice] {
         var found: [EnrolledDevice] = []
-        let rows = try await client.query(
-            "SELECT id, public_key, created_at FROM devices WHERE store = \(store) ORDER BY id",
-            logger: logger
+        let rows = try await pool.query(
+            "SELECT id, public_key, created_at FROM devices WHERE store = \(store) ORDER BY id"
         )
-        for try await (id, raw, created) in rows.decode((String, Data?, Int64).self) {
+        for (id, raw, created) in try rows.decode((String, Data?, Int64).self) {
             let key = raw.flatMap { try? Curve25519.Signing.PublicKey(rawRepresentation: $0) }
             found.append(
                 EnrolledDevice(
@@ -37,36 +35,32 @@ extension PostgresStorage {
     }
 
     public func revoke(device: DeviceID, store: StoreID) async throws -> Bool {
-        let rows = try await client.query(
-            "DELETE FROM devices WHERE store = \(store) AND id = \(device) RETURNING 1",
-            logger: logger
+        let rows = try await pool.query(
+            "DELETE FROM devices WHERE store = \(store) AND id = \(device) RETURNING 1"
         )
-        return try await !rows.collect().isEmpty
+        return !rows.isEmpty
     }
 
     public func device(credential: String) async throws -> (store: StoreID, device: DeviceID)? {
-        let rows = try await client.query(
-            "SELECT store, id FROM devices WHERE credential_hash = \(Secrets.hash(credential))",
-            logger: logger
+        let rows = try await pool.query(
+            "SELECT store, id FROM devices WHERE credential_hash = \(Secrets.hash(credential))"
         )
-        for try await (store, id) in rows.decode((UUID, String).self) { return (store, id) }
+        for (store, id) in try rows.decode((UUID, String).self) { return (store, id) }
         return nil
     }
 
     public func setKey(_ key: Curve25519.Signing.PublicKey, device: DeviceID, store: StoreID) async throws {
-        try await client.query(
-            "UPDATE devices SET public_key = \(Data(key.rawRepresentation)) WHERE store = \(store) AND id = \(device)",
-            logger: logger
+        try await pool.query(
+            "UPDATE devices SET public_key = \(Data(key.rawRepresentation)) WHERE store = \(store) AND id = \(device)"
         )
     }
 
     public func keyRing(store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
         var ring: [(device: DeviceID, key: Curve25519.Signing.PublicKey)] = []
-        let rows = try await client.query(
-            "SELECT id, public_key FROM devices WHERE store = \(store) AND public_key IS NOT NULL ORDER BY id",
-            logger: logger
+        let rows = try await pool.query(
+            "SELECT id, public_key FROM devices WHERE store = \(store) AND public_key IS NOT NULL ORDER BY id"
         )
-        for try await (id, raw) in rows.decode((String, Data).self) {
+        for (id, raw) in try rows.decode((String, Data).self) {
             if let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw) { ring.append((id, key)) }
         }
         return ring
@@ -76,11 +70,10 @@ extension PostgresStorage {
 
     public func holders(since: Timestamp) async throws -> [(TicketID, Holder)] {
         var found: [(TicketID, Holder)] = []
-        let rows = try await client.query(
-            "SELECT ticket, holder FROM ticket_holders WHERE issued_at >= \(since.milliseconds)",
-            logger: logger
+        let rows = try await pool.query(
+            "SELECT ticket, holder FROM ticket_holders WHERE issued_at >= \(since.milliseconds)"
         )
-        for try await (ticket, hash) in rows.decode((UUID, Data).self) { found.append((ticket, Holder(hash: hash))) }
+        for (ticket, hash) in try rows.decode((UUID, Data).self) { found.append((ticket, Holder(hash: hash))) }
         return found
     }
 
@@ -89,17 +82,16 @@ extension PostgresStorage {
         // The first replica to ask makes it; every other one reads that one. A replica that lost the race
         // inside this statement cannot see the winner's row yet (its snapshot is older): it asks again.
         for _ in 0..<2 {
-            let rows = try await client.query(
+            let rows = try await pool.query(
                 """
                 WITH made AS (
                     INSERT INTO server_keys (name, key) VALUES (\(name), \(fresh)) ON CONFLICT (name) DO NOTHING
                     RETURNING key
                 )
                 SELECT key FROM made UNION ALL SELECT key FROM server_keys WHERE name = \(name)
-                """,
-                logger: logger
+                """
             )
-            for try await key in rows.decode(Data.self) { return SymmetricKey(data: key) }
+            for key in try rows.decode(Data.self) { return SymmetricKey(data: key) }
         }
         throw StorageFailure(description: "the server key '\(name)' could not be stored")
     }

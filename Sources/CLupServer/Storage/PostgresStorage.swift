@@ -8,11 +8,16 @@ import ServiceSupport
 /// ``ServerStorage`` in PostgreSQL, for a chain: any number of clup-server replicas share one database.
 ///
 /// A store's appends serialise on its row (`SELECT … FOR UPDATE`), so its log stays gap-free whichever replica
-/// appends; the event id's unique index keeps appends idempotent. Schema changes are versioned migrations,
+/// appends; the event id's unique index keeps appends idempotent; the appends and issues that wait for a store
+/// go together in one transaction (``PostgresCommits``). Schema changes are versioned migrations,
 /// applied under an advisory lock so replicas starting together apply each once.
 public final class PostgresStorage: ServerStorage {
     let client: PostgresClient
+    /// Every query and transaction takes its connection here.
+    let pool: PostgresPool
     let logger: Logger
+    /// Every append and issue goes through it: the batches of each store.
+    let commits: PostgresCommits
     public let clock: WallClock
     public let address: DatabaseLocation.PostgresAddress
     private let running: Task<Void, Never>
@@ -34,10 +39,12 @@ public final class PostgresStorage: ServerStorage {
             }()
         )
         configuration.options.connectTimeout = .seconds(5)
-        configuration.options.maximumConnections = 20
+        configuration.options.maximumConnections = PostgresPool.size
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        pool = PostgresPool(client: client, logger: logger)
+        commits = PostgresCommits(pool: pool, logger: logger)
         self.clock = clock
         self.address = address
         running = Task { await client.run() }
@@ -59,7 +66,6 @@ public final class PostgresStorage: ServerStorage {
 
     deinit { running.cancel() }
 
-    /// For a connection of its own (``LogFollower``'s LISTEN), outside the pool.
     /// Runs `body` on a connection of its own, outside the pool (a LISTEN, a session's advisory lock), and
     /// closes it after, whatever happened.
     func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
@@ -111,14 +117,9 @@ public final class PostgresStorage: ServerStorage {
     /// Closes every connection.
     public func close() { running.cancel() }
 
-    /// Runs `body` in a transaction (committed when it returns, rolled back when it throws) and throws what
-    /// went wrong itself: the body's own error (an APIError, a refused check) or PostgreSQL's.
+    /// Runs `body` in a transaction of a pooled connection (``PostgresPool/transaction(_:)``).
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.beginError ?? error.commitError ?? error
-        }
+        try await pool.transaction(body)
     }
 
     /// What PostgreSQL said, for a message (postgres-nio's own description hides it).

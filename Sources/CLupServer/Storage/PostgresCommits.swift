@@ -1,0 +1,320 @@
+import Foundation
+import KioskCore
+import Logging
+import Metrics
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// Group commit for PostgreSQL, per store: the appends and issues that arrive for a store while its previous
+/// transaction runs wait, and go together in its next one — a handful of round trips for all of them instead
+/// of a handful each, and one turn at the store's row lock instead of one each. (PostgreSQL has no group
+/// commit of its own that would help here: the cost is the round trips and the lock held across them.)
+///
+/// A batch is one transaction: the store's row locked (`FOR UPDATE`, which orders it after every other
+/// replica's append to the store), the event ids already in the log looked up (appends stay idempotent), the
+/// day's ticket numbers reserved for all its issues at once, then one statement that inserts the events and
+/// the holders, moves the store's next sequence and notifies the other replicas. Work that cannot be done (a
+/// number past what a code holds, an event id of another store) fails alone, before anything is written;
+/// a failed transaction fails the whole batch, and nothing of it was written.
+///
+/// Order is kept: batches of a store run one after the other in submission order, and each one's `onCommit`
+/// callbacks run, in sequence order, before the next batch starts — so a replica's memory follows its own
+/// writes in log order, and a check (a booking's room in its slot) runs in a batch of its own, after every
+/// earlier write of this replica was applied.
+final class PostgresCommits: Sendable {
+    /// An app ticket or a booking to issue.
+    struct Issue: Sendable {
+        var kind: TicketKind
+        var store: StoreID
+        var slot: BookingSlot?
+        var holder: Holder?
+        var day: Int64
+        var now: Timestamp
+        var prefix: String { kind == .booking ? "B" : "V" }
+    }
+
+    enum Work: Sendable {
+        case append([StoreEvent])
+        case issue(Issue)
+    }
+
+    enum Outcome: Sendable {
+        case appended([AppendResult])
+        case issued(Ticket, sequence: Int64)
+    }
+
+    private struct Waiting: Sendable {
+        let work: Work
+        let check: (@Sendable () throws -> Void)?
+        let onCommit: @Sendable ([StoreEvent]) -> Void
+        let resume: @Sendable (Result<Outcome, any Error>) -> Void
+    }
+
+    /// What one piece of work came to inside the transaction, before the commit.
+    private struct Done {
+        var outcome: Result<Outcome, any Error>
+        var added: [StoreEvent] = []
+    }
+
+    /// The most a batch takes: bounds a transaction's length and its arrays.
+    static let batchLimit = 500
+
+    private let pool: PostgresPool
+    private let logger: Logger
+    /// Transactions committed and the writes they held, since the start (the tests check that writes share).
+    let transactions = Atomic<Int>(0)
+    let writes = Atomic<Int>(0)
+    static let writesPerTransaction = Recorder(label: "clup_db_writes_per_transaction")
+    private let queues = Mutex<[StoreID: (waiting: [Waiting], flushing: Bool)]>([:])
+
+    init(pool: PostgresPool, logger: Logger) {
+        self.pool = pool
+        self.logger = logger
+    }
+
+    /// Runs `work` for `store` in its next batch and returns what came of it once the batch committed and
+    /// `onCommit` ran with the events it added.
+    func submit(
+        _ work: Work,
+        store: StoreID,
+        check: (@Sendable () throws -> Void)? = nil,
+        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+    ) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            let waiting = Waiting(work: work, check: check, onCommit: onCommit) { continuation.resume(with: $0) }
+            let lead = queues.withLock { queues in
+                queues[store, default: ([], false)].waiting.append(waiting)
+                defer { queues[store]?.flushing = true }
+                return queues[store]?.flushing == false
+            }
+            // The first writer to find nobody flushing the store's queue flushes it until it is empty.
+            if lead { Task { await self.flush(store) } }
+        }
+    }
+
+    private func flush(_ store: StoreID) async {
+        while let batch = next(store) {
+            let done: [Done]
+            do {
+                done = try await pool.transaction { connection in try await self.commit(batch, store: store, on: connection) }
+            } catch {
+                for waiting in batch { waiting.resume(.failure(error)) }
+                continue
+            }
+            transactions.add(1, ordering: .relaxed)
+            writes.add(batch.count, ordering: .relaxed)
+            Self.writesPerTransaction.record(batch.count)
+            for (waiting, done) in zip(batch, done) {
+                if !done.added.isEmpty { waiting.onCommit(done.added) }
+                waiting.resume(done.outcome)
+            }
+        }
+    }
+
+    /// The store's next batch: the waiting work up to the first one with a check, or that one alone; nil
+    /// (and nobody flushing) when nothing waits.
+    private func next(_ store: StoreID) -> [Waiting]? {
+        queues.withLock { queues -> [Waiting]? in
+            guard let waiting = queues[store]?.waiting, !waiting.isEmpty else {
+                queues[store] = nil
+                return nil
+            }
+            var count = 1
+            if waiting[0].check == nil {
+                while count < min(waiting.count, Self.batchLimit), waiting[count].check == nil { count += 1 }
+            }
+            queues[store]?.waiting.removeFirst(count)
+            return Array(waiting.prefix(count))
+        }
+    }
+
+    /// The batch inside its transaction: every piece's outcome, in the batch's order.
+    private func commit(_ batch: [Waiting], store: StoreID, on connection: PostgresConnection) async throws -> [Done] {
+        // The store's row first: this batch waits for every earlier write to the store, from any replica.
+        var next: Int64?
+        for try await value in try await connection.query(
+            "SELECT next_sequence FROM stores WHERE id = \(store) FOR UPDATE",
+            logger: logger
+        ).decode(Int64.self) {
+            next = value
+        }
+        guard var next else { throw StorageFailure(description: "unknown store \(store)") }
+        if batch.count == 1, let check = batch[0].check {
+            do { try check() } catch { return [Done(outcome: .failure(error))] }
+        }
+        var known = try await knownEvents(batch, on: connection)
+        var numbers = try await reserveNumbers(batch, store: store, on: connection)
+
+        var done: [Done] = []
+        var added: [StoreEvent] = []
+        var holders: [(ticket: TicketID, holder: Holder, at: Timestamp)] = []
+        for waiting in batch {
+            switch waiting.work {
+            case .append(let events):
+                var results: [AppendResult] = []
+                var new: [StoreEvent] = []
+                do {
+                    for var event in events {
+                        if let first = known[event.id] {
+                            guard first.store == store else {
+                                throw APIError.badRequest(
+                                    "event \(event.id) already belongs to another store",
+                                    field: "events"
+                                )
+                            }
+                            results.append(AppendResult(id: event.id, sequence: first.sequence, new: false))
+                            continue
+                        }
+                        event.sequence = next + Int64(new.count)
+                        new.append(event)
+                        results.append(AppendResult(id: event.id, sequence: event.sequence!, new: true))
+                    }
+                } catch {
+                    done.append(Done(outcome: .failure(error)))
+                    continue
+                }
+                for event in new { known[event.id] = (store, event.sequence!) }
+                next += Int64(new.count)
+                added += new
+                done.append(Done(outcome: .success(.appended(results)), added: new))
+            case .issue(let issue):
+                let counter = Self.counter(issue)
+                let number = numbers[counter] ?? Int(UInt16.max) + 1
+                numbers[counter] = number + 1
+                guard number <= Int(UInt16.max) else {  // the signed code holds the number in 16 bits
+                    done.append(
+                        Done(
+                            outcome: .failure(
+                                APIError(
+                                    .serviceUnavailable,
+                                    "no \(issue.prefix) ticket numbers left today — try a paper ticket at the store"
+                                )
+                            )
+                        )
+                    )
+                    continue
+                }
+                let ticket = Ticket(
+                    id: .v7(at: issue.now),
+                    store: store,
+                    kind: issue.kind,
+                    code: TicketCode(prefix: issue.prefix, number: number),
+                    issuedAt: issue.now,
+                    slot: issue.slot,
+                    issuer: StoreLogs.serverDevice
+                )
+                var event = StoreEvent.new(
+                    .ticketIssued(ticket),
+                    store: store,
+                    device: StoreLogs.serverDevice,
+                    at: issue.now
+                )
+                event.sequence = next
+                next += 1
+                added.append(event)
+                if let holder = issue.holder { holders.append((ticket.id, holder, issue.now)) }
+                done.append(Done(outcome: .success(.issued(ticket, sequence: event.sequence!)), added: [event]))
+            }
+        }
+        if !added.isEmpty { try await write(added, holders: holders, next: next, store: store, on: connection) }
+        return done
+    }
+
+    /// Where each event id of the batch's appends already is in the log.
+    private func knownEvents(
+        _ batch: [Waiting],
+        on connection: PostgresConnection
+    ) async throws -> [UUID: (store: UUID, sequence: Int64)] {
+        let ids = batch.flatMap { waiting -> [UUID] in
+            if case .append(let events) = waiting.work { events.map(\.id) } else { [] }
+        }
+        var known: [UUID: (store: UUID, sequence: Int64)] = [:]
+        guard !ids.isEmpty else { return known }
+        for try await (id, owner, sequence) in try await connection.query(
+            "SELECT id, store, sequence FROM events WHERE id = ANY(\(ids))",
+            logger: logger
+        ).decode((UUID, UUID, Int64).self) {
+            known[id] = (owner, sequence)
+        }
+        return known
+    }
+
+    /// A day's counter of one prefix.
+    private struct Counter: Hashable {
+        var prefix: String
+        var day: Int64
+    }
+
+    private static func counter(_ issue: Issue) -> Counter { Counter(prefix: issue.prefix, day: issue.day) }
+
+    /// Takes the numbers the batch's issues need from each day's counter in one statement: the first number of
+    /// each counter's run, by counter.
+    private func reserveNumbers(
+        _ batch: [Waiting],
+        store: StoreID,
+        on connection: PostgresConnection
+    ) async throws -> [Counter: Int] {
+        var needed: [Counter: Int] = [:]
+        for waiting in batch {
+            if case .issue(let issue) = waiting.work { needed[Self.counter(issue), default: 0] += 1 }
+        }
+        guard !needed.isEmpty else { return [:] }
+        let counters = Array(needed.keys)
+        var first: [Counter: Int] = [:]
+        for try await (prefix, day, last) in try await connection.query(
+            """
+            INSERT INTO ticket_numbers (store, prefix, business_day, last)
+            SELECT \(store), p, d, n FROM unnest(\(counters.map(\.prefix)), \(counters.map { Int32($0.day) }),
+                                                 \(counters.map { Int32(needed[$0]!) })) AS wanted(p, d, n)
+            ON CONFLICT (store, prefix, business_day) DO UPDATE SET last = ticket_numbers.last + excluded.last
+            RETURNING prefix, business_day, last
+            """,
+            logger: logger
+        ).decode((String, Int32, Int32).self) {
+            let counter = Counter(prefix: prefix, day: Int64(day))
+            first[counter] = Int(last) - needed[counter, default: 0] + 1
+        }
+        return first
+    }
+
+    /// One statement: the events, the holders of the tickets issued, the store's next sequence, and the
+    /// notification the other replicas hear once this commits (`e:<store>:<last sequence>:<the database's
+    /// clock, ms>`).
+    private func write(
+        _ events: [StoreEvent],
+        holders: [(ticket: TicketID, holder: Holder, at: Timestamp)],
+        next: Int64,
+        store: StoreID,
+        on connection: PostgresConnection
+    ) async throws {
+        // Arrays cannot hold NULL here: '' stands for no ticket and Int64.min for no arrival stamp.
+        let bodies = try events.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.body)) }
+        let last = events.last?.sequence ?? next - 1
+        try await connection.query(
+            """
+            WITH logged AS (
+                INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)
+                SELECT \(store), s, i, d, t, k, NULLIF(tk, '')::uuid, b, NULLIF(r, \(Int64.min))
+                FROM unnest(\(events.map { $0.sequence ?? 0 }), \(events.map(\.id)), \(events.map(\.device)),
+                            \(events.map(\.time.milliseconds)), \(events.map(\.kind)),
+                            \(events.map { $0.ticketID?.uuidString ?? "" }), \(bodies),
+                            \(events.map { $0.receivedAt?.milliseconds ?? Int64.min }))
+                    AS batch(s, i, d, t, k, tk, b, r)
+            ), held AS (
+                INSERT INTO ticket_holders (ticket, store, holder, issued_at)
+                SELECT t, \(store), h, a
+                FROM unnest(\(holders.map(\.ticket)), \(holders.map { ByteBuffer(data: $0.holder.hash) }),
+                            \(holders.map(\.at.milliseconds))) AS held(t, h, a)
+            ), moved AS (
+                UPDATE stores SET next_sequence = \(next) WHERE id = \(store)
+            )
+            SELECT pg_notify(
+                \(PostgresStorage.eventsChannel),
+                \("e:\(store.uuidString):\(last):") || (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+            )
+            """,
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,69 @@
+import Logging
+import Metrics
+import PostgresNIO
+
+/// This replica's pooled connections to PostgreSQL (postgres-nio's `PostgresClient`), and what `/metrics` says
+/// of them: connections in use, requests waiting for one, how long they waited, and the pool's size — a pool
+/// always full says the replica waits for the database, not the other way round.
+///
+/// Every query and transaction of ``PostgresStorage`` goes through here; a query's rows are read whole before
+/// its connection goes back (the results here are small: a page of the log, a store's devices).
+struct PostgresPool: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// Connections open at most.
+    static let size = 20
+
+    static let inUse = Meter(label: "clup_db_connections_in_use")
+    static let waiting = Meter(label: "clup_db_requests_waiting")
+    static let wait = Timer(label: "clup_db_connection_wait_seconds")
+    static let capacity = Gauge(label: "clup_db_connections_max")
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+        Self.capacity.record(Self.size)
+    }
+
+    /// Runs `body` on a connection of the pool, waiting for one when all are in use.
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let asked = ContinuousClock.now
+        Self.waiting.increment()
+        var leased = false
+        defer { if !leased { Self.waiting.decrement() } }
+        return try await client.withConnection { connection in
+            leased = true
+            Self.waiting.decrement()
+            Self.wait.record(duration: ContinuousClock.now - asked)
+            Self.inUse.increment()
+            defer { Self.inUse.decrement() }
+            return try await body(connection)
+        }
+    }
+
+    /// One statement; its rows.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await withConnection { connection in try await connection.query(query, logger: logger).collect() }
+    }
+
+    /// Runs `body` in a transaction (committed when it returns, rolled back when it throws) and throws what
+    /// went wrong itself: the body's own error (an APIError, a refused check) or PostgreSQL's.
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection { connection in
+            do {
+                return try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error.beginError ?? error.commitError ?? error
+            }
+        }
+    }
+}
+
+extension Array where Element == PostgresRow {
+    /// Every row's columns, typed.
+    func decode<each Column: PostgresDecodable>(_ columns: (repeat each Column).Type) throws -> [(repeat each Column)] {
+        try map { row in try row.decode(columns) }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import KioskCore
+import Testing
+
+@testable import CLupServer
+@testable import Rigs
+
+/// PostgreSQL's group commit (``PostgresCommits``): app tickets and kiosk pushes that arrive for a store at once
+/// share transactions, and each still gets what it would have got alone — its own sequence in a gap-free log,
+/// its own ticket number, the first sequence again for an event sent twice, a refusal of its own.
+@Suite(.serialized, .enabled(if: PostgresRig.available, "needs Debian's postgresql (make test installs it)"))
+struct PostgresGroupCommitTests {
+    /// A server on a private PostgreSQL cluster with a store and an enrolled kiosk, stopped after `body`.
+    func withStore(_ body: (ServerRig, StoreID, String, PostgresStorage) async throws -> Void) async throws {
+        let rig = try await ServerRig(backend: .postgresql)
+        do {
+            let store = try await rig.registerStore(["capacity": 1000])
+            let credential = try await rig.enroll("k1", store: store)
+            let storage = try #require(rig.app.database as? PostgresStorage)
+            try await body(rig, store, credential, storage)
+        } catch {
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
+    }
+
+    func take(_ rig: ServerRig, _ store: StoreID, _ n: Int) async throws -> (status: Int, code: String?) {
+        let answer = try await rig.call(
+            "POST",
+            "/v1/stores/\(store.uuidString)/tickets",
+            token: nil,
+            headers: ["X-Forwarded-For": "10.8.\(n / 256).\(n % 256)"]
+        )
+        return (answer.status, (answer.body["ticket"] as? [String: Any])?["code"] as? String)
+    }
+
+    func push(
+        _ rig: ServerRig,
+        _ store: StoreID,
+        _ credential: String,
+        _ event: StoreEvent
+    ) async throws -> (status: Int, sequence: Int?) {
+        let batch = try JSONEncoder().encode(["events": [event]])
+        let answer = try await rig.call("POST", "/v1/stores/\(store.uuidString)/events", token: credential, raw: batch)
+        let results = answer.body["appended"] as? [[String: Any]]
+        return (answer.status, results?.first?["sequence"] as? Int)
+    }
+
+    @Test func writesWaitingForAStoreShareTransactions() async throws {
+        try await withStore { rig, store, credential, storage in
+            let before = try #require(rig.app.logs.store(store)?.lastSequence)
+            let writes = (storage.commits.transactions.load(ordering: .relaxed), storage.commits.writes.load(ordering: .relaxed))
+            let events = (0..<40).map { _ in
+                StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
+            }
+            enum Answer { case ticket(Int, String?), pushed(Int, Int, Int?) }
+            // 100 tickets, 40 pushes and every push sent a second time (a kiosk's retry), all at once.
+            let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
+                for n in 0..<100 {
+                    group.addTask {
+                        let (status, code) = try await take(rig, store, n)
+                        return .ticket(status, code)
+                    }
+                }
+                for n in 0..<80 {
+                    group.addTask {
+                        let (status, sequence) = try await push(rig, store, credential, events[n % 40])
+                        return .pushed(n % 40, status, sequence)
+                    }
+                }
+                var all: [Answer] = []
+                for try await answer in group { all.append(answer) }
+                return all
+            }
+
+            var codes: [String] = []
+            var sequences: [Int: Set<Int>] = [:]
+            for answer in answers {
+                switch answer {
+                case .ticket(let status, let code):
+                    #expect(status == 201)
+                    if let code { codes.append(code) }
+                case .pushed(let n, let status, let sequence):
+                    #expect(status == 200)
+                    if let sequence { sequences[n, default: []].insert(sequence) }
+                }
+            }
+            // Every ticket its own number, none skipped; both sends of an event answered with one sequence.
+            #expect(codes.sorted() == (1...100).map { String(format: "V%03d", $0) }.sorted())
+            #expect(sequences.count == 40 && sequences.values.allSatisfy { $0.count == 1 }, "\(sequences)")
+
+            // One gap-free log holding each event once, and the server's queue at its end.
+            let log = try await storage.events(store: store, after: 0, limit: .max)
+            #expect(log.compactMap(\.sequence) == Array(1...(before + 140)))
+            #expect(Set(log.map(\.id)).count == log.count)
+            #expect(rig.app.logs.store(store)?.lastSequence == before + 140)
+
+            // 180 writes in fewer transactions: they were grouped.
+            let transactions = storage.commits.transactions.load(ordering: .relaxed) - writes.0
+            let grouped = storage.commits.writes.load(ordering: .relaxed) - writes.1
+            #expect(grouped == 180)
+            #expect(transactions < grouped, "\(grouped) writes in \(transactions) transactions")
+        }
+    }
+
+    /// The day's last numbers go to the first tickets of a batch; the others are refused alone (503, try a
+    /// paper ticket) and take no place in the log, and a kiosk's push in the same moment lands.
+    @Test func aBatchRefusesOnlyTheTicketsPastTheDaysLastNumber() async throws {
+        try await withStore { rig, store, credential, storage in
+            _ = try await take(rig, store, 0)  // V001: the day's counter exists
+            try await storage.pool.query("UPDATE ticket_numbers SET last = 65530 WHERE store = \(store)")
+            let before = try #require(rig.app.logs.store(store)?.lastSequence)
+            let exit = StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
+            async let pushed = push(rig, store, credential, exit)
+            let answers = try await withThrowingTaskGroup(of: (status: Int, code: String?).self) { group in
+                for n in 1...10 { group.addTask { try await take(rig, store, n) } }
+                var all: [(status: Int, code: String?)] = []
+                for try await answer in group { all.append(answer) }
+                return all
+            }
+            #expect(try await pushed.status == 200)
+            #expect(Set(answers.compactMap(\.code)) == Set((65531...65535).map { "V\($0)" }))
+            #expect(answers.filter { $0.status == 503 }.count == 5, "\(answers)")
+            let log = try await storage.events(store: store, after: 0, limit: .max)
+            #expect(log.compactMap(\.sequence) == Array(1...(before + 6)), "5 tickets and the push, no gap")
+        }
+    }
+}
