@@ -60,9 +60,27 @@ enum FleetBenchmarks {
     struct Result: CustomStringConvertible {
         var rate: Double
         var samples: Samples
+        /// CPU time a ticket cost, µs: the clup-server processes, PostgreSQL's, and the clients (this process).
+        var cpu: (servers: Double, database: Double, clients: Double)
         var description: String {
-            "\(Int(rate)) tickets/s, request p50 \(fmt(samples.p50, 2)) ms / p99 \(fmt(samples.p99, 2)) ms"
+            "\(Int(rate)) tickets/s, request p50 \(fmt(samples.p50, 2)) ms / p99 \(fmt(samples.p99, 2)) ms; "
+                + "CPU a ticket \(Int(cpu.servers + cpu.database + cpu.clients)) µs (servers \(Int(cpu.servers)), "
+                + "PostgreSQL \(Int(cpu.database)), clients \(Int(cpu.clients)))"
         }
+    }
+
+    /// CPU ticks so far of the replicas, of every PostgreSQL process, and of this process.
+    static func cpuTicks(_ replicas: [ServerProcess]) -> (servers: Int, database: Int, clients: Int) {
+        let servers = replicas.compactMap(\.pid).map(cpuTicks(of:)).reduce(0, +)
+        var database = 0
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry),
+                let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
+                name.hasPrefix("postgres")
+            else { continue }
+            database += cpuTicks(of: pid)
+        }
+        return (servers, database, cpuTicks(of: getpid()))
     }
 
     /// `clients` threads, client c on replica c mod n, each taking `perClient` tickets for as many addresses.
@@ -79,13 +97,24 @@ enum FleetBenchmarks {
             }
             guard known else { throw BenchError("replica \(replica.port) never heard of the store") }
         }
+        let before = cpuTicks(replicas)
         let (all, elapsed) = try await ServerBenchmarks.takeTickets(
             ports: replicas.map(\.port),
             store: store,
             clients: clients,
             perClient: perClient
         )
-        return Result(rate: Double(all.count) / (elapsed.microseconds / 1e6), samples: all)
+        let after = cpuTicks(replicas)
+        let perTicket = 1e6 / Double(sysconf(Int32(_SC_CLK_TCK))) / Double(all.count)
+        return Result(
+            rate: Double(all.count) / (elapsed.microseconds / 1e6),
+            samples: all,
+            cpu: (
+                Double(after.servers - before.servers) * perTicket,
+                Double(after.database - before.database) * perTicket,
+                Double(after.clients - before.clients) * perTicket
+            )
+        )
     }
 
     /// A kiosk long-polls replica one; another pushes an event through replica two; the time from sending the

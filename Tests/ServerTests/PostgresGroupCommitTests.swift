@@ -17,6 +17,12 @@ struct PostgresGroupCommitTests {
             let store = try await rig.registerStore(["capacity": 1000])
             let credential = try await rig.enroll("k1", store: store)
             let storage = try #require(rig.app.database as? PostgresStorage)
+            // The store's business day started (its event), so that nothing else writes meanwhile.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while rig.queue(store)?.day == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try #require(rig.queue(store)?.day != nil, "the store's day never started")
             try await body(rig, store, credential, storage)
         } catch {
             await rig.stop()
@@ -101,6 +107,7 @@ struct PostgresGroupCommitTests {
             let grouped = storage.commits.writes.load(ordering: .relaxed) - writes.1
             #expect(grouped == 180)
             #expect(transactions < grouped, "\(grouped) writes in \(transactions) transactions")
+            #expect(storage.commits.handedOn.load(ordering: .relaxed) == 0, "every batch in one statement")
         }
     }
 
@@ -120,6 +127,7 @@ struct PostgresGroupCommitTests {
                 return all
             }
             #expect(try await pushed.status == 200)
+            #expect(storage.commits.handedOn.load(ordering: .relaxed) >= 1, "the counter's check sent a batch on")
             #expect(Set(answers.compactMap(\.code)) == Set((65531...65535).map { "V\($0)" }))
             #expect(answers.filter { $0.status == 503 }.count == 5, "\(answers)")
             let log = try await storage.events(store: store, after: 0, limit: .max)

@@ -44,7 +44,7 @@ final class PostgresCommits: Sendable {
         case issued(Ticket, sequence: Int64)
     }
 
-    private struct Waiting: Sendable {
+    struct Waiting: Sendable {
         let work: Work
         let check: (@Sendable () throws -> Void)?
         let onCommit: @Sendable ([StoreEvent]) -> Void
@@ -52,19 +52,23 @@ final class PostgresCommits: Sendable {
     }
 
     /// What one piece of work came to inside the transaction, before the commit.
-    private struct Done {
+    struct Done {
         var outcome: Result<Outcome, any Error>
         var added: [StoreEvent] = []
     }
 
     /// The most a batch takes: bounds a transaction's length and its arrays.
     static let batchLimit = 500
+    /// The last number a day's counter gives: the signed code holds the number in 16 bits.
+    static let lastNumber = Int(UInt16.max)
 
-    private let pool: PostgresPool
-    private let logger: Logger
+    let pool: PostgresPool
+    let logger: Logger
     /// Transactions committed and the writes they held, since the start (the tests check that writes share).
     let transactions = Atomic<Int>(0)
     let writes = Atomic<Int>(0)
+    /// Batches the one statement handed to the transaction (``commitInOneStatement(_:store:)``).
+    let handedOn = Atomic<Int>(0)
     static let writesPerTransaction = Recorder(label: "clup_db_writes_per_transaction")
     private let queues = Mutex<[StoreID: (waiting: [Waiting], flushing: Bool)]>([:])
 
@@ -97,7 +101,14 @@ final class PostgresCommits: Sendable {
         while let batch = next(store) {
             let done: [Done]
             do {
-                done = try await pool.transaction { connection in try await self.commit(batch, store: store, on: connection) }
+                if batch[0].check == nil, let quick = try await commitInOneStatement(batch, store: store) {
+                    done = quick
+                } else {
+                    if batch[0].check == nil { handedOn.add(1, ordering: .relaxed) }
+                    done = try await pool.transaction { connection in
+                        try await self.commit(batch, store: store, on: connection)
+                    }
+                }
             } catch {
                 for waiting in batch { waiting.resume(.failure(error)) }
                 continue
@@ -144,7 +155,8 @@ final class PostgresCommits: Sendable {
             do { try check() } catch { return [Done(outcome: .failure(error))] }
         }
         var known = try await knownEvents(batch, on: connection)
-        var numbers = try await reserveNumbers(batch, store: store, on: connection)
+        var numbers = try await lastNumbers(batch, store: store, on: connection)
+        let before = numbers
 
         var done: [Done] = []
         var added: [StoreEvent] = []
@@ -180,9 +192,8 @@ final class PostgresCommits: Sendable {
                 done.append(Done(outcome: .success(.appended(results)), added: new))
             case .issue(let issue):
                 let counter = Self.counter(issue)
-                let number = numbers[counter] ?? Int(UInt16.max) + 1
-                numbers[counter] = number + 1
-                guard number <= Int(UInt16.max) else {  // the signed code holds the number in 16 bits
+                let number = numbers[counter, default: 0] + 1
+                guard number <= Self.lastNumber else {
                     done.append(
                         Done(
                             outcome: .failure(
@@ -195,6 +206,7 @@ final class PostgresCommits: Sendable {
                     )
                     continue
                 }
+                numbers[counter] = number
                 let ticket = Ticket(
                     id: .v7(at: issue.now),
                     store: store,
@@ -217,7 +229,10 @@ final class PostgresCommits: Sendable {
                 done.append(Done(outcome: .success(.issued(ticket, sequence: event.sequence!)), added: [event]))
             }
         }
-        if !added.isEmpty { try await write(added, holders: holders, next: next, store: store, on: connection) }
+        let counters = numbers.filter { before[$0.key] != $0.value }
+        if !added.isEmpty {
+            try await write(added, holders: holders, counters: counters, next: next, store: store, on: connection)
+        }
         return done
     }
 
@@ -248,42 +263,38 @@ final class PostgresCommits: Sendable {
 
     private static func counter(_ issue: Issue) -> Counter { Counter(prefix: issue.prefix, day: issue.day) }
 
-    /// Takes the numbers the batch's issues need from each day's counter in one statement: the first number of
-    /// each counter's run, by counter.
-    private func reserveNumbers(
+    /// The last number each day's counter of the batch's issues gave (none yet: absent). Read under the
+    /// store's row lock, which every change of its counters holds: exact until the commit.
+    private func lastNumbers(
         _ batch: [Waiting],
         store: StoreID,
         on connection: PostgresConnection
     ) async throws -> [Counter: Int] {
-        var needed: [Counter: Int] = [:]
-        for waiting in batch {
-            if case .issue(let issue) = waiting.work { needed[Self.counter(issue), default: 0] += 1 }
-        }
-        guard !needed.isEmpty else { return [:] }
-        let counters = Array(needed.keys)
-        var first: [Counter: Int] = [:]
-        for try await (prefix, day, last) in try await connection.query(
+        let days = Set(batch.compactMap { waiting -> Int32? in
+            if case .issue(let issue) = waiting.work { Int32(issue.day) } else { nil }
+        })
+        guard !days.isEmpty else { return [:] }
+        var last: [Counter: Int] = [:]
+        for try await (prefix, day, number) in try await connection.query(
             """
-            INSERT INTO ticket_numbers (store, prefix, business_day, last)
-            SELECT \(store), p, d, n FROM unnest(\(counters.map(\.prefix)), \(counters.map { Int32($0.day) }),
-                                                 \(counters.map { Int32(needed[$0]!) })) AS wanted(p, d, n)
-            ON CONFLICT (store, prefix, business_day) DO UPDATE SET last = ticket_numbers.last + excluded.last
-            RETURNING prefix, business_day, last
+            SELECT prefix, business_day, last FROM ticket_numbers
+            WHERE store = \(store) AND business_day = ANY(\(Array(days)))
             """,
             logger: logger
         ).decode((String, Int32, Int32).self) {
-            let counter = Counter(prefix: prefix, day: Int64(day))
-            first[counter] = Int(last) - needed[counter, default: 0] + 1
+            last[Counter(prefix: prefix, day: Int64(day))] = Int(number)
         }
-        return first
+        return last
     }
 
-    /// One statement: the events, the holders of the tickets issued, the store's next sequence, and the
+    /// One statement: the events, the holders of the tickets issued, the day's counters, the store's next
+    /// sequence, and the
     /// notification the other replicas hear once this commits (`e:<store>:<last sequence>:<the database's
     /// clock, ms>`).
     private func write(
         _ events: [StoreEvent],
         holders: [(ticket: TicketID, holder: Holder, at: Timestamp)],
+        counters: [Counter: Int],
         next: Int64,
         store: StoreID,
         on connection: PostgresConnection
@@ -306,6 +317,11 @@ final class PostgresCommits: Sendable {
                 SELECT t, \(store), h, a
                 FROM unnest(\(holders.map(\.ticket)), \(holders.map { ByteBuffer(data: $0.holder.hash) }),
                             \(holders.map(\.at.milliseconds))) AS held(t, h, a)
+            ), counted AS (
+                INSERT INTO ticket_numbers (store, prefix, business_day, last)
+                SELECT \(store), p, d, n FROM unnest(\(counters.keys.map(\.prefix)),
+                    \(counters.keys.map { Int32($0.day) }), \(counters.values.map { Int32($0) })) AS counted(p, d, n)
+                ON CONFLICT (store, prefix, business_day) DO UPDATE SET last = excluded.last
             ), moved AS (
                 UPDATE stores SET next_sequence = \(next) WHERE id = \(store)
             )
