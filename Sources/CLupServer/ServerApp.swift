@@ -195,7 +195,7 @@ public struct ServerApp: Sendable {
                 [DatabaseCloser(close: shared.close), LogFollower(logs: logs, storage: shared, logger: logger), lease]
             } ?? []) + [
                 http, expiry, BusinessDayStart(lease: lease, logs: logs, interval: .seconds(1), logger: logger),
-                TrafficRefresh(logs: logs, interval: .seconds(30 * 60), logger: logger),
+                TrafficRefresh(logs: logs, lease: lease, interval: .seconds(30 * 60), logger: logger),
             ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
             certificate: certificate

@@ -121,4 +121,22 @@ struct ReplicaTests {
             #expect(Set(answers.compactMap(\.1)).count == 120, "every ticket its own code")
         }
     }
+
+    /// The wait estimates are learnt once for the fleet: the lease holder computes the stores' traffic models
+    /// and the other replica takes the same ones (same computation time) instead of its own.
+    @Test func theWaitEstimatesAreLearntOnceForTheFleet() async throws {
+        try await withTwoReplicas { one, two in
+            let store = try await one.registerStore()
+            #expect(try await eventually { two.app.logs.store(store) != nil })
+            #expect(try await eventually { one.app.lease.isHeld != two.app.lease.isHeld })
+            let (holder, other) = one.app.lease.isHeld ? (one, two) : (two, one)
+            try await Task.sleep(for: .milliseconds(20))  // a later computation time than any before
+            try await holder.app.logs.refreshTraffic(at: holder.app.logs.clock.now())
+            let model = try #require(holder.app.logs.store(store)?.traffic)
+            #expect(
+                try await eventually { other.app.logs.store(store)?.traffic == model },
+                "the other replica's model is not the one the holder computed at \(model.computedAt)"
+            )
+        }
+    }
 }

@@ -106,8 +106,10 @@ public final class StoreLogs: Sendable {
         live.withLock { $0[store]?.record.profile = profile }
     }
 
-    /// Recomputes every store's traffic model from its admissions of the last `days` days.
+    /// Recomputes every store's traffic model from its admissions of the last `days` days, and keeps them for
+    /// the other replicas (the one holding the duties' lease does this, once for the fleet).
     public func refreshTraffic(days: Int = 28, at now: Timestamp) async throws {
+        var models: [StoreID: TrafficModel] = [:]
         for store in all {
             let times = try await database.admissionTimes(
                 store: store.record.id,
@@ -120,6 +122,16 @@ public final class StoreLogs: Sendable {
                 now: now
             )
             live.withLock { $0[store.record.id]?.traffic = model }
+            models[store.record.id] = model
+        }
+        try await database.saveTraffic(models)
+    }
+
+    /// Takes the traffic models another replica computed (``refreshTraffic(days:at:)``).
+    public func loadTraffic() async throws {
+        let models = try await database.traffic()
+        live.withLock { stores in
+            for (store, model) in models { stores[store]?.traffic = model }
         }
     }
 

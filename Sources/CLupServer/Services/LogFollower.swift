@@ -11,7 +11,7 @@ import Synchronization
 /// a shopper's live page, hears an event appended through another replica at once.
 ///
 /// Notifications sent while the connection was down are lost: after every (re)connection it reads every
-/// store's log and the store list from the database before it listens on.
+/// store's log, the store list and the traffic models from the database before it listens on.
 struct LogFollower: Service {
     let logs: StoreLogs
     let storage: PostgresStorage
@@ -26,6 +26,7 @@ struct LogFollower: Service {
                     try await storage.withConnection { connection in
                         try await connection.listen(on: PostgresStorage.eventsChannel) { notifications in
                             try await logs.catchUpEverything()
+                            try await logs.loadTraffic()
                             listened.store(true, ordering: .relaxed)
                             for try await notification in notifications {
                                 await follow(notification.payload)
@@ -50,7 +51,7 @@ struct LogFollower: Service {
     }
 
     /// `e:<store>:<last sequence>:<sent>` (an append; replicas of before the lag was measured send no time) or
-    /// `s:<store>` (a store registered or changed).
+    /// `s:<store>` (a store registered or changed) or `t:` (the stores' traffic models computed again).
     private func follow(_ payload: String) async {
         let parts = payload.split(separator: ":")
         do {
@@ -66,6 +67,8 @@ struct LogFollower: Service {
                 }
             case "s":
                 try await logs.reloadStores()
+            case "t":
+                try await logs.loadTraffic()
             default:
                 logger.debug("unknown notification", metadata: ["payload": "\(payload)"])
             }

@@ -1,21 +1,37 @@
 import Logging
 import ServiceLifecycle
 
-/// Relearns every store's wait estimate from its own admissions (``TrafficModel``) at start and then every
-/// 30 minutes (R12).
+/// Relearns every store's wait estimate from its own admissions (``TrafficModel``, R12) every 30 minutes —
+/// once for the fleet: the replica holding the duties' lease computes the models and keeps them in the
+/// database, the others read them when told (``LogFollower``) and at their start. A replica that takes the
+/// lease over computes them at once.
 struct TrafficRefresh: Service {
     let logs: StoreLogs
+    let lease: DutyLease
     let interval: Duration
     let logger: Logger
 
     func run() async throws {
+        do {
+            try await logs.loadTraffic()
+        } catch {
+            logger.warning("cannot read the stored wait estimates", metadata: ["error": "\(error)"])
+        }
+        var computed: ContinuousClock.Instant?
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            do {
-                try await logs.refreshTraffic(at: logs.clock.now())
-            } catch {
-                logger.error("cannot refresh the wait estimates", metadata: ["error": "\(error)"])
+            if !lease.isHeld {
+                computed = nil
+            } else if computed.map({ ContinuousClock.now - $0 >= interval }) ?? true {
+                do {
+                    try await logs.refreshTraffic(at: logs.clock.now())
+                    computed = .now
+                } catch {
+                    logger.error("cannot refresh the wait estimates", metadata: ["error": "\(error)"])
+                    computed = .now  // the next try after the interval, not every second
+                }
             }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            // The lease is looked at every second, like the other duties'.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
         }
     }
 }

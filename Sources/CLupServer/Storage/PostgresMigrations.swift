@@ -96,6 +96,18 @@ enum PostgresMigrations {
             "v2: a day's ticket counter stops at the last number a code holds",
             ["ALTER TABLE ticket_numbers ADD CONSTRAINT ticket_numbers_fit_a_code CHECK (last <= 65535) NOT VALID"]
         ),
+        (
+            "v3: the stores' traffic models, computed by the lease holder for every replica",
+            [
+                """
+                CREATE TABLE traffic_models (
+                    store uuid PRIMARY KEY REFERENCES stores(id),
+                    model bytea NOT NULL,
+                    computed_at bigint NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.

@@ -6,7 +6,8 @@ import PostgresNIO
 extension PostgresStorage {
     /// The channel every change other replicas must hear of notifies, delivered when it commits:
     /// `e:<store>:<last sequence>:<sent, ms since 1970 by the database's clock>` for an append (``LogFollower``
-    /// measures its wake-up lag from it), `s:<store>` for a store registered or changed.
+    /// measures its wake-up lag from it), `s:<store>` for a store registered or changed, `t:` for new traffic
+    /// models.
     static let eventsChannel = "clup_events"
 
     public func append(
@@ -80,5 +81,30 @@ extension PostgresStorage {
         )
         for time in try rows.decode(Int64.self) { times.append(Timestamp(milliseconds: time)) }
         return times
+    }
+
+    public func saveTraffic(_ models: [StoreID: TrafficModel]) async throws {
+        guard !models.isEmpty else { return }
+        let stores = Array(models.keys)
+        let encoded = try stores.map { ByteBuffer(data: try Self.encoder.encode(models[$0])) }
+        try await pool.query(
+            """
+            WITH kept AS (
+                INSERT INTO traffic_models (store, model, computed_at)
+                SELECT s, m, c FROM unnest(\(stores), \(encoded), \(stores.map { models[$0]!.computedAt.milliseconds }))
+                    AS kept(s, m, c)
+                ON CONFLICT (store) DO UPDATE SET model = excluded.model, computed_at = excluded.computed_at
+            )
+            SELECT pg_notify(\(Self.eventsChannel), 't:')
+            """
+        )
+    }
+
+    public func traffic() async throws -> [StoreID: TrafficModel] {
+        var models: [StoreID: TrafficModel] = [:]
+        for (store, model) in try await pool.query("SELECT store, model FROM traffic_models").decode((UUID, Data).self) {
+            models[store] = try Self.decoder.decode(TrafficModel.self, from: model)
+        }
+        return models
     }
 }

@@ -127,4 +127,9 @@ extension SQLiteStorage {
             ).map { Timestamp(milliseconds: $0) }
         }
     }
+
+    /// One process: nothing to share (the model lives in its memory).
+    public func saveTraffic(_ models: [StoreID: TrafficModel]) async throws {}
+
+    public func traffic() async throws -> [StoreID: TrafficModel] { [:] }
 }

@@ -83,6 +83,15 @@ public protocol ServerStorage: Sendable {
     /// When the store admitted people since `from` (for its traffic model).
     func admissionTimes(store: StoreID, since from: Timestamp) async throws -> [Timestamp]
 
+    // MARK: Wait estimates
+
+    /// Keeps the stores' traffic models that the replica holding the duties' lease computed, for the other
+    /// replicas (which read them when told, instead of reading every admission again). SQLite (one process)
+    /// keeps nothing: the model lives in its memory.
+    func saveTraffic(_ models: [StoreID: TrafficModel]) async throws
+    /// The traffic models kept by ``saveTraffic(_:)``.
+    func traffic() async throws -> [StoreID: TrafficModel]
+
     // MARK: App tickets and bookings
 
     /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
