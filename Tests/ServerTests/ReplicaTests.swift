@@ -139,4 +139,34 @@ struct ReplicaTests {
             )
         }
     }
+
+    /// A store registered through one replica and asked for at another before the notification arrived is
+    /// looked up in the database instead of answered 404 — a few look-ups a second, so made-up ids cannot
+    /// turn into a database read each. (A replica's queues that no notification reaches stand for the moment
+    /// before it arrives.)
+    @Test func aStoreJustRegisteredElsewhereIsFound() async throws {
+        try await withTwoReplicas { one, two in
+            let unfollowed = try await StoreLogs(database: two.app.database)
+            let store = try await one.registerStore()
+            #expect(unfollowed.store(store) == nil)
+            let found = try await unfollowed.require(store)
+            #expect(found.record.id == store && found.record.profile.name == one.app.logs.store(store)?.record.profile.name)
+            #expect(found.lastSequence == one.app.logs.store(store)?.lastSequence, "its log read too")
+
+            // Made-up ids: 404, and past the look-ups allowed (20 at once), a real new store waits for its
+            // notification.
+            let later = try await one.registerStore(["name": "Later Market"], manager: "later")
+            for _ in 0..<30 {
+                await #expect(throws: APIError.self) { _ = try await unfollowed.require(UUID()) }
+            }
+            do {
+                _ = try await unfollowed.require(later)
+                Issue.record("the 21st look-up in a moment read the database")
+            } catch {
+                #expect((error as? APIError)?.status == .notFound, "\(error)")
+            }
+            try await Task.sleep(for: .milliseconds(120))
+            #expect(try await unfollowed.require(later).record.id == later, "found again once look-ups are allowed")
+        }
+    }
 }

@@ -40,7 +40,7 @@ struct AppRoutes {
         }
         router.post("v1/stores/:store/tickets") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
-            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+            let live = try await logs.require(store)
             let now = logs.clock.now()
             let (issued, newToken) = try await gate.issue(
                 .app,

@@ -52,12 +52,12 @@ struct BookingRoutes {
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores/:store/slots") { request, context -> Day in
             let store = try context.parameters.require("store", as: UUID.self)
-            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+            let live = try await logs.require(store)
             return try day(live, date: request.uri.queryParameters["date"].map(String.init))
         }
         router.post("v1/stores/:store/bookings") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
-            guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+            let live = try await logs.require(store)
             let booking = try await request.decode(Booking.self)
             if let minutes = booking.expectedVisitMinutes, !(5...240).contains(minutes) {
                 throw APIError.badRequest("5 to 240 minutes", field: "expectedVisitMinutes")

@@ -66,7 +66,7 @@ struct EventRoutes {
 
     /// The store's key ring: the server's own key for app tickets and every enrolled kiosk's registered key.
     private func keyRing(_ store: StoreID) async throws -> [DeviceKey] {
-        guard let ring = try await logs.keyRing(of: store) else { throw APIError.notFound("store \(store)") }
+        let ring = try await logs.keyRing(of: store)
         return ring.map { device, key in
             DeviceKey(
                 device: device,

@@ -42,7 +42,7 @@ struct ReportRoutes {
     }
 
     func report(_ store: StoreID, date: String?) async throws(APIError) -> DayReport {
-        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+        let live = try await logs.require(store)
         let day = try day(live, date: date)
         return DayReport(
             date: StoreClock.date(day),
@@ -53,7 +53,7 @@ struct ReportRoutes {
     }
 
     func export(_ store: StoreID, date: String?) async throws(APIError) -> Response {
-        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+        let live = try await logs.require(store)
         let day = try day(live, date: date)
         let text = EventCSV.text(try await events(live, day: day), clock: StoreClock(live.record.profile), live: live)
         return Response(

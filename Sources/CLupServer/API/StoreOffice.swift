@@ -121,7 +121,7 @@ struct StoreOffice: Sendable {
     /// Applies `settings` to the store's profile (checked as a whole); a new capacity is also an event in the
     /// store's log, so every kiosk's door follows it at its next sync.
     func update(_ store: StoreID, _ settings: Settings) async throws(APIError) -> StoreProfile {
-        guard let live = logs.store(store) else { throw APIError.notFound("store \(store)") }
+        let live = try await logs.require(store)
         var profile = live.record.profile
         profile.capacity = settings.capacity ?? profile.capacity
         profile.openingHours = settings.openingHours ?? profile.openingHours
@@ -145,7 +145,7 @@ struct StoreOffice: Sendable {
     }
 
     func enroll(_ device: String, store: StoreID) async throws(APIError) -> Enrolled {
-        guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        _ = try await logs.require(store)
         guard Self.isDeviceID(device), device != StoreLogs.serverDevice else {
             throw APIError.badRequest(
                 "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the kiosk's host "
@@ -165,7 +165,7 @@ struct StoreOffice: Sendable {
 
     /// The store's kiosks, with when each last called.
     func devices(_ store: StoreID) async throws(APIError) -> [EnrolledDevice] {
-        guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        _ = try await logs.require(store)
         return try await Self.storingAsync { try await database.devices(store: store) }.map { device in
             var device = device
             let seen = contacts.lastContact(device.device, of: store)
@@ -176,7 +176,7 @@ struct StoreOffice: Sendable {
     }
 
     func revoke(_ device: String, store: StoreID) async throws(APIError) {
-        guard logs.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        _ = try await logs.require(store)
         guard try await Self.storingAsync({ try await database.revoke(device: device, store: store) }) else {
             throw APIError.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
         }

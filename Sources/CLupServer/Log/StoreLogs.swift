@@ -39,6 +39,8 @@ public final class StoreLogs: Sendable {
 
     let database: any ServerStorage
     private let live: Mutex<[StoreID: Live]>
+    /// Database look-ups of store ids this replica does not know (``require(_:)``): 20 at once, then 20 a second.
+    private let lookups = RateLimiter(RateLimiter.Rule(burst: 20, interval: .milliseconds(50)))
     /// The log reads under way, one a store (``catchUp(_:through:)``), numbered as they begin.
     private let reads = Mutex<(begun: Int, running: [StoreID: (number: Int, task: Task<Void, any Error>)])>(
         (0, [:])
@@ -101,6 +103,25 @@ public final class StoreLogs: Sendable {
 
     public func store(_ id: StoreID) -> Live? { live.withLock { $0[id] } }
 
+    /// The store, or 404. A store this replica does not know may have been registered through another replica
+    /// a moment ago (its notification still on the way): it is looked up in the database before the 404 — a few
+    /// a second at most, so that made-up ids in requests cannot turn into a database read each.
+    public func require(_ id: StoreID) async throws(APIError) -> Live {
+        if let live = store(id) { return live }
+        if lookups.take("unknown store", at: clock.now()) == nil {
+            do {
+                if let record = try await database.store(id) {
+                    add(record)
+                    try await catchUp(id)
+                }
+            } catch {
+                throw APIError(.serviceUnavailable, "cannot read the store list now — try again", retryAfter: 1)
+            }
+        }
+        guard let live = store(id) else { throw APIError.notFound("store \(id)") }
+        return live
+    }
+
     /// A store's changed profile, once stored.
     func setProfile(_ profile: StoreProfile, store: StoreID) {
         live.withLock { $0[store]?.record.profile = profile }
@@ -153,14 +174,14 @@ public final class StoreLogs: Sendable {
 
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
     /// A store's key ring: the server's own key (app tickets, bookings) first, then every enrolled kiosk's
-    /// registered key. Nil for an unknown store.
-    func keyRing(of store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)]? {
-        guard let live = self.store(store) else { return nil }
+    /// registered key. 404 for an unknown store.
+    func keyRing(of store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
+        let live = try await require(store)
         return [(Self.serverDevice, live.record.signer.publicKey)] + (try await database.keyRing(store: store))
     }
 
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
-        guard self.store(store) != nil else { throw APIError.notFound("store \(store)") }
+        _ = try await require(store)
         let results = try await database.append(events, store: store) { [self] added in
             applyCommitted(added, store: store)
         }
@@ -180,7 +201,7 @@ public final class StoreLogs: Sendable {
         at now: Timestamp,
         check: (@Sendable () throws -> Void)? = nil
     ) async throws -> AppTicket {
-        guard let record = self.store(store)?.record else { throw APIError.notFound("store \(store)") }
+        let record = try await require(store).record
         let issued = try await database.issue(
             kind: kind,
             store: record,
@@ -259,7 +280,7 @@ public final class StoreLogs: Sendable {
     ) async throws
         -> [StoreEvent]
     {
-        guard let feed = self.store(store)?.changes else { throw APIError.notFound("store \(store)") }
+        let feed = try await require(store).changes
         if wait > .zero {
             // A stopping server answers at once with what there is: the client asks again, elsewhere.
             ReplicaMetrics.longPolls.increment()

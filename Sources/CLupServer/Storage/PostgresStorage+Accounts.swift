@@ -58,10 +58,16 @@ extension PostgresStorage {
     }
 
     public func stores() async throws -> [StoreRecord] {
+        try await stores("SELECT id, profile, signing_key, next_sequence FROM stores ORDER BY created_at, id")
+    }
+
+    public func store(_ id: StoreID) async throws -> StoreRecord? {
+        try await stores("SELECT id, profile, signing_key, next_sequence FROM stores WHERE id = \(id)").first
+    }
+
+    private func stores(_ query: PostgresQuery) async throws -> [StoreRecord] {
         var records: [StoreRecord] = []
-        let rows = try await pool.query(
-            "SELECT id, profile, signing_key, next_sequence FROM stores ORDER BY created_at, id"
-        )
+        let rows = try await pool.query(query)
         for (id, profile, key, next) in try rows.decode((UUID, Data, Data, Int64).self) {
             records.append(
                 StoreRecord(

@@ -61,8 +61,16 @@ extension SQLiteStorage {
 
     /// Every store (loaded at start: the server keeps each store's queue in memory).
     public func stores() throws -> [StoreRecord] {
+        try stores(sql: "SELECT * FROM stores ORDER BY created_at")
+    }
+
+    public func store(_ id: StoreID) throws -> StoreRecord? {
+        try stores(sql: "SELECT * FROM stores WHERE id = ?", arguments: [id.uuidString]).first
+    }
+
+    private func stores(sql: String, arguments: StatementArguments = []) throws -> [StoreRecord] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM stores ORDER BY created_at").map { row in
+            try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 guard let id = UUID(uuidString: row["id"]) else {
                     throw StorageFailure(description: "corrupt store row \(row["id"] as String? ?? "?")")
                 }

@@ -34,6 +34,8 @@ public protocol ServerStorage: Sendable {
     func setProfile(_ profile: StoreProfile, store: StoreID) async throws
     /// Every store, oldest first.
     func stores() async throws -> [StoreRecord]
+    /// One store, or nil when there is no such store.
+    func store(_ id: StoreID) async throws -> StoreRecord?
 
     // MARK: Managers
 
