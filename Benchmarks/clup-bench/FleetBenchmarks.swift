@@ -62,10 +62,13 @@ enum FleetBenchmarks {
         var samples: Samples
         /// CPU time a ticket cost, µs: the clup-server processes, PostgreSQL's, and the clients (this process).
         var cpu: (servers: Double, database: Double, clients: Double)
+        /// Writes a PostgreSQL transaction held on average (nil on SQLite, which does not export it).
+        var writesPerTransaction: Double?
         var description: String {
             "\(Int(rate)) tickets/s, request p50 \(fmt(samples.p50, 2)) ms / p99 \(fmt(samples.p99, 2)) ms; "
                 + "CPU a ticket \(Int(cpu.servers + cpu.database + cpu.clients)) µs (servers \(Int(cpu.servers)), "
                 + "PostgreSQL \(Int(cpu.database)), clients \(Int(cpu.clients)))"
+                + (writesPerTransaction.map { "; \(fmt($0, 1)) writes a transaction" } ?? "")
         }
     }
 
@@ -105,6 +108,16 @@ enum FleetBenchmarks {
             perClient: perClient
         )
         let after = cpuTicks(replicas)
+        var batches = (writes: 0.0, transactions: 0.0)
+        for replica in replicas {
+            let text = String(decoding: try LoopbackHTTP(port: replica.port).request("GET", "/metrics", bearer: token), as: UTF8.self)
+            func value(_ name: String) -> Double {
+                text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                    .flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+            }
+            batches.writes += value("clup_db_writes_per_transaction_sum")
+            batches.transactions += value("clup_db_writes_per_transaction_count")
+        }
         let perTicket = 1e6 / Double(sysconf(Int32(_SC_CLK_TCK))) / Double(all.count)
         return Result(
             rate: Double(all.count) / (elapsed.microseconds / 1e6),
@@ -113,7 +126,8 @@ enum FleetBenchmarks {
                 Double(after.servers - before.servers) * perTicket,
                 Double(after.database - before.database) * perTicket,
                 Double(after.clients - before.clients) * perTicket
-            )
+            ),
+            writesPerTransaction: batches.transactions > 0 ? batches.writes / batches.transactions : nil
         )
     }
 

@@ -54,11 +54,19 @@ extension PostgresCommits {
                 slots.append(Slot(event: event, piece: piece, issue: issue, ticket: ticket))
             }
         }
+        let write = OneStatementWrite(
+            store: store,
+            events: slots.map(\.event),
+            bodies: try slots.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.event.body)) },
+            prefixes: slots.map { $0.issue?.prefix ?? "" },
+            days: slots.map { Int32($0.issue?.day ?? 0) },
+            holders: slots.map { ByteBuffer(data: $0.issue?.holder?.hash ?? Data()) }
+        )
         let rows: [Row]
         do {
-            rows = try await pool.query(try statement(slots, store: store)).decode(
-                (Int32, Int32, Int64, Int32?, UUID, UUID).self
-            ).map { Row(what: $0.0, ordinal: $0.1, sequence: $0.2, number: $0.3, id: $0.4, owner: $0.5) }
+            rows = try await pool.execute(write).map {
+                Row(what: $0.0, ordinal: $0.1, sequence: $0.2, number: $0.3, id: $0.4, owner: $0.5)
+            }
         } catch let error as PSQLError where ["23505", "23514"].contains(error.serverInfo?[.sqlState]) {
             return nil
         }
@@ -118,62 +126,85 @@ extension PostgresCommits {
             }
         }
     }
+}
 
-    /// The statement. Arrays cannot hold NULL here: '' stands for no ticket or no prefix, Int64.min for no
-    /// arrival stamp, an empty holder for none.
-    private func statement(_ slots: [Slot], store: StoreID) throws -> PostgresQuery {
-        let events = slots.map(\.event)
-        let bodies = try events.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.body)) }
-        let holders = slots.map { ByteBuffer(data: $0.issue?.holder?.hash ?? Data()) }
-        return """
-            WITH known AS (
-                SELECT id, store, sequence FROM events WHERE id = ANY(\(events.map(\.id)))
-            ), batch AS (
-                SELECT * FROM unnest(\(slots.indices.map { Int32($0) }), \(events.map(\.id)), \(events.map(\.device)),
-                                     \(events.map(\.time.milliseconds)), \(events.map(\.kind)),
-                                     \(events.map { $0.ticketID?.uuidString ?? "" }), \(bodies),
-                                     \(events.map { $0.receivedAt?.milliseconds ?? Int64.min }),
-                                     \(slots.map { $0.issue?.prefix ?? "" }), \(slots.map { Int32($0.issue?.day ?? 0) }),
-                                     \(holders))
-                    AS batch(o, i, d, t, k, tk, b, r, p, dy, h)
-                WHERE NOT EXISTS (SELECT 1 FROM known WHERE known.id = batch.i OR known.store <> \(store))
-            ), moved AS (
-                UPDATE stores SET next_sequence = next_sequence + (SELECT count(*) FROM batch) WHERE id = \(store)
-                RETURNING next_sequence - (SELECT count(*) FROM batch) AS first
-            ), wanted AS (
-                SELECT p, dy, count(*) AS n FROM batch WHERE p <> '' GROUP BY p, dy
-            ), reserved AS (
-                INSERT INTO ticket_numbers (store, prefix, business_day, last)
-                SELECT \(store), p, dy, n FROM wanted WHERE EXISTS (SELECT 1 FROM moved)
-                ON CONFLICT (store, prefix, business_day) DO UPDATE SET last = ticket_numbers.last + excluded.last
-                RETURNING prefix, business_day, last
-            ), numbered AS (
-                SELECT batch.*, moved.first + row_number() OVER (ORDER BY batch.o) - 1 AS s,
-                    CASE WHEN batch.p <> '' THEN (reserved.last - wanted.n
-                        + row_number() OVER (PARTITION BY batch.p, batch.dy ORDER BY batch.o))::integer END AS num
-                FROM batch CROSS JOIN moved
-                    LEFT JOIN wanted ON wanted.p = batch.p AND wanted.dy = batch.dy
-                    LEFT JOIN reserved ON reserved.prefix = batch.p AND reserved.business_day = batch.dy
-            ), logged AS (
-                INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)
-                SELECT \(store), s, i, d, t, k, NULLIF(tk, '')::uuid,
-                    CASE WHEN num IS NULL THEN b ELSE convert_to(
-                        jsonb_set(convert_from(b, 'UTF8')::jsonb, '{ticket,code,number}', to_jsonb(num))::text, 'UTF8'
-                    ) END,
-                    NULLIF(r, \(Int64.min))
-                FROM numbered
-            ), held AS (
-                INSERT INTO ticket_holders (ticket, store, holder, issued_at)
-                SELECT tk::uuid, \(store), h, t FROM numbered WHERE length(h) > 0
-            ), told AS (
-                SELECT pg_notify(
-                    \(PostgresStorage.eventsChannel),
-                    \("e:\(store.uuidString):") || max(s) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint
-                ) FROM numbered HAVING count(*) > 0
-            )
-            SELECT 1, o, s, num, i, \(store) FROM numbered
-            UNION ALL SELECT 2, 0, sequence, NULL::integer, id, store FROM known
-            UNION ALL SELECT 0, 0, 0::bigint, NULL::integer, \(store), \(store) FROM told
-            """
+/// The one statement of ``PostgresCommits/commitInOneStatement(_:store:)``, prepared once on each connection
+/// (parsed and planned once: a statement this size costs PostgreSQL more to plan than to run for a few rows).
+/// Arrays cannot hold NULL here: '' stands for no ticket or no prefix, Int64.min for no arrival stamp, an empty
+/// holder for none.
+struct OneStatementWrite: PostgresPreparedStatement {
+    typealias Row = (Int32, Int32, Int64, Int32?, UUID, UUID)
+
+    var store: StoreID
+    var events: [StoreEvent]
+    var bodies: [ByteBuffer]
+    var prefixes: [String]
+    var days: [Int32]
+    var holders: [ByteBuffer]
+
+    static let sql = """
+        WITH known AS (
+            SELECT id, store, sequence FROM events WHERE id = ANY($3)
+        ), batch AS (
+            SELECT * FROM unnest($2::integer[], $3::uuid[], $4::text[], $5::bigint[], $6::text[], $7::text[],
+                                 $8::bytea[], $9::bigint[], $10::text[], $11::integer[], $12::bytea[])
+                AS batch(o, i, d, t, k, tk, b, r, p, dy, h)
+            WHERE NOT EXISTS (SELECT 1 FROM known WHERE known.id = batch.i OR known.store <> $1)
+        ), moved AS (
+            UPDATE stores SET next_sequence = next_sequence + (SELECT count(*) FROM batch) WHERE id = $1
+            RETURNING next_sequence - (SELECT count(*) FROM batch) AS first
+        ), wanted AS (
+            SELECT p, dy, count(*) AS n FROM batch WHERE p <> '' GROUP BY p, dy
+        ), reserved AS (
+            INSERT INTO ticket_numbers (store, prefix, business_day, last)
+            SELECT $1, p, dy, n FROM wanted WHERE EXISTS (SELECT 1 FROM moved)
+            ON CONFLICT (store, prefix, business_day) DO UPDATE SET last = ticket_numbers.last + excluded.last
+            RETURNING prefix, business_day, last
+        ), numbered AS (
+            SELECT batch.*, moved.first + row_number() OVER (ORDER BY batch.o) - 1 AS s,
+                CASE WHEN batch.p <> '' THEN (reserved.last - wanted.n
+                    + row_number() OVER (PARTITION BY batch.p, batch.dy ORDER BY batch.o))::integer END AS num
+            FROM batch CROSS JOIN moved
+                LEFT JOIN wanted ON wanted.p = batch.p AND wanted.dy = batch.dy
+                LEFT JOIN reserved ON reserved.prefix = batch.p AND reserved.business_day = batch.dy
+        ), logged AS (
+            INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)
+            SELECT $1, s, i, d, t, k, NULLIF(tk, '')::uuid,
+                CASE WHEN num IS NULL THEN b ELSE convert_to(
+                    jsonb_set(convert_from(b, 'UTF8')::jsonb, '{ticket,code,number}', to_jsonb(num))::text, 'UTF8'
+                ) END,
+                NULLIF(r, -9223372036854775808)
+            FROM numbered
+        ), held AS (
+            INSERT INTO ticket_holders (ticket, store, holder, issued_at)
+            SELECT tk::uuid, $1, h, t FROM numbered WHERE length(h) > 0
+        ), told AS (
+            SELECT pg_notify(
+                '\(PostgresStorage.eventsChannel)',
+                'e:' || upper($1::text) || ':' || max(s) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+            ) FROM numbered HAVING count(*) > 0
+        )
+        SELECT 1, o, s, num, i, $1 FROM numbered
+        UNION ALL SELECT 2, 0, sequence, NULL::integer, id, store FROM known
+        UNION ALL SELECT 0, 0, 0::bigint, NULL::integer, $1, $1 FROM told
+        """
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 12)
+        bindings.append(store)
+        bindings.append(events.indices.map { Int32($0) })
+        bindings.append(events.map(\.id))
+        bindings.append(events.map(\.device))
+        bindings.append(events.map(\.time.milliseconds))
+        bindings.append(events.map(\.kind))
+        bindings.append(events.map { $0.ticketID?.uuidString ?? "" })
+        bindings.append(bodies)
+        bindings.append(events.map { $0.receivedAt?.milliseconds ?? Int64.min })
+        bindings.append(prefixes)
+        bindings.append(days)
+        bindings.append(holders)
+        return bindings
     }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

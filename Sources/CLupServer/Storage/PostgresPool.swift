@@ -48,6 +48,17 @@ struct PostgresPool: Sendable {
         try await withConnection { connection in try await connection.query(query, logger: logger).collect() }
     }
 
+    /// A prepared statement (prepared on a connection the first time it runs there); its rows.
+    func execute<Statement: PostgresPreparedStatement>(
+        _ statement: Statement
+    ) async throws -> [Statement.Row] where Statement.Row: Sendable {
+        try await withConnection { connection in
+            var rows: [Statement.Row] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            return rows
+        }
+    }
+
     /// Runs `body` in a transaction (committed when it returns, rolled back when it throws) and throws what
     /// went wrong itself: the body's own error (an APIError, a refused check) or PostgreSQL's.
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {

@@ -20,14 +20,33 @@ extension PostgresStorage {
         return results
     }
 
-    public func events(store: StoreID, after sequence: Int64, limit: Int) async throws -> [StoreEvent] {
-        try await events(
-            store: store,
-            """
+    /// The statement every replica runs for every other replica's commit (its catch-up) and every kiosk's
+    /// pull: prepared once on each connection.
+    struct EventsAfter: PostgresPreparedStatement {
+        typealias Row = (Int64, UUID, String, Int64, Data, Int64?)
+        static let sql = """
             SELECT sequence, id, device, time, body, received_at FROM events
-            WHERE store = \(store) AND sequence > \(sequence) ORDER BY sequence LIMIT \(Int64(limit))
+            WHERE store = $1 AND sequence > $2 ORDER BY sequence LIMIT $3
             """
-        )
+        var store: StoreID
+        var after: Int64
+        var limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(store)
+            bindings.append(after)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    public func events(store: StoreID, after sequence: Int64, limit: Int) async throws -> [StoreEvent] {
+        try await pool.execute(EventsAfter(store: store, after: sequence, limit: Int64(limit))).map {
+            try event($0, store: store)
+        }
     }
 
     public func events(store: StoreID, from start: Int64, to end: Int64) async throws -> [StoreEvent] {
@@ -41,23 +60,20 @@ extension PostgresStorage {
     }
 
     private func events(store: StoreID, _ query: PostgresQuery) async throws -> [StoreEvent] {
-        var found: [StoreEvent] = []
-        for (sequence, id, device, time, body, received) in try await pool.query(query)
-            .decode((Int64, UUID, String, Int64, Data, Int64?).self)
-        {
-            found.append(
-                StoreEvent(
-                    id: id,
-                    store: store,
-                    device: device,
-                    time: Timestamp(milliseconds: time),
-                    body: try Self.decoder.decode(StoreEvent.Body.self, from: body),
-                    sequence: sequence,
-                    receivedAt: received.map(Timestamp.init(milliseconds:))
-                )
-            )
-        }
-        return found
+        try await pool.query(query).decode(EventsAfter.Row.self).map { try event($0, store: store) }
+    }
+
+    private func event(_ row: EventsAfter.Row, store: StoreID) throws -> StoreEvent {
+        let (sequence, id, device, time, body, received) = row
+        return StoreEvent(
+            id: id,
+            store: store,
+            device: device,
+            time: Timestamp(milliseconds: time),
+            body: try Self.decoder.decode(StoreEvent.Body.self, from: body),
+            sequence: sequence,
+            receivedAt: received.map(Timestamp.init(milliseconds:))
+        )
     }
 
     public func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp? {

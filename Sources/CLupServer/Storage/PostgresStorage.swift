@@ -40,6 +40,8 @@ public final class PostgresStorage: ServerStorage {
         )
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = PostgresPool.size
+        // Prepared statements (the batch's write) planned once, not again for each run's values.
+        configuration.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
