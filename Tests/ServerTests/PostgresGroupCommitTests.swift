@@ -56,11 +56,16 @@ struct PostgresGroupCommitTests {
     @Test func writesWaitingForAStoreShareTransactions() async throws {
         try await withStore { rig, store, credential, storage in
             let before = try #require(rig.app.logs.store(store)?.lastSequence)
-            let writes = (storage.commits.transactions.load(ordering: .relaxed), storage.commits.writes.load(ordering: .relaxed))
+            let writes = (
+                storage.commits.transactions.load(ordering: .relaxed), storage.commits.writes.load(ordering: .relaxed)
+            )
             let events = (0..<40).map { _ in
                 StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
             }
-            enum Answer { case ticket(Int, String?), pushed(Int, Int, Int?) }
+            enum Answer {
+                case ticket(Int, String?)
+                case pushed(Int, Int, Int?)
+            }
             // 100 tickets, 40 pushes and every push sent a second time (a kiosk's retry), all at once.
             let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
                 for n in 0..<100 {

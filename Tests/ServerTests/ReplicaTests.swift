@@ -150,7 +150,9 @@ struct ReplicaTests {
             let store = try await one.registerStore()
             #expect(unfollowed.store(store) == nil)
             let found = try await unfollowed.require(store)
-            #expect(found.record.id == store && found.record.profile.name == one.app.logs.store(store)?.record.profile.name)
+            #expect(
+                found.record.id == store && found.record.profile.name == one.app.logs.store(store)?.record.profile.name
+            )
             #expect(found.lastSequence == one.app.logs.store(store)?.lastSequence, "its log read too")
 
             // Made-up ids: 404, and past the look-ups allowed (20 at once), a real new store waits for its

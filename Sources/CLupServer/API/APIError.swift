@@ -28,6 +28,12 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
 
     public static func notFound(_ what: String) -> APIError { APIError(.notFound, "\(what) not found") }
 
+    /// What an unexpected failure answers (500): nothing of the server's inside.
+    public static let failed = APIError(
+        .internalServerError,
+        "the server could not complete this request — try again later"
+    )
+
     public var description: String { field.map { "\($0): \(message)" } ?? message }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {

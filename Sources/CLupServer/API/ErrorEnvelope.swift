@@ -36,7 +36,7 @@ struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
                 "request failed",
                 metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"]
             )
-            throw APIError(.internalServerError, "the server could not complete this request — try again later")
+            throw APIError.failed
         }
     }
 

@@ -115,7 +115,7 @@ public final class StoreLogs: Sendable {
                     try await catchUp(id)
                 }
             } catch {
-                throw APIError(.serviceUnavailable, "cannot read the store list now — try again", retryAfter: 1)
+                throw APIError.failed  // as any request the database fails
             }
         }
         guard let live = store(id) else { throw APIError.notFound("store \(id)") }

@@ -1,8 +1,8 @@
+import Foundation
 import KioskCore
 import Logging
 import PostgresNIO
 import ServiceLifecycle
-import ServiceSupport
 import Synchronization
 
 /// Keeps this replica in step with what other replicas write to the shared PostgreSQL database: every append
@@ -62,8 +62,9 @@ struct LogFollower: Service {
                 if last > live.lastSequence { try await logs.catchUp(store, through: last) }
                 if parts.count == 4, let sent = Int64(parts[3]) {
                     // From the writer's statement to this replica's queue holding the events (its waiters woken).
-                    let lag = Int64(WallClock.system.now().milliseconds) - sent
-                    ReplicaMetrics.notifyLag.recordMilliseconds(max(lag, 0))
+                    // Real time, not the server's (a test's shifted) clock: this measures a delay.
+                    let lag = Int64(Date().timeIntervalSince1970 * 1_000_000) - sent
+                    ReplicaMetrics.notifyLag.recordMicroseconds(max(lag, 0))
                 }
             case "s":
                 try await logs.reloadStores()

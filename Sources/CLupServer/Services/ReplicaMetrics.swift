@@ -16,10 +16,14 @@ public enum ReplicaMetrics {
         var factory = PrometheusMetricsFactory(registry: registry)
         // Finer than the default (5 ms up): a connection is usually free at once, a wake-up takes a few ms.
         factory.durationHistogramBuckets = [
-            "clup_db_connection_wait_seconds": [.microseconds(100), .microseconds(500), .milliseconds(1),
-                .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5)],
-            "clup_notify_lag_seconds": [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                .milliseconds(50), .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(5)],
+            "clup_db_connection_wait_seconds": [
+                .microseconds(100), .microseconds(500), .milliseconds(1),
+                .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(1), .seconds(5),
+            ],
+            "clup_notify_lag_seconds": [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                .milliseconds(50), .milliseconds(100), .milliseconds(200), .milliseconds(500), .seconds(1), .seconds(5),
+            ],
         ]
         factory.valueHistogramBuckets = ["clup_db_writes_per_transaction": [1, 2, 4, 8, 16, 32, 64, 128, 256, 500]]
         MetricsSystem.bootstrap(factory)

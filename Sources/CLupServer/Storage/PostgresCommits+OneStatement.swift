@@ -49,7 +49,12 @@ extension PostgresCommits {
                     slot: issue.slot,
                     issuer: StoreLogs.serverDevice
                 )
-                let event = StoreEvent.new(.ticketIssued(ticket), store: store, device: StoreLogs.serverDevice, at: issue.now)
+                let event = StoreEvent.new(
+                    .ticketIssued(ticket),
+                    store: store,
+                    device: StoreLogs.serverDevice,
+                    at: issue.now
+                )
                 slotOf[event.id] = slots.count
                 slots.append(Slot(event: event, piece: piece, issue: issue, ticket: ticket))
             }
@@ -181,7 +186,7 @@ struct OneStatementWrite: PostgresPreparedStatement {
         ), told AS (
             SELECT pg_notify(
                 '\(PostgresStorage.eventsChannel)',
-                'e:' || upper($1::text) || ':' || max(s) || ':' || (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+                'e:' || upper($1::text) || ':' || max(s) || ':' || (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
             ) FROM numbered HAVING count(*) > 0
         )
         SELECT 1, o, s, num, i, $1 FROM numbered

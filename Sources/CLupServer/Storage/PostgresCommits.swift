@@ -270,9 +270,11 @@ final class PostgresCommits: Sendable {
         store: StoreID,
         on connection: PostgresConnection
     ) async throws -> [Counter: Int] {
-        let days = Set(batch.compactMap { waiting -> Int32? in
-            if case .issue(let issue) = waiting.work { Int32(issue.day) } else { nil }
-        })
+        let days = Set(
+            batch.compactMap { waiting -> Int32? in
+                if case .issue(let issue) = waiting.work { Int32(issue.day) } else { nil }
+            }
+        )
         guard !days.isEmpty else { return [:] }
         var last: [Counter: Int] = [:]
         for try await (prefix, day, number) in try await connection.query(
@@ -290,7 +292,7 @@ final class PostgresCommits: Sendable {
     /// One statement: the events, the holders of the tickets issued, the day's counters, the store's next
     /// sequence, and the
     /// notification the other replicas hear once this commits (`e:<store>:<last sequence>:<the database's
-    /// clock, ms>`).
+    /// clock, µs>`).
     private func write(
         _ events: [StoreEvent],
         holders: [(ticket: TicketID, holder: Holder, at: Timestamp)],
@@ -327,7 +329,7 @@ final class PostgresCommits: Sendable {
             )
             SELECT pg_notify(
                 \(PostgresStorage.eventsChannel),
-                \("e:\(store.uuidString):\(last):") || (extract(epoch FROM clock_timestamp()) * 1000)::bigint
+                \("e:\(store.uuidString):\(last):") || (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
             )
             """,
             logger: logger

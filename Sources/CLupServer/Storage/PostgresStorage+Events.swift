@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresStorage {
     /// The channel every change other replicas must hear of notifies, delivered when it commits:
-    /// `e:<store>:<last sequence>:<sent, ms since 1970 by the database's clock>` for an append (``LogFollower``
+    /// `e:<store>:<last sequence>:<sent, µs since 1970 by the database's clock>` for an append (``LogFollower``
     /// measures its wake-up lag from it), `s:<store>` for a store registered or changed, `t:` for new traffic
     /// models.
     static let eventsChannel = "clup_events"
@@ -118,7 +118,8 @@ extension PostgresStorage {
 
     public func traffic() async throws -> [StoreID: TrafficModel] {
         var models: [StoreID: TrafficModel] = [:]
-        for (store, model) in try await pool.query("SELECT store, model FROM traffic_models").decode((UUID, Data).self) {
+        for (store, model) in try await pool.query("SELECT store, model FROM traffic_models").decode((UUID, Data).self)
+        {
             models[store] = try Self.decoder.decode(TrafficModel.self, from: model)
         }
         return models

@@ -19,7 +19,14 @@ extension PostgresStorage {
             openingTime: store.profile.dayStart.secondsAfterMidnight,
             zone: store.profile.zone
         )
-        let work = PostgresCommits.Issue(kind: kind, store: store.id, slot: slot, holder: holder, day: day.number, now: now)
+        let work = PostgresCommits.Issue(
+            kind: kind,
+            store: store.id,
+            slot: slot,
+            holder: holder,
+            day: day.number,
+            now: now
+        )
         guard
             case .issued(let ticket, let sequence) = try await commits.submit(
                 .issue(work),
