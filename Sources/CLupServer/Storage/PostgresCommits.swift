@@ -7,21 +7,22 @@ import PostgresNIO
 import Synchronization
 
 /// Group commit for PostgreSQL, per store: the appends and issues that arrive for a store while its previous
-/// transaction runs wait, and go together in its next one — a handful of round trips for all of them instead
-/// of a handful each, and one turn at the store's row lock instead of one each. (PostgreSQL has no group
-/// commit of its own that would help here: the cost is the round trips and the lock held across them.)
+/// write runs wait, and go together in its next one — one round trip for all of them instead of a handful each,
+/// and one turn at the store's row lock instead of one each.
 ///
-/// A batch is one transaction: the store's row locked (`FOR UPDATE`, which orders it after every other
-/// replica's append to the store), the event ids already in the log looked up (appends stay idempotent), the
-/// day's ticket numbers reserved for all its issues at once, then one statement that inserts the events and
-/// the holders, moves the store's next sequence and notifies the other replicas. Work that cannot be done (a
-/// number past what a code holds, an event id of another store) fails alone, before anything is written;
-/// a failed transaction fails the whole batch, and nothing of it was written.
+/// A batch is normally one prepared statement outside any transaction (``commitInOneStatement(_:store:)``): the
+/// store's row locked only while PostgreSQL runs it. A batch that statement cannot do whole, and a piece with a
+/// check (a booking's room in its slot, alone in its batch), go to a transaction (``commit(_:store:on:)``): the
+/// store's row locked (`FOR UPDATE`, which orders it after every other replica's append to the store), the
+/// event ids already in the log looked up (appends stay idempotent), the day's counters read, then one
+/// statement that inserts the events and the holders, sets the counters, moves the store's next sequence and
+/// notifies the other replicas. There, work that cannot be done (a number past what a code holds, an event id
+/// of another store) fails alone, before anything is written. A failed statement or transaction fails the
+/// whole batch, and nothing of it was written.
 ///
 /// Order is kept: batches of a store run one after the other in submission order, and each one's `onCommit`
 /// callbacks run, in sequence order, before the next batch starts — so a replica's memory follows its own
-/// writes in log order, and a check (a booking's room in its slot) runs in a batch of its own, after every
-/// earlier write of this replica was applied.
+/// writes in log order, and a check runs after every earlier write of this replica was applied.
 final class PostgresCommits: Sendable {
     /// An app ticket or a booking to issue.
     struct Issue: Sendable {
