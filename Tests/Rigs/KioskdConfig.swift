@@ -2,7 +2,9 @@ import Foundation
 import KioskCore
 
 /// A kioskd.toml for a kioskd process under test: one store, the printer emulator at `printer` (Custom VKP80III,
-/// polled every 20 ms), the state in `state`, logs at error level, and `extra` sections appended.
+/// polled every 20 ms), the state in `state`, logs at error level, and `extra` sections appended. A kiosk that
+/// syncs with a test server is installed with its store's `zone` (else it counts days in UTC until its first
+/// sync, and its first ticket may belong to a day it guessed).
 enum KioskdConfig {
     /// Writes a kiosk credential where kioskd takes it from, as an installer does: a file of its own, mode
     /// 600 (kioskd refuses a credential others can read); its path, for `[sync] credential_file`.
@@ -24,6 +26,7 @@ enum KioskdConfig {
         printer: String,
         store: StoreID,
         device: String,
+        zone: String? = nil,
         httpPort: Int = 0,
         store extraStore: String = "",
         printer extraPrinter: String = "",
@@ -35,6 +38,7 @@ enum KioskdConfig {
         [store]
         id = "\(store.uuidString)"
         name = "Test Market"
+        \(zone.map { "time_zone = \"\($0)\"" } ?? "")
         \(extraStore)
         [device]
         id = "\(device)"

@@ -219,18 +219,29 @@ final class ServerRig: Sendable {
     func queue(_ store: StoreID) -> QueueState? { app.logs.store(store)?.state }
 }
 
+extension StoreTimeZone {
+    /// The zone of ``ServerRig/storeProfile`` (`utcOffsetMinutes` 60), as a kiosk of it is installed with.
+    static let standardStore = StoreTimeZone(fixedOffsetSeconds: 3600)
+}
+
 extension KioskConfig {
-    /// This kiosk as `device` of `store` (of `capacity`), syncing with `server` in long-polls of `pullWait` s.
+    /// This kiosk as `device` of `store` (of `capacity`), syncing with `server` in long-polls of `pullWait` s,
+    /// in the store's time zone as installed (`[store] time_zone`): the standard test store's UTC+01:00 unless
+    /// told otherwise. Nil leaves the kiosk to learn it from the server — until its first sync it counts days in
+    /// UTC, and between the two zones' opening times (06:00–07:00 UTC for the standard store) the first day it
+    /// guessed ends at that sync (its first ticket retracted): tests about something else install the zone.
     mutating func syncing(
         with server: ServerRig,
         store: StoreID,
         device: String,
         credential: String,
         capacity: Int,
-        pullWait: Int = 5
+        pullWait: Int = 5,
+        zone: StoreTimeZone? = .standardStore
     ) {
         self.store.id = store
         self.store.capacity = capacity
+        self.store.timeZone = zone
         self.device.id = device
         sync.server = server.url
         sync.credential = credential

@@ -123,6 +123,7 @@ struct FleetTests {
                 printer: rig.tcpAddress,
                 store: store,
                 device: device,
+                zone: "Europe/Rome",
                 httpPort: port,
                 store: "capacity = 1",
                 printer: "code_prefix = \"\(n == 0 ? "A" : "B")\"",

@@ -62,6 +62,7 @@ import FoundationNetworking
                 printer: rig.tcpAddress,
                 store: storeID,
                 device: "soak-entrance",
+                zone: "UTC+01:00",
                 httpPort: port,
                 store: "capacity = 100000",
                 extra: """

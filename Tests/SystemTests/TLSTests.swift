@@ -85,6 +85,7 @@ import Testing
             $0.store.id = storeID
             $0.device.id = "misled"
             $0.sync.server = server.url
+            $0.store.timeZone = .standardStore  // as installed: no day guessed in UTC before the first sync
             $0.sync.credential = credential
             $0.sync.caFile = stranger.certificate
         }
