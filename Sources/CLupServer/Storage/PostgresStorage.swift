@@ -40,8 +40,7 @@ public final class PostgresStorage: ServerStorage {
         )
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.maximumConnections = PostgresPool.size
-        // Prepared statements (the batch's write) planned once, not again for each run's values.
-        configuration.options.additionalStartupParameters = [("plan_cache_mode", "force_generic_plan")]
+        configuration.options.additionalStartupParameters = Self.sessionSettings
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
@@ -135,6 +134,15 @@ public final class PostgresStorage: ServerStorage {
     static func isUniqueViolation(_ error: any Error) -> Bool {
         (error as? PSQLError)?.serverInfo?[.sqlState] == "23505"
     }
+
+    /// How the pool's connections plan. Prepared statements (the batch's write, the log's read) are planned
+    /// once a connection, not again for each run's values. A plan made while a table is nearly empty — every
+    /// connection to a new database plans its statements then — must not scan the table when it has grown:
+    /// the batch's look-up of its event ids (`id = ANY(…)`) was planned as a scan of the whole log there,
+    /// which made every write of a new chain's first day cost more than the one before (until autovacuum's
+    /// statistics replaced the plan). Every statement here reads by a key or an indexed range, so scans are
+    /// kept for where there is nothing else (a table without a usable index is still scanned).
+    static let sessionSettings = [("plan_cache_mode", "force_generic_plan"), ("enable_seqscan", "off")]
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
