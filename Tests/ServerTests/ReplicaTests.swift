@@ -171,4 +171,38 @@ struct ReplicaTests {
             #expect(try await unfollowed.require(later).record.id == later, "found again once look-ups are allowed")
         }
     }
+
+    /// A replica follows another's writes from their notifications, which carry the events: it reads nothing
+    /// from the log for them (before, each of the other's commits cost it a read, so the database's work a
+    /// write grew with the number of replicas). A batch too large for a notification is read once.
+    @Test func aReplicaFollowsAnothersWritesWithoutReadingThem() async throws {
+        try await withTwoReplicas { one, two in
+            let store = try await one.registerStore()
+            #expect(try await eventually { two.app.logs.store(store) != nil })
+            let credential = try await one.enroll("k1", store: store)
+            #expect(try await eventually { one.queue(store)?.day != nil && two.queue(store)?.day != nil })
+            func push(_ count: Int) async throws -> Int {
+                let events = (0..<count).map { _ in
+                    StoreEvent.new(.customerExited, store: store, device: "k1", at: one.app.logs.clock.now())
+                }
+                let batch = try JSONEncoder().encode(["events": events])
+                let path = "/v1/stores/\(store.uuidString)/events"
+                return try await one.call("POST", path, token: credential, raw: batch).status
+            }
+            let reads = two.app.logs.logReads.load(ordering: .relaxed)
+            for _ in 0..<30 { #expect(try await push(1) == 200) }
+            let pushed = try #require(one.app.logs.store(store)?.lastSequence)
+            #expect(try await eventually { two.app.logs.store(store)?.lastSequence == pushed })
+            let followed = two.app.logs.logReads.load(ordering: .relaxed) - reads
+            #expect(followed <= 1, "replica two read the log \(followed) times for 30 commits it was told of")
+
+            // 100 events (~13 KB) do not fit in a notification: it says where the log ends, the replica reads.
+            #expect(try await push(100) == 200)
+            let last = try #require(one.app.logs.store(store)?.lastSequence)
+            #expect(last == pushed + 100)
+            #expect(try await eventually { two.app.logs.store(store)?.lastSequence == last })
+            #expect(two.app.logs.logReads.load(ordering: .relaxed) > reads + followed, "the large batch was read")
+            #expect(one.queue(store)?.inside == two.queue(store)?.inside)
+        }
+    }
 }

@@ -41,6 +41,9 @@ public final class StoreLogs: Sendable {
     private let live: Mutex<[StoreID: Live]>
     /// Database look-ups of store ids this replica does not know (``require(_:)``): 20 at once, then 20 a second.
     private let lookups = RateLimiter(RateLimiter.Rule(burst: 20, interval: .milliseconds(50)))
+    /// Reads of a store's log to catch up with it since the start (``catchUp(_:through:)``): a commit that found
+    /// a gap, another replica's write whose notification did not carry its events.
+    let logReads = Atomic<Int>(0)
     /// The log reads under way, one a store (``catchUp(_:through:)``), numbered as they begin.
     private let reads = Mutex<(begun: Int, running: [StoreID: (number: Int, task: Task<Void, any Error>)])>(
         (0, [:])
@@ -242,6 +245,8 @@ public final class StoreLogs: Sendable {
                 let task = Task { [self] in
                     defer { reads.withLock { if $0.running[store]?.number == number { $0.running[store] = nil } } }
                     guard let last = self.store(store)?.lastSequence else { return }
+                    logReads.add(1, ordering: .relaxed)
+                    ReplicaMetrics.logReads.increment()
                     _ = apply(try await database.events(store: store, after: last, limit: .max), store: store)
                 }
                 state.running[store] = (number, task)
@@ -251,6 +256,14 @@ public final class StoreLogs: Sendable {
             // Begun after the call: it read everything committed before.
             if read.number > asked { return }
         }
+    }
+
+    /// Another replica's committed events, as its notification carried them: applied without reading the log,
+    /// unless they come after a gap (a notification without its events, lost while the connection was down),
+    /// which is read.
+    public func follow(_ events: [StoreEvent], store: StoreID, through last: Int64) async throws {
+        _ = apply(events, store: store)
+        try await catchUp(store, through: last)
     }
 
     /// Applies each event that is the next one of the store's log (others were applied already, or come after

@@ -7,8 +7,9 @@ import Synchronization
 
 /// Keeps this replica in step with what other replicas write to the shared PostgreSQL database: every append
 /// and every store change notifies the `clup_events` channel when it commits (``PostgresStorage``); this
-/// service listens on its own connection and reads what it has not applied yet — a kiosk long-polling here, or
-/// a shopper's live page, hears an event appended through another replica at once.
+/// service listens on its own connection and applies the events an append's notification carries (or reads
+/// them, when the batch was too large to carry) — a kiosk long-polling here, or a shopper's live page, hears an
+/// event appended through another replica at once, and following costs the database nothing more.
 ///
 /// Notifications sent while the connection was down are lost: after every (re)connection it reads every
 /// store's log, the store list and the traffic models from the database before it listens on.
@@ -50,17 +51,26 @@ struct LogFollower: Service {
         }
     }
 
-    /// `e:<store>:<last sequence>:<sent>` (an append; replicas of before the lag was measured send no time) or
-    /// `s:<store>` (a store registered or changed) or `t:` (the stores' traffic models computed again).
+    /// `e:<store>:<last sequence>:<sent>[:<events>]` (an append; replicas of before the lag was measured send
+    /// no time, a large batch no events) or `s:<store>` (a store registered or changed) or `t:` (the stores'
+    /// traffic models computed again).
     private func follow(_ payload: String) async {
-        let parts = payload.split(separator: ":")
+        // The events' JSON has colons of its own: it is the rest after the fourth.
+        let parts = payload.split(separator: ":", maxSplits: 4)
         do {
             switch parts.first {
-            case "e" where parts.count == 3 || parts.count == 4:
+            case "e" where parts.count >= 3:
                 guard let store = StoreID(uuidString: String(parts[1])), let last = Int64(parts[2]) else { return }
                 guard let live = logs.store(store) else { return try await logs.reloadStores() }
-                if last > live.lastSequence { try await logs.catchUp(store, through: last) }
-                if parts.count == 4, let sent = Int64(parts[3]) {
+                if last > live.lastSequence {
+                    if parts.count == 5 {
+                        let events = try PostgresStorage.notifiedEvents(parts[4], store: store)
+                        try await logs.follow(events, store: store, through: last)
+                    } else {
+                        try await logs.catchUp(store, through: last)
+                    }
+                }
+                if parts.count >= 4, let sent = Int64(parts[3]) {
                     // From the writer's statement to this replica's queue holding the events (its waiters woken).
                     // Real time, not the server's (a test's shifted) clock: this measures a delay.
                     let lag = Int64(Date().timeIntervalSince1970 * 1_000_000) - sent

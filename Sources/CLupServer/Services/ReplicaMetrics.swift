@@ -37,6 +37,10 @@ public enum ReplicaMetrics {
     /// holding it — the wake-up lag of a long-poll or a live page here. Across machines it includes the
     /// clocks' difference: keep them in step (NTP).
     static let notifyLag = Timer(label: "clup_notify_lag_seconds")
+    /// Reads of a store's log to catch up with the database: after a commit that found another replica's
+    /// write not applied yet, or for a notification that did not carry its events (a large batch). Climbing
+    /// with the appends says the notifications come late or without their events.
+    static let logReads = Counter(label: "clup_log_reads_total")
     /// Shoppers' live status streams open on this replica now.
     static let eventStreams = Meter(label: "clup_open_event_streams")
 }

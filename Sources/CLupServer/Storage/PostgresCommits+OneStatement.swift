@@ -23,7 +23,9 @@ extension PostgresCommits {
     /// wait for each other's network. The statement takes the store's next sequences (the row's newest
     /// version, whoever wrote last), numbers the issues from the day's counters, puts the numbers into the
     /// `ticketIssued` bodies (the wire form's `ticket.code.number`), inserts the events and the holders and
-    /// notifies the other replicas.
+    /// notifies the other replicas — with the events themselves when they fit in a notification, so that a
+    /// replica follows another's writes without reading them back (a read for every other replica's commit
+    /// made the database's work a write grow with the number of replicas).
     ///
     /// Nil, with nothing written, when the batch needs ``commit(_:store:on:)``'s transaction, which can refuse
     /// a piece alone: an event id that another store's log holds, a day's counter past its last number (the
@@ -172,22 +174,31 @@ struct OneStatementWrite: PostgresPreparedStatement {
             FROM batch CROSS JOIN moved
                 LEFT JOIN wanted ON wanted.p = batch.p AND wanted.dy = batch.dy
                 LEFT JOIN reserved ON reserved.prefix = batch.p AND reserved.business_day = batch.dy
-        ), logged AS (
-            INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)
-            SELECT $1, s, i, d, t, k, NULLIF(tk, '')::uuid,
+        ), bodies AS (
+            SELECT numbered.*, NULLIF(r, -9223372036854775808) AS received,
                 CASE WHEN num IS NULL THEN b ELSE convert_to(
                     jsonb_set(convert_from(b, 'UTF8')::jsonb, '{ticket,code,number}', to_jsonb(num))::text, 'UTF8'
-                ) END,
-                NULLIF(r, -9223372036854775808)
+                ) END AS body
             FROM numbered
+        ), logged AS (
+            INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)
+            SELECT $1, s, i, d, t, k, NULLIF(tk, '')::uuid, body, received FROM bodies
         ), held AS (
             INSERT INTO ticket_holders (ticket, store, holder, issued_at)
             SELECT tk::uuid, $1, h, t FROM numbered WHERE length(h) > 0
+        ), note AS (
+            SELECT 'e:' || upper($1::text) || ':' || max(s) || ':'
+                    || (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS head,
+                json_agg(json_build_object(
+                    's', s, 'i', i, 'd', d, 't', t, 'r', received, 'b', convert_from(body, 'UTF8')::json
+                ) ORDER BY s)::text AS events
+            FROM bodies HAVING count(*) > 0
         ), told AS (
             SELECT pg_notify(
                 '\(PostgresStorage.eventsChannel)',
-                'e:' || upper($1::text) || ':' || max(s) || ':' || (extract(epoch FROM clock_timestamp()) * 1000000)::bigint
-            ) FROM numbered HAVING count(*) > 0
+                head || CASE WHEN octet_length(head) + 1 + octet_length(events) <= \(PostgresStorage.notificationLimit)
+                    THEN ':' || events ELSE '' END
+            ) FROM note
         )
         SELECT 1, o, s, num, i, $1 FROM numbered
         UNION ALL SELECT 2, 0, sequence, NULL::integer, id, store FROM known

@@ -6,9 +6,41 @@ import PostgresNIO
 extension PostgresStorage {
     /// The channel every change other replicas must hear of notifies, delivered when it commits:
     /// `e:<store>:<last sequence>:<sent, µs since 1970 by the database's clock>` for an append (``LogFollower``
-    /// measures its wake-up lag from it), `s:<store>` for a store registered or changed, `t:` for new traffic
+    /// measures its wake-up lag from it), followed by `:<the events, JSON>` when they fit
+    /// (``notifiedEvents(_:store:)``); `s:<store>` for a store registered or changed, `t:` for new traffic
     /// models.
     static let eventsChannel = "clup_events"
+
+    /// The longest notification that carries its events, in bytes: PostgreSQL refuses a payload of 8,000 bytes
+    /// or more (its default block size). A longer batch (~25 app tickets or more) notifies only where its log
+    /// ends, and the other replicas read it.
+    static let notificationLimit = 7_999
+
+    /// An event as the batch's statement writes it into a notification (`json_build_object` in
+    /// ``OneStatementWrite``).
+    private struct NotifiedEvent: Decodable {
+        var s: Int64
+        var i: UUID
+        var d: String
+        var t: Int64
+        var r: Int64?
+        var b: StoreEvent.Body
+    }
+
+    /// The events a notification's JSON carries, in log order.
+    static func notifiedEvents(_ json: Substring, store: StoreID) throws -> [StoreEvent] {
+        try decoder.decode([NotifiedEvent].self, from: Data(json.utf8)).map {
+            StoreEvent(
+                id: $0.i,
+                store: store,
+                device: $0.d,
+                time: Timestamp(milliseconds: $0.t),
+                body: $0.b,
+                sequence: $0.s,
+                receivedAt: $0.r.map(Timestamp.init(milliseconds:))
+            )
+        }
+    }
 
     public func append(
         _ events: [StoreEvent],
