@@ -71,11 +71,14 @@ enum FleetBenchmarks {
         var cpu: (servers: Double, database: Double, clients: Double)
         /// Writes a PostgreSQL transaction held on average (nil on SQLite, which does not export it).
         var writesPerTransaction: Double?
+        /// Reads of the log the replicas needed to catch up, a ticket (nil on SQLite).
+        var logReads: Double?
         var description: String {
             "\(Int(rate)) tickets/s, request p50 \(fmt(samples.p50, 2)) ms / p99 \(fmt(samples.p99, 2)) ms; "
                 + "CPU a ticket \(Int(cpu.servers + cpu.database + cpu.clients)) µs (servers \(Int(cpu.servers)), "
                 + "PostgreSQL \(Int(cpu.database)), clients \(Int(cpu.clients)))"
                 + (writesPerTransaction.map { "; \(fmt($0, 1)) writes a transaction" } ?? "")
+                + (logReads.map { "; \(fmt($0, 2)) log reads a ticket" } ?? "")
         }
     }
 
@@ -115,11 +118,12 @@ enum FleetBenchmarks {
             perClient: perClient
         )
         let after = cpuTicks(replicas)
-        var batches = (writes: 0.0, transactions: 0.0)
+        var batches = (writes: 0.0, transactions: 0.0, reads: 0.0)
         for replica in replicas {
             let figures = try metrics(replica)
             batches.writes += figures["clup_db_writes_per_transaction_sum", default: 0]
             batches.transactions += figures["clup_db_writes_per_transaction_count", default: 0]
+            batches.reads += figures["clup_log_reads_total", default: 0]
         }
         let perTicket = 1e6 / Double(sysconf(Int32(_SC_CLK_TCK))) / Double(all.count)
         return Result(
@@ -130,7 +134,8 @@ enum FleetBenchmarks {
                 Double(after.database - before.database) * perTicket,
                 Double(after.clients - before.clients) * perTicket
             ),
-            writesPerTransaction: batches.transactions > 0 ? batches.writes / batches.transactions : nil
+            writesPerTransaction: batches.transactions > 0 ? batches.writes / batches.transactions : nil,
+            logReads: batches.transactions > 0 ? batches.reads / Double(all.count) : nil
         )
     }
 

@@ -63,8 +63,8 @@ struct LogFollower: Service {
                 guard let store = StoreID(uuidString: String(parts[1])), let last = Int64(parts[2]) else { return }
                 guard let live = logs.store(store) else { return try await logs.reloadStores() }
                 if last > live.lastSequence {
-                    if parts.count == 5 {
-                        let events = try PostgresStorage.notifiedEvents(parts[4], store: store)
+                    // Events this replica cannot decode from the notification are read from the log instead.
+                    if parts.count == 5, let events = try? PostgresStorage.notifiedEvents(parts[4], store: store) {
                         try await logs.follow(events, store: store, through: last)
                     } else {
                         try await logs.catchUp(store, through: last)
