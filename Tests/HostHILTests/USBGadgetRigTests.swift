@@ -39,6 +39,7 @@ import Testing
             \(results)
             guest log (end): \(read("guest.log").suffix(3000))
             kioskd log (end): \(read("kioskd.log").suffix(2000))
+            kioskd's crash, if it crashed (the thread that did): \(Self.crashReport(read("kioskd.log")))
             console (end): \(read("console.log").suffix(2000))
             \(run.error.suffix(1000))
             """
@@ -52,6 +53,13 @@ import Testing
             #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")
         }
         try? FileManager.default.removeItem(atPath: out)
+    }
+
+    /// The head of the Swift runtime's crash report in a log (its message and the crashed thread's frames,
+    /// which the log's end — the other threads, registers, images — does not show); empty without one.
+    static func crashReport(_ log: String) -> String {
+        guard let start = log.range(of: "*** ") else { return "" }
+        return String(log[start.lowerBound...].prefix(6000))
     }
 
     /// A guest that never finishes is powered off by its watchdog and reported as a failure with its console,
