@@ -30,16 +30,29 @@ extension PostgresStorage {
     /// The events a notification's JSON carries, in log order.
     static func notifiedEvents(_ json: Substring, store: StoreID) throws -> [StoreEvent] {
         try decoder.decode([NotifiedEvent].self, from: Data(json.utf8)).map {
-            StoreEvent(
-                id: $0.i,
-                store: store,
-                device: $0.d,
-                time: Timestamp(milliseconds: $0.t),
-                body: $0.b,
-                sequence: $0.s,
-                receivedAt: $0.r.map(Timestamp.init(milliseconds:))
-            )
+            logged(sequence: $0.s, id: $0.i, device: $0.d, time: $0.t, body: $0.b, received: $0.r, store: store)
         }
+    }
+
+    /// An event of the log from its columns (a row read, or a notification's copy of one).
+    private static func logged(
+        sequence: Int64,
+        id: UUID,
+        device: String,
+        time: Int64,
+        body: StoreEvent.Body,
+        received: Int64?,
+        store: StoreID
+    ) -> StoreEvent {
+        StoreEvent(
+            id: id,
+            store: store,
+            device: device,
+            time: Timestamp(milliseconds: time),
+            body: body,
+            sequence: sequence,
+            receivedAt: received.map(Timestamp.init(milliseconds:))
+        )
     }
 
     public func append(
@@ -97,14 +110,14 @@ extension PostgresStorage {
 
     private func event(_ row: EventsAfter.Row, store: StoreID) throws -> StoreEvent {
         let (sequence, id, device, time, body, received) = row
-        return StoreEvent(
-            id: id,
-            store: store,
-            device: device,
-            time: Timestamp(milliseconds: time),
-            body: try Self.decoder.decode(StoreEvent.Body.self, from: body),
+        return Self.logged(
             sequence: sequence,
-            receivedAt: received.map(Timestamp.init(milliseconds:))
+            id: id,
+            device: device,
+            time: time,
+            body: try Self.decoder.decode(StoreEvent.Body.self, from: body),
+            received: received,
+            store: store
         )
     }
 
