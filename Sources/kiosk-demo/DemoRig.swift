@@ -80,6 +80,9 @@ final class DemoRig: Sendable {
         config.store.capacity = Self.capacity
         config.store.openingTime = TimeOfDay(hour: 0, minute: 0)
         config.store.averageVisit = .seconds(15 * 60)
+        // The store's zone, as an installer writes [store] time_zone: the kiosk counts its days and prints its
+        // times in it from the first ticket, before its first sync.
+        config.store.timeZone = try TimeZoneDirectory.system.zone(named: DemoAPI.localZoneName)
         config.device.id = "demo-entrance"
         config.device.stateDirectory = "\(out)/kiosk"
         config.printer.address = "tcp://127.0.0.1:\(printerEndpoint.port)"
