@@ -205,6 +205,18 @@ final class ServerRig: Sendable {
         return id
     }
 
+    /// A shopper's app ticket from the `n`-th of many addresses (forwarded, so the per-address rule lets each
+    /// take one): the status and the ticket's code when one was issued.
+    func takeAppTicket(store: StoreID, from n: Int, network: Int = 8) async throws -> (status: Int, code: String?) {
+        let answer = try await call(
+            "POST",
+            "/v1/stores/\(store.uuidString)/tickets",
+            token: nil,
+            headers: ["X-Forwarded-For": "10.\(network).\(n / 256).\(n % 256)"]
+        )
+        return (answer.status, (answer.body["ticket"] as? [String: Any])?["code"] as? String)
+    }
+
     /// Enrolls a kiosk and returns its credential.
     func enroll(_ device: String, store: StoreID) async throws -> String {
         let enrolled: Enrolled = try await send(

@@ -33,13 +33,7 @@ struct PostgresGroupCommitTests {
     }
 
     func take(_ rig: ServerRig, _ store: StoreID, _ n: Int) async throws -> (status: Int, code: String?) {
-        let answer = try await rig.call(
-            "POST",
-            "/v1/stores/\(store.uuidString)/tickets",
-            token: nil,
-            headers: ["X-Forwarded-For": "10.8.\(n / 256).\(n % 256)"]
-        )
-        return (answer.status, (answer.body["ticket"] as? [String: Any])?["code"] as? String)
+        try await rig.takeAppTicket(store: store, from: n)
     }
 
     func push(

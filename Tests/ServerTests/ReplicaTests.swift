@@ -103,14 +103,7 @@ struct ReplicaTests {
             let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for n in 0..<120 {
                     group.addTask {
-                        let rig = n % 2 == 0 ? one : two
-                        let answer = try await rig.call(
-                            "POST",
-                            "/v1/stores/\(store.uuidString)/tickets",
-                            token: nil,
-                            headers: ["X-Forwarded-For": "10.9.\(n / 256).\(n % 256)"]
-                        )
-                        return (answer.status, (answer.body["ticket"] as? [String: Any])?["code"] as? String)
+                        try await (n % 2 == 0 ? one : two).takeAppTicket(store: store, from: n, network: 9)
                     }
                 }
                 var all: [(Int, String?)] = []
