@@ -60,6 +60,16 @@ struct FleetTests {
         return await condition()
     }
 
+    /// What a replica's `/metrics` holds: requests by route and status with their latency (from its first
+    /// request), and from its start events appended, open long-polls and streams, log reads, the database pool's
+    /// use, writes per transaction and the wake-up lag of other replicas' appends.
+    static let replicaSeries = [
+        "hb_requests", "http_server_request_duration", "clup_events_appended_total", "clup_open_long_polls",
+        "clup_open_event_streams", "clup_log_reads_total", "clup_db_connections_in_use", "clup_db_connections_max",
+        "clup_db_requests_waiting", "clup_db_connection_wait_seconds_bucket", "clup_db_writes_per_transaction_bucket",
+        "clup_notify_lag_seconds_bucket",
+    ]
+
     @Test func replicasDieAndTheDatabaseRestartsWhileKiosksPushAndShoppersWatch() async throws {
         let directory = HIL.temporaryDirectory("fleet")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -73,6 +83,14 @@ struct FleetTests {
             try ServerProcess(database: database, directory: directory, name: "two", adminToken: ServerRig.adminToken),
         ]
         defer { for replica in replicas { replica.stop() } }
+        // Every series is there from a replica's start, before it served anything (as after a restart).
+        for replica in replicas {
+            let scrape = try await call("GET", "http://127.0.0.1:\(replica.port)/metrics")
+            let text = String(decoding: scrape.data, as: UTF8.self)
+            for name in Self.replicaSeries where !name.hasPrefix("h") {
+                #expect(text.contains(name), "\(name) missing from a fresh replica's metrics: \(text)")
+            }
+        }
         let balancer = try LoadBalancerRig(
             upstreams: replicas.map(\.port),
             certificate: certificate,
@@ -240,12 +258,7 @@ struct FleetTests {
         for replica in replicas {
             let scrape = try await call("GET", "http://127.0.0.1:\(replica.port)/metrics")
             let text = String(decoding: scrape.data, as: UTF8.self)
-            for name in [
-                "hb_requests", "http_server_request_duration", "clup_events_appended_total", "clup_open_long_polls",
-                "clup_db_connections_in_use", "clup_db_connections_max", "clup_db_requests_waiting",
-                "clup_db_connection_wait_seconds_bucket", "clup_db_writes_per_transaction_bucket",
-                "clup_notify_lag_seconds_bucket",
-            ] {
+            for name in Self.replicaSeries {
                 #expect(text.contains(name), "\(name) missing from the replica's metrics")
             }
             let held = text.split(separator: "\n").first { $0.hasPrefix("clup_replica_duty_lease_held ") }

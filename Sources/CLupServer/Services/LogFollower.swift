@@ -19,6 +19,7 @@ struct LogFollower: Service {
     let logger: Logger
 
     func run() async throws {
+        _ = ReplicaMetrics.notifyLag  // exported from the start, empty until another replica's first append
         var delay = Duration.milliseconds(100)
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let listened = Atomic(false)

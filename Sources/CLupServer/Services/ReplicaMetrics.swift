@@ -27,6 +27,9 @@ public enum ReplicaMetrics {
         ]
         factory.valueHistogramBuckets = ["clup_db_writes_per_transaction": [1, 2, 4, 8, 16, 32, 64, 128, 256, 500]]
         MetricsSystem.bootstrap(factory)
+        // Every series exists from the start, at zero: a replica that has served nothing yet (just started,
+        // or restarted after a crash) is scraped with the same names as the others, and rules see 0, not gaps.
+        _ = (eventsAppended, longPolls, logReads, eventStreams)
     }
 
     /// Events this replica appended to the stores' logs (new ones, not retries of events already there).

@@ -76,6 +76,7 @@ final class PostgresCommits: Sendable {
     init(pool: PostgresPool, logger: Logger) {
         self.pool = pool
         self.logger = logger
+        _ = Self.writesPerTransaction  // exported from the start, empty until the first commit
     }
 
     /// Runs `work` for `store` in its next batch and returns what came of it once the batch committed and
