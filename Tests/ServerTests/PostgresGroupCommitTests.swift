@@ -32,10 +32,6 @@ struct PostgresGroupCommitTests {
         await rig.stop()
     }
 
-    func take(_ rig: ServerRig, _ store: StoreID, _ n: Int) async throws -> (status: Int, code: String?) {
-        try await rig.takeAppTicket(store: store, from: n)
-    }
-
     func push(
         _ rig: ServerRig,
         _ store: StoreID,
@@ -65,7 +61,7 @@ struct PostgresGroupCommitTests {
             let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
                 for n in 0..<100 {
                     group.addTask {
-                        let (status, code) = try await take(rig, store, n)
+                        let (status, code) = try await rig.takeAppTicket(store: store, from: n)
                         return .ticket(status, code)
                     }
                 }
@@ -115,13 +111,13 @@ struct PostgresGroupCommitTests {
     /// paper ticket) and take no place in the log, and a kiosk's push in the same moment lands.
     @Test func aBatchRefusesOnlyTheTicketsPastTheDaysLastNumber() async throws {
         try await withStore { rig, store, credential, storage in
-            _ = try await take(rig, store, 0)  // V001: the day's counter exists
+            _ = try await rig.takeAppTicket(store: store, from: 0)  // V001: the day's counter exists
             try await storage.pool.query("UPDATE ticket_numbers SET last = 65530 WHERE store = \(store)")
             let before = try #require(rig.app.logs.store(store)?.lastSequence)
             let exit = StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
             async let pushed = push(rig, store, credential, exit)
             let answers = try await withThrowingTaskGroup(of: (status: Int, code: String?).self) { group in
-                for n in 1...10 { group.addTask { try await take(rig, store, n) } }
+                for n in 1...10 { group.addTask { try await rig.takeAppTicket(store: store, from: n) } }
                 var all: [(status: Int, code: String?)] = []
                 for try await answer in group { all.append(answer) }
                 return all
@@ -142,7 +138,7 @@ struct PostgresGroupCommitTests {
     /// few events: fails without the session's settings.
     @Test func aNewDatabasesWritesLookTheirEventsUpByIndex() async throws {
         try await withStore { rig, store, _, storage in
-            for n in 0..<3 { #expect(try await take(rig, store, n).status == 201) }
+            for n in 0..<3 { #expect(try await rig.takeAppTicket(store: store, from: n).status == 201) }
             let plan = try await storage.pool.withConnection { connection -> String in
                 _ = try await connection.query(
                     PostgresQuery(

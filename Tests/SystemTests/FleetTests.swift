@@ -60,15 +60,22 @@ struct FleetTests {
         return await condition()
     }
 
-    /// What a replica's `/metrics` holds: requests by route and status with their latency (from its first
-    /// request), and from its start events appended, open long-polls and streams, log reads, the database pool's
-    /// use, writes per transaction and the wake-up lag of other replicas' appends.
-    static let replicaSeries = [
-        "hb_requests", "http_server_request_duration", "clup_events_appended_total", "clup_open_long_polls",
-        "clup_open_event_streams", "clup_log_reads_total", "clup_db_connections_in_use", "clup_db_connections_max",
-        "clup_db_requests_waiting", "clup_db_connection_wait_seconds_bucket", "clup_db_writes_per_transaction_bucket",
+    /// The series a replica exports from its start, before it served anything (as after a restart): events
+    /// appended, open long-polls and streams, log reads, the database pool's use, writes per transaction and the
+    /// wake-up lag of other replicas' appends.
+    static let seriesFromStart = [
+        "clup_events_appended_total", "clup_open_long_polls", "clup_open_event_streams", "clup_log_reads_total",
+        "clup_db_connections_in_use", "clup_db_connections_max", "clup_db_requests_waiting",
+        "clup_db_connection_wait_seconds_bucket", "clup_db_writes_per_transaction_bucket",
         "clup_notify_lag_seconds_bucket",
     ]
+    /// The series a replica adds at its first request: requests by route and status, and their latency.
+    static let seriesFromFirstRequest = ["hb_requests", "http_server_request_duration"]
+
+    /// A replica's `/metrics`, scraped directly (not through the balancer).
+    func metrics(of replica: ServerProcess) async throws -> String {
+        String(decoding: try await call("GET", "http://127.0.0.1:\(replica.port)/metrics").data, as: UTF8.self)
+    }
 
     @Test func replicasDieAndTheDatabaseRestartsWhileKiosksPushAndShoppersWatch() async throws {
         let directory = HIL.temporaryDirectory("fleet")
@@ -85,9 +92,8 @@ struct FleetTests {
         defer { for replica in replicas { replica.stop() } }
         // Every series is there from a replica's start, before it served anything (as after a restart).
         for replica in replicas {
-            let scrape = try await call("GET", "http://127.0.0.1:\(replica.port)/metrics")
-            let text = String(decoding: scrape.data, as: UTF8.self)
-            for name in Self.replicaSeries where !name.hasPrefix("h") {
+            let text = try await metrics(of: replica)
+            for name in Self.seriesFromStart {
                 #expect(text.contains(name), "\(name) missing from a fresh replica's metrics: \(text)")
             }
         }
@@ -256,9 +262,8 @@ struct FleetTests {
         // duties' lease held by exactly one of them.
         var leases = 0.0
         for replica in replicas {
-            let scrape = try await call("GET", "http://127.0.0.1:\(replica.port)/metrics")
-            let text = String(decoding: scrape.data, as: UTF8.self)
-            for name in Self.replicaSeries {
+            let text = try await metrics(of: replica)
+            for name in Self.seriesFromFirstRequest + Self.seriesFromStart {
                 #expect(text.contains(name), "\(name) missing from the replica's metrics")
             }
             let held = text.split(separator: "\n").first { $0.hasPrefix("clup_replica_duty_lease_held ") }
