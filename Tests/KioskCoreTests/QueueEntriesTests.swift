@@ -1,4 +1,6 @@
+import Dispatch
 import FoundationEssentials
+import Synchronization
 import TestSupport
 import Testing
 
@@ -88,9 +90,62 @@ import Testing
         }
     }
 
+    /// A station changes its queue under a lock while other threads drop the copies they read of it (a
+    /// status page, a sync, the door): the change must not read a tree node that only the dropped copy held.
+    /// swift-collections 1.6's in-place update of a `TreeDictionary` value (`tree[key]?.field = x`) asserts
+    /// on such a node in a debug build (kioskd crashed on it in the USB rig, a bad pointer or an assertion
+    /// in `_UnsafePath.descendToChild`); this test crashed in each of 4 runs with it.
+    @Test func aQueueChangedWhileOtherThreadsDropTheirCopiesHoldsTogether() {
+        var queue = QueueState(capacity: 10_000)
+        var ids: [TicketID] = []
+        for n in 1...3_000 {
+            let t = ticket(n, at: Timestamp(milliseconds: Int64(n) * 1_000))
+            queue.apply(event(.ticketIssued(t), at: t.issuedAt))
+            ids.append(t.id)
+        }
+        let shared = SharedQueue(queue.entries)
+        let readers = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: readers) {
+                while !shared.done.load(ordering: .relaxed) {
+                    let copy = shared.queue.withLock { $0 }  // released here, outside the lock
+                    shared.copies.add(copy.isEmpty ? 0 : 1, ordering: .relaxed)
+                }
+            }
+        }
+        let clock = ContinuousClock()
+        let end = clock.now + .seconds(2)
+        var changes = 0
+        while clock.now < end {
+            let id = ids[changes % ids.count]
+            let time = Timestamp(milliseconds: 10_000_000 + Int64(changes))
+            shared.queue.withLock { queue in
+                queue.setStage(.waiting(joined: time), of: id)
+                queue.stampCall(id, at: time)
+            }
+            changes += 1
+        }
+        shared.done.store(true, ordering: .relaxed)
+        readers.wait()
+        #expect(shared.copies.load(ordering: .relaxed) > 1_000, "copies read and dropped")
+        let last = shared.queue.withLock { $0 }
+        #expect(changes > 10_000, "changes made: \(changes)")
+        #expect(last.count == ids.count)
+        #expect(last.stage(of: ids[0]) != .inPrinter && last.calledAt(ids[0]) != nil)
+    }
+
     /// What a paper or app ticket costs in the day's tree beside its id: was 136 bytes as a whole ``Ticket``
     /// and its stage, plus a second tree for the call times.
     @Test func aPackedEntryIsAtMost72Bytes() {
         #expect(QueueState.Entries.packedEntryBytes <= 72)
     }
+}
+
+/// A queue one thread changes and others copy, as a station's ``QueueReplica`` holds it.
+private final class SharedQueue: Sendable {
+    let queue: Mutex<QueueState.Entries>
+    let done = Atomic(false)
+    let copies = Atomic(0)
+
+    init(_ queue: QueueState.Entries) { self.queue = Mutex(queue) }
 }

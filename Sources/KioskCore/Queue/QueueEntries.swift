@@ -75,12 +75,22 @@ extension QueueState {
         }
 
         mutating func setStage(_ stage: Stage, of id: TicketID) {
-            packed[id]?.stage = stage
+            update(id) { $0.stage = stage }
         }
 
         /// Stamps `id` as called at `time`, unless it was called before.
         mutating func stampCall(_ id: TicketID, at time: Timestamp) {
-            packed[id]?.stampCall(at: time)
+            update(id) { $0.stampCall(at: time) }
+        }
+
+        /// Changes `id`'s entry, if there is one, by reading it and writing it back — never in place
+        /// (`packed[id]?.stage = …`): swift-collections 1.6's in-place update reads a node it no longer holds
+        /// once it has copied the path, and a copy of this tree that another thread drops at that moment (a
+        /// station's snapshot) frees it — a bad pointer or a failed assertion in a debug build.
+        private mutating func update(_ id: TicketID, _ change: (inout Packed) -> Void) {
+            guard var entry = packed[id] else { return }
+            change(&entry)
+            packed[id] = entry
         }
 
         mutating func remove(_ id: TicketID) {
