@@ -55,11 +55,16 @@ import Testing
         try? FileManager.default.removeItem(atPath: out)
     }
 
-    /// The head of the Swift runtime's crash report in a log (its message and the crashed thread's frames,
-    /// which the log's end — the other threads, registers, images — does not show); empty without one.
+    /// The Swift runtime's crash report in a log, cut to what the log's end (the other threads, registers,
+    /// images) does not show: its message and the frames of the thread that crashed (`Thread N … crashed:`,
+    /// wherever it stands among the others); empty without one.
     static func crashReport(_ log: String) -> String {
         guard let start = log.range(of: "*** ") else { return "" }
-        return String(log[start.lowerBound...].prefix(6000))
+        let report = log[start.lowerBound...]
+        let message = report.range(of: "\nThread ").map { report[..<$0.lowerBound] } ?? report.prefix(2000)
+        guard let crashed = report.range(of: " crashed:\n") else { return String(message) }
+        let thread = report[..<crashed.lowerBound].lastIndex(of: "\n") ?? crashed.lowerBound
+        return String(message) + String(report[thread...].prefix(4000))
     }
 
     /// A guest that never finishes is powered off by its watchdog and reported as a failure with its console,
