@@ -67,7 +67,7 @@ final class BenchServer: Sendable {
         name: String = "Bench Market",
         client: LoopbackHTTP? = nil
     ) throws -> String {
-        let hours = Array(repeating: #"{"open":"00:00","close":"23:59"}"#, count: 7).joined(separator: ",")
+        let hours = Array(repeating: #"{"open":"00:00","close":"24:00"}"#, count: 7).joined(separator: ",")
         let registration = """
             {"store":{"name":"\(name)","address":"1 Bench Road","location":{"latitude":45.46,"longitude":9.19},
             "capacity":\(capacity),"openingHours":[\(hours)],"timeZone":"Europe/Rome",

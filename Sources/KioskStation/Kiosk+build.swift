@@ -73,7 +73,7 @@ extension Kiosk {
                 queue: queue,
                 logger: logger,
                 clock: clock,
-                zone: days.zone,
+                schedule: days.schedule,
                 health: { [printer, door, queue, rollTickets = config.printer.rollTickets] in
                     let printed = printer?.status
                     return KioskHealth(
@@ -105,6 +105,7 @@ extension Kiosk {
                 queue: queue,
                 changes: changes,
                 metrics: metrics,
+                schedule: days.schedule,
                 clock: clock
             ),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),

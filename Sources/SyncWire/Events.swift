@@ -47,11 +47,16 @@ public struct EventPage: Codable, Sendable, Equatable {
     /// The store's IANA time zone, which a kiosk without `[store] time_zone` counts days by (absent from servers
     /// before time zones).
     public var timeZone: String?
+    /// The store's weekly hours, which a kiosk follows instead of its configuration's (absent from servers
+    /// before store hours).
+    public var hours: StoreHours?
 
-    public init(events: [StoreEvent], last: Int64, keyRing: String?, timeZone: String? = nil) {
+    public init(events: [StoreEvent], last: Int64, keyRing: String?, timeZone: String? = nil, hours: StoreHours? = nil)
+    {
         self.events = events
         self.last = last
         self.keyRing = keyRing
         self.timeZone = timeZone
+        self.hours = hours
     }
 }

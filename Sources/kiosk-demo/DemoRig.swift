@@ -78,7 +78,11 @@ final class DemoRig: Sendable {
         var config = KioskConfig(store: .init(id: store))
         config.store.name = DemoAPI.storeName
         config.store.capacity = Self.capacity
-        config.store.openingTime = TimeOfDay(hour: 0, minute: 0)
+        // Open round the clock, as the server's profile below (the kiosk follows the server's hours once synced).
+        config.store.hours = try StoreHours.daily(
+            open: TimeOfDay(hour: 0, minute: 0),
+            close: TimeOfDay(hour: 24, minute: 0)
+        )
         config.store.averageVisit = .seconds(15 * 60)
         // The store's zone, as an installer writes [store] time_zone: the kiosk counts its days and prints its
         // times in it from the first ticket, before its first sync.
@@ -135,7 +139,7 @@ struct DemoAPI {
                     "name": Self.storeName, "address": "1 Demo Street",
                     "location": ["latitude": 45.4642, "longitude": 9.19],
                     "capacity": capacity,
-                    "openingHours": Array(repeating: ["open": "00:00", "close": "23:59"], count: 7),
+                    "openingHours": Array(repeating: ["open": "00:00", "close": "24:00"], count: 7),
                     // The demo's store is where its laptop is.
                     "timeZone": Self.localZoneName, "averageVisitMinutes": 15,
                     "slotMinutes": 15, "slotSize": 1,

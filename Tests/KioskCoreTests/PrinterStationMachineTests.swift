@@ -21,7 +21,8 @@ import Testing
         canPrint: Bool = true,
         presence: [Bool] = [],
         take: Bool = false,
-        today: BusinessDay? = nil
+        today: BusinessDay? = nil,
+        handsOut: Bool = true
     ) -> Machine.Input {
         .looked(
             .init(
@@ -30,7 +31,8 @@ import Testing
                 today: today ?? self.today,
                 canPrint: canPrint,
                 presence: presence,
-                takeRequested: take
+                takeRequested: take,
+                handsOut: handsOut
             )
         )
     }
@@ -49,7 +51,7 @@ import Testing
     @Test func aFreshStationTakesATicketPrintsItAndPresentsIt() {
         var machine = Machine(settings: .init())
         let t = ticket(1)
-        #expect(machine.handle(look(0)) == [.takeTicket])
+        #expect(machine.handle(look(0)) == [.takeTicket(issueNew: true)])
         #expect(
             machine.handle(.ticket(t, .notSent, present: nil, at: .zero, time: base))
                 == [.print(t.id, clearBufferFirst: false)]
@@ -65,7 +67,7 @@ import Testing
     @Test func noTicketWhileAFaultStopsPrinting() {
         var machine = Machine(settings: .init(pollInterval: .milliseconds(500)))
         #expect(machine.handle(look(0, canPrint: false)) == [.pause(.milliseconds(200))])
-        #expect(machine.handle(look(200, canPrint: true)) == [.takeTicket])
+        #expect(machine.handle(look(200, canPrint: true)) == [.takeTicket(issueNew: true)])
     }
 
     @Test func aTakeIsDecidedAfterTheDebounceAndRecordedBeforeTheNextTicket() {
@@ -81,7 +83,7 @@ import Testing
         )
         #expect(machine.waitingTicket == nil)
         #expect(machine.handle(.takeRecorded(t.id)) == [])
-        #expect(machine.handle(look(240)) == [.takeTicket])
+        #expect(machine.handle(look(240)) == [.takeTicket(issueNew: true)])
     }
 
     @Test func aFlickerIsNotATake() {
@@ -114,7 +116,7 @@ import Testing
         _ = machine.handle(.connectionLost)
         #expect(machine.handle(look(1500)) == [record])
         #expect(machine.handle(.takeRecorded(t.id)) == [])
-        #expect(machine.handle(look(1600)) == [.takeTicket])
+        #expect(machine.handle(look(1600)) == [.takeTicket(issueNew: true)])
     }
 
     @Test func aFaultBeforeTheCutPrintsTheTicketAgainAfterClearingTheBuffer() {
@@ -126,7 +128,7 @@ import Testing
         #expect(machine.handle(look(100, canPrint: false)) == [.pause(.milliseconds(100))])
         // The lost connection in between does not make it forget that the buffer must be cleared.
         _ = machine.handle(.connectionLost)
-        #expect(machine.handle(look(5000)) == [.takeTicket])
+        #expect(machine.handle(look(5000)) == [.takeTicket(issueNew: true)])
         #expect(
             machine.handle(.ticket(t, .notSent, present: nil, at: .seconds(5), time: base))
                 == [.print(t.id, clearBufferFirst: true)]
@@ -198,7 +200,7 @@ import Testing
         _ = machine.handle(.ticket(t, .notSent, present: nil, at: .zero, time: base))
         _ = machine.handle(.connectionLost)
         #expect(machine.handle(.sent(t.id, canPrint: true, presence: [true], at: .zero)) == [])
-        #expect(machine.handle(look(2000)) == [.takeTicket])
+        #expect(machine.handle(look(2000)) == [.takeTicket(issueNew: true)])
         #expect(
             machine.handle(.ticket(t, .sending, present: true, at: .seconds(2), time: base))
                 == [.markPrinted(t.id), .presented(t.id, printedNow: false)]
@@ -219,7 +221,7 @@ import Testing
         #expect(machine.handle(look(100, presence: [true])) == [.retract(t.id, .earlierDay)])
         #expect(machine.handle(.retracted(t.id, .retracted)) == [.void(t.id, .earlierDay)])
         #expect(machine.waitingTicket == nil)
-        #expect(machine.handle(look(200)) == [.takeTicket])
+        #expect(machine.handle(look(200)) == [.takeTicket(issueNew: true)])
     }
 
     @Test func aPrinterThatCannotRetractKeepsTheTicket() {
@@ -251,6 +253,40 @@ import Testing
         )
     }
 
+    /// The ticket left the mouth as the presenter pulled, and the printer cannot tell a retract from a take: it
+    /// is set aside (still valid, its holder admitted at the door), never voided.
+    @Test func aTicketThatMayHaveBeenTakenAsItWasRetractedIsNeverVoided() {
+        let t = ticket(1, day: BusinessDay(number: today.number - 1))
+        var machine = waiting(t)
+        _ = machine.handle(.connected(canRetract: true))
+        #expect(machine.handle(look(100, presence: [true])) == [.retract(t.id, .earlierDay)])
+        #expect(machine.handle(.retracted(t.id, .gone)) == [.setAside(t.id, .earlierDay)])
+        #expect(machine.waitingTicket == nil)
+        #expect(machine.handle(look(200)) == [.takeTicket(issueNew: true)])
+    }
+
+    /// While the store hands out no tickets, the station asks only for one already in hand and then waits a
+    /// second a look; when the window opens it issues the day's first.
+    @Test func noNewTicketWhileTheStoreHandsOutNone() {
+        var machine = Machine(settings: .init())
+        #expect(machine.handle(look(0, handsOut: false)) == [.takeTicket(issueNew: false)])
+        #expect(machine.handle(.noTicket) == [.pause(.seconds(1))])
+        #expect(machine.handle(look(1000, handsOut: false)) == [.pause(.seconds(1))])
+        #expect(machine.handle(look(2000, handsOut: false)) == [.pause(.seconds(1))])
+        #expect(machine.handle(look(3000)) == [.takeTicket(issueNew: true)])
+        // A ticket still in hand when the window closes is printed and presented as any other.
+        var inHand = Machine(settings: .init())
+        #expect(inHand.handle(look(0, handsOut: false)) == [.takeTicket(issueNew: false)])
+        let t = ticket(1)
+        #expect(
+            inHand.handle(.ticket(t, .printed, present: true, at: .zero, time: base)) == [
+                .presented(t.id, printedNow: false)
+            ]
+        )
+        // An answer that comes late, or twice, changes nothing.
+        #expect(inHand.handle(.noTicket) == [])
+    }
+
     @Test func noRetractWhileAFaultStopsPrinting() {
         let t = ticket(1, day: BusinessDay(number: today.number - 1))
         var machine = waiting(t)
@@ -271,13 +307,15 @@ import Testing
             "taken by a customer, never recorded: \(day.handed.subtracting(day.recorded))"
         )
         #expect(day.voided.isDisjoint(with: day.handed), "voided in a customer's hand")
+        #expect(day.issuedWhileClosed == 0, "tickets issued while the store handed out none")
         #expect(day.recorded.count > 50, "the day made progress (\(day.recorded.count) takes)")
     }
 }
 
 /// A simulated printer and store around the machine: faults before and after the cut, lost connections
 /// (sometimes after the cut), storage that refuses a take now and then, customers grabbing tickets at random
-/// moments, a printer that retracts.
+/// moments (also as the presenter pulls one back, which the printer cannot always tell), a printer that
+/// retracts, and the store's ticket window closing and opening.
 struct TroubledDay {
     typealias Machine = PrinterStationMachine
     var random: SplitMix64
@@ -302,8 +340,12 @@ struct TroubledDay {
     var recordedTwice: [TicketID] = []
     var handed: Set<TicketID> = []
     var voided: Set<TicketID> = []
+    var setAside: Set<TicketID> = []
     var unwrittenTake = false
     var newTicketWhileATakeWasUnwritten = 0
+    /// The store hands out tickets (its window is open).
+    var handsOut = true
+    var issuedWhileClosed = 0
 
     init(seed: UInt64, sees: Bool, canRetract: Bool) {
         random = SplitMix64(seed: seed)
@@ -324,6 +366,7 @@ struct TroubledDay {
                 handed.insert(id)
             }
             if chance(0.03) { faulted.toggle() }
+            if chance(0.01) { handsOut.toggle() }
             if faulted && chance(0.2) { faulted = false }
             if !connected {
                 connected = chance(0.5)
@@ -338,7 +381,8 @@ struct TroubledDay {
                 today: today,
                 canPrint: !faulted,
                 presence: presence,
-                takeRequested: !sees && inPresenter == nil && machine.waitingTicket != nil
+                takeRequested: !sees && inPresenter == nil && machine.waitingTicket != nil,
+                handsOut: handsOut
             )
             perform(machine.handle(.looked(look)))
         }
@@ -347,9 +391,15 @@ struct TroubledDay {
         connected = true
         for _ in 0..<5 {
             now += .milliseconds(100)
-            perform(
-                machine.handle(.looked(.init(at: now, time: base + now, today: today, canPrint: true, presence: [])))
+            let look = Machine.Look(
+                at: now,
+                time: base + now,
+                today: today,
+                canPrint: true,
+                presence: [],
+                handsOut: handsOut
             )
+            perform(machine.handle(.looked(look)))
         }
     }
 
@@ -359,8 +409,13 @@ struct TroubledDay {
 
     mutating func perform(_ action: Machine.Action) {
         switch action {
-        case .takeTicket:
+        case .takeTicket(let issueNew):
             if unwrittenTake { newTicketWhileATakeWasUnwritten += 1 }
+            if !issueNew && waitingInStore == nil {
+                perform(machine.handle(.noTicket))
+                return
+            }
+            if !handsOut && waitingInStore == nil { issuedWhileClosed += 1 }
             let id = waitingInStore ?? issue()
             let state = states[id]!
             let present: Bool? = state == .notSent || !machine.settings.seesPresence ? nil : inPresenter == id
@@ -408,11 +463,21 @@ struct TroubledDay {
             waitingInStore = nil
             perform(machine.handle(.takeRecorded(id)))
         case .retract(let id, _):
-            let outcome: Machine.RetractOutcome = inPresenter == id ? (chance(0.8) ? .retracted : .kept) : .notPresent
-            if outcome == .retracted { inPresenter = nil }
+            var outcome: Machine.RetractOutcome = inPresenter == id ? (chance(0.8) ? .retracted : .kept) : .notPresent
+            if outcome == .retracted {
+                inPresenter = nil
+                // A printer that cannot tell a retracted ticket from a taken one; sometimes a customer took it.
+                if chance(0.5) {
+                    outcome = .gone
+                    if chance(0.5) { handed.insert(id) }
+                }
+            }
             perform(machine.handle(.retracted(id, outcome)))
         case .void(let id, _):
             voided.insert(id)
+            waitingInStore = nil
+        case .setAside(let id, _):
+            setAside.insert(id)
             waitingInStore = nil
         case .pause(let duration):
             now += duration

@@ -181,12 +181,19 @@ final class ServerRig: Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
+    /// A week open from `open` to `close` every day, as the API takes it.
+    static func hours(_ open: String, _ close: String) -> [[String: String]] {
+        Array(repeating: ["open": open, "close": close], count: 7)
+    }
+
+    /// A store open round the clock (so tests call tickets whatever the time of day); tests of the day's edges
+    /// give it hours (``hours(_:_:)``).
     static var storeProfile: [String: Any] {
         [
             "name": "Test Market", "address": "1 Main Street, Milano",
             "location": ["latitude": 45.4642, "longitude": 9.19],
             "capacity": 2,
-            "openingHours": Array(repeating: ["open": "07:00", "close": "22:00"], count: 7),
+            "openingHours": hours("00:00", "24:00"),
             "utcOffsetMinutes": 60, "averageVisitMinutes": 20, "slotMinutes": 15, "slotSize": 1,
         ]
     }

@@ -112,7 +112,9 @@ import Testing
         let clock = WallClock.shifted(by: offset)
 
         let server = try await ServerRig(clock: clock)
-        let storeID = try await server.registerStore(["capacity": 3, "utcOffsetMinutes": zone / 60])
+        let storeID = try await server.registerStore(
+            ["capacity": 3, "utcOffsetMinutes": zone / 60, "openingHours": ServerRig.hours("07:00", "22:00")]
+        )
         let printerCredential = try await server.enroll("entrance-printer", store: storeID)
         let doorCredential = try await server.enroll("entrance-door", store: storeID)
         let scanner = try SerialScannerEmulator(suffix: .cr)
@@ -120,7 +122,10 @@ import Testing
         func synced(_ config: inout KioskConfig, device: String, credential: String) {
             config.store.id = storeID
             config.store.capacity = 3
-            config.store.openingTime = TimeOfDay(hour: 7, minute: 0)
+            config.store.hours = try! StoreHours.daily(
+                open: TimeOfDay(hour: 7, minute: 0),
+                close: TimeOfDay(hour: 22, minute: 0)
+            )
             config.store.timeZone = StoreTimeZone(fixedOffsetSeconds: zone)
             config.device.id = device
             config.sync.server = server.url

@@ -39,12 +39,15 @@ import Testing
                 capacity: 2,
                 zone: nil
             )
-            $0.store.openingTime = TimeOfDay(hour: 7, minute: 0)
+            $0.store.hours = try! StoreHours.daily(
+                open: TimeOfDay(hour: 7, minute: 0),
+                close: TimeOfDay(hour: 22, minute: 0)
+            )
             #expect($0.store.timeZone == nil)
         }
         do {
-            let zone = printer.kiosk.printer.map { $0.days.zone }
-            #expect(await printer.wait { zone?.current.identifier == "Europe/Rome" } != nil, "the server's zone")
+            let schedule = printer.kiosk.printer.map { $0.days.schedule }
+            #expect(await printer.wait { schedule?.zone.identifier == "Europe/Rome" } != nil, "the server's zone")
             let queue = { printer.kiosk.queue.snapshot }
             let day = { (month: Int64, day: Int64) in BusinessDay(year: 2026, month: month, day: day) }
             #expect(await printer.wait { queue().day == day(3, 28) } != nil)

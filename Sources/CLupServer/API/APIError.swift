@@ -12,6 +12,8 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     public var retryAfter: Int?
     /// The methods the path takes, for 405 answers.
     public var allow: [String]?
+    /// A short key a client can tell the case by, where one status covers several (`closed`).
+    public var reason: String?
 
     public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
@@ -39,6 +41,7 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var object = ["error": message]
         if let field { object["field"] = field }
+        if let reason { object["reason"] = reason }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }

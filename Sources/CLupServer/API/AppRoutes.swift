@@ -30,8 +30,13 @@ struct AppRoutes {
         var capacity: Int
         var inside: Int
         var waiting: Int
-        /// For a ticket taken now.
+        /// For a ticket taken now (while closed: counted to its call after the opening).
         var estimatedWaitSeconds: Int
+        /// Whether the store is open now (nobody is called while it is closed).
+        var open: Bool
+        /// While closed: when it opens, and from when it hands out virtual tickets (ms since 1970).
+        var opensAt: Int64?
+        var ticketsFrom: Int64?
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -178,6 +183,13 @@ struct AppRoutes {
             }
             if let words = search.words, !StoreSearch.matches(words, profile) { return nil }
             let state = live.state
+            var opens: Timestamp?
+            var from: Timestamp?
+            if case .closed(_, let o, let f) = profile.calendar.phase(at: now) {
+                opens = o
+                from = f
+            }
+            let wait = state.untilOpen(at: now) + live.estimate(peopleAhead: state.lineLength(at: now), at: now).wait
             return StoreSummary(
                 id: live.record.id,
                 name: profile.name,
@@ -187,7 +199,10 @@ struct AppRoutes {
                 capacity: state.capacity,
                 inside: state.inside,
                 waiting: state.waitingCount,
-                estimatedWaitSeconds: Self.seconds(live.estimate(peopleAhead: state.lineLength(at: now), at: now).wait)
+                estimatedWaitSeconds: Self.seconds(wait),
+                open: opens == nil,
+                opensAt: opens?.milliseconds,
+                ticketsFrom: from?.milliseconds
             )
         }
         let sorted = found.sorted {
@@ -234,6 +249,8 @@ struct TicketStatus: ResponseEncodable, Equatable {
     var stage: String
     var peopleAhead: Int?
     var estimatedWaitSeconds: Int?
+    /// While the store is closed: when it opens (ms since 1970); the ticket is called from then, in line order.
+    var opensAt: Int64?
     /// The signed code to show at the door; only in the answer that creates the ticket.
     var qr: String?
     /// A new holder token, when the request that created the ticket came without one: the device keeps it
@@ -264,8 +281,11 @@ struct TicketStatus: ResponseEncodable, Equatable {
             let position = state.position(of: id, at: now)
             let ahead = position ?? state.lineLength(at: now)
             peopleAhead = ahead
-            stage = position.map { $0 < state.freePlaces } == true ? "called" : "waiting"
-            estimatedWaitSeconds = AppRoutes.seconds(live.estimate(peopleAhead: ahead, at: now).wait)
+            stage = state.isCalled(id, at: now) ? "called" : "waiting"
+            opensAt = state.opensAt(after: now)?.milliseconds
+            estimatedWaitSeconds = AppRoutes.seconds(
+                state.untilOpen(at: now) + live.estimate(peopleAhead: ahead, at: now).wait
+            )
         }
     }
 }

@@ -50,10 +50,11 @@ struct EventChecks: Sendable {
                 guard (0...100_000).contains(capacity) else {
                     throw APIError.badRequest("0 to 100000 people", field: "\(at).body.capacity")
                 }
-            case .dayStarted(let day):
-                // Its time is the day's opening instant, which may be up to a day before now.
+            case .dayStarted(let day, _):
+                // Its time is the previous opening day's closing: the day itself may be a few days ahead (a
+                // weekend, holidays).
                 let today = now.milliseconds.floorDivided(by: 86_400_000)
-                guard (today - 2...today + 1).contains(day.number) else {
+                guard (today - 2...today + 8).contains(day.number) else {
                     throw APIError.badRequest("a business day near today", field: "\(at).body.day")
                 }
             case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled:

@@ -41,7 +41,8 @@ struct EventRoutes {
                 events: events,
                 last: logs.store(store)?.lastSequence ?? 0,
                 keyRing: Self.digest(try await keyRing(store)),
-                timeZone: logs.store(store)?.record.profile.timeZone
+                timeZone: logs.store(store)?.record.profile.timeZone,
+                hours: logs.store(store)?.record.profile.hours
             )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in

@@ -34,6 +34,8 @@ struct StoreOffice: Sendable {
         var slotSize: Int?
         /// An IANA name: a store registered with a fixed offset moves to its real zone.
         var timeZone: String?
+        /// Absent: unchanged; `null`: tickets all the time the store is closed; a number: minutes before opening.
+        var ticketsBeforeOpeningMinutes: Int??
 
         init(
             capacity: Int? = nil,
@@ -41,8 +43,10 @@ struct StoreOffice: Sendable {
             averageVisitMinutes: Int? = nil,
             slotMinutes: Int? = nil,
             slotSize: Int? = nil,
-            timeZone: String? = nil
+            timeZone: String? = nil,
+            ticketsBeforeOpeningMinutes: Int?? = nil
         ) {
+            self.ticketsBeforeOpeningMinutes = ticketsBeforeOpeningMinutes
             self.capacity = capacity
             self.openingHours = openingHours
             self.averageVisitMinutes = averageVisitMinutes
@@ -59,7 +63,7 @@ struct StoreOffice: Sendable {
                     .init(
                         codingPath: [unknown],
                         debugDescription: "not a setting: use capacity, openingHours, averageVisitMinutes, "
-                            + "slotMinutes, slotSize or timeZone"
+                            + "slotMinutes, slotSize, timeZone or ticketsBeforeOpeningMinutes"
                     )
                 )
             }
@@ -70,6 +74,12 @@ struct StoreOffice: Sendable {
             slotMinutes = try c.decodeIfPresent(Int.self, forKey: .slotMinutes)
             slotSize = try c.decodeIfPresent(Int.self, forKey: .slotSize)
             timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
+            if c.contains(.ticketsBeforeOpeningMinutes) {
+                ticketsBeforeOpeningMinutes = .some(
+                    try c.decodeNil(forKey: .ticketsBeforeOpeningMinutes)
+                        ? nil : try c.decode(Int.self, forKey: .ticketsBeforeOpeningMinutes)
+                )
+            }
         }
 
         private struct Name: CodingKey {
@@ -129,6 +139,7 @@ struct StoreOffice: Sendable {
         profile.slotMinutes = settings.slotMinutes ?? profile.slotMinutes
         profile.slotSize = settings.slotSize ?? profile.slotSize
         profile.timeZone = settings.timeZone ?? profile.timeZone
+        if let before = settings.ticketsBeforeOpeningMinutes { profile.ticketsBeforeOpeningMinutes = before }
         try profile.validate()
         try await Self.storingAsync { try await database.setProfile(profile, store: store) }
         logs.setProfile(profile, store: store)

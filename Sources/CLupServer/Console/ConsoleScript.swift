@@ -16,6 +16,7 @@ enum ConsoleScript {
         events.addEventListener('queue',function(e){
           var q=JSON.parse(e.data);
           $('inside').textContent=q.inside;$('capacity').textContent=q.capacity;
+          $('opening').textContent=q.opening;$('opening').hidden=!q.opening;
           codes('called',q.called);codes('waiting',q.waiting);codes('printer',q.printer);
           $('waiting-count').textContent=q.waitingCount;
           q.devices.forEach(function(k){

@@ -54,6 +54,7 @@ enum ConsoleTemplates {
         <h1>{{storeName}}</h1>
         <div class="grid">
         <section aria-labelledby="live-title"><h2 id="live-title">{{w.live}}</h2>
+        <p id="opening" class="notice" role="status"{{^opening}} hidden{{/opening}}>{{opening}}</p>
         <p>{{w.inside}} <span class="big" id="inside">{{inside}}</span> {{w.of}} <span class="big" id="capacity">{{capacity}}</span></p>
         <h3>{{w.called}}</h3><ul class="codes called" id="called" aria-live="polite">{{#called}}<li>{{.}}</li>{{/called}}</ul>
         <h3>{{w.waiting}} (<span id="waiting-count">{{waitingCount}}</span>)</h3><ul class="codes" id="waiting">{{#waiting}}<li>{{.}}</li>{{/waiting}}</ul>
@@ -95,6 +96,8 @@ enum ConsoleTemplates {
         <label for="average">{{w.average_visit}}</label><input id="average" name="averageVisitMinutes" type="number" min="1" max="600" value="{{profile.averageVisitMinutes}}" required>
         <label for="slot-minutes">{{w.slot_minutes}}</label><input id="slot-minutes" name="slotMinutes" type="number" min="5" max="240" value="{{profile.slotMinutes}}" required>
         <label for="slot-size">{{w.slot_size}}</label><input id="slot-size" name="slotSize" type="number" min="0" max="100000" value="{{profile.slotSize}}" required>
+        <label for="tickets-before">{{w.tickets_before}}</label><input id="tickets-before" name="ticketsBeforeOpening" type="number" min="0" max="720" value="{{profile.ticketsBeforeOpening}}" aria-describedby="tickets-before-hint">
+        <p class="muted" id="tickets-before-hint">{{w.tickets_before_hint}}</p>
         <fieldset class="hours"><legend>{{w.hours}}</legend><table><thead><tr><th scope="col"></th><th scope="col">{{w.open}}</th><th scope="col">{{w.close}}</th><th scope="col">{{w.closed}}</th></tr></thead><tbody>
         {{#hours}}<tr><th scope="row">{{day}}</th>
         <td><input name="open{{index}}" type="time" value="{{open}}" aria-label="{{day}} {{w.open}}"></td>

@@ -20,6 +20,8 @@ enum ConsoleView {
 
     /// The line now, as the live stream sends it and the page first shows it.
     struct Line: Encodable {
+        /// While the store is closed: when it opens, and how many wait for the opening ("" while open).
+        var opening: String
         var inside: Int
         var capacity: Int
         var called: [String]
@@ -54,7 +56,15 @@ enum ConsoleView {
         let line = state.line(at: now)
         let printer = state.entries.values.filter { $0.stage == .inPrinter }.map(\.ticket)
             .sorted { $0.issuedAt < $1.issuedAt }
+        var opening = ""
+        if let opens = state.opensAt(after: now) {
+            let weekdays = (0..<7).map { strings["weekday.\($0)"] }
+            let text = live.record.profile.calendar.text(of: opens, from: now, weekdays: weekdays)
+            opening = strings.format("console.closed_until", text: text)
+                .replacingOccurrences(of: "{n}", with: "\(line.count)")
+        }
         return Line(
+            opening: opening,
             inside: state.inside,
             capacity: state.capacity,
             called: called.map(\.code.description),
@@ -108,7 +118,7 @@ enum ConsoleView {
     /// the hours the store is open that day, or the hours with tickets.
     static func chart(_ report: DayReport, hours: StoreProfile.Hours?, title: String) -> String {
         var first = hours.flatMap { TimeOfDay($0.open) }.map { $0.secondsAfterMidnight / 3600 } ?? 23
-        var last = hours.flatMap { TimeOfDay($0.close) }.map { ($0.secondsAfterMidnight - 1) / 3600 } ?? 0
+        var last = hours.flatMap { TimeOfDay(closing: $0.close) }.map { ($0.secondsAfterMidnight - 1) / 3600 } ?? 0
         for (hour, count) in report.joinedByHour.enumerated() where count > 0 {
             first = min(first, hour)
             last = max(last, hour)

@@ -148,7 +148,8 @@ struct StoreConsole {
             "w": words, "wide": true, "script": ConsoleScript.text, "storeID": ConsoleRoutes.id(store),
             "pageTitle": "\(strings["console.title"]) — \(profile.name)", "storeName": profile.name,
             "signedInAs": strings.format("console.signed_in_as", text: Self.name(who)),
-            "csrf": sessions.csrf(request), "inside": line.inside, "capacity": line.capacity, "called": line.called,
+            "csrf": sessions.csrf(request), "opening": line.opening, "inside": line.inside, "capacity": line.capacity,
+            "called": line.called,
             "waiting": line.waiting, "waitingCount": line.waitingCount, "printer": line.printer,
             "report": Self.dictionary(report), "today": StoreClock.date(clock.day(now.milliseconds)),
             "meanWait": ConsoleView.minutes(report.meanWaitSeconds, strings),
@@ -161,11 +162,12 @@ struct StoreConsole {
             "profile": [
                 "capacity": profile.capacity, "averageVisitMinutes": profile.averageVisitMinutes,
                 "slotMinutes": profile.slotMinutes, "slotSize": profile.slotSize,
+                "ticketsBeforeOpening": profile.ticketsBeforeOpeningMinutes.map(String.init) ?? "",
             ],
             "hours": profile.openingHours.enumerated().map { index, hours -> [String: Any] in
                 [
                     "index": index, "day": strings["weekday.\(index)"], "open": hours?.open ?? "",
-                    "close": hours?.close ?? "", "closed": hours == nil,
+                    "close": hours.map { $0.close == "24:00" ? "00:00" : $0.close } ?? "", "closed": hours == nil,
                 ]
             },
             "devices": zip(devices, line.devices).map { device, kiosk -> [String: Any] in
@@ -196,7 +198,9 @@ struct StoreConsole {
             [store]
             id = "\(enrolled.store.uuidString.lowercased())"
             capacity = \(profile.capacity)
-            opening_time = "\(profile.dayStart)"
+            time_zone = "\(profile.timeZone)"
+            # The store's hours until the kiosk's first sync (then it follows the server's).
+            hours = [\(Self.kioskHours(profile))]\(profile.ticketsBeforeOpeningMinutes.map { "\ntickets_before_opening_minutes = \($0)" } ?? "")
             average_visit_minutes = \(profile.averageVisitMinutes)
             status_url = "\(pages.statusURL)"
 
@@ -207,6 +211,11 @@ struct StoreConsole {
             server = "\(scheme)://\(host)"
             credential_file = "/etc/kioskd/credential"
             """
+    }
+
+    /// The week's hours as `kioskd.toml` writes them: `"07:00-21:00"` or `"closed"`, Monday first.
+    static func kioskHours(_ profile: StoreProfile) -> String {
+        profile.openingHours.map { $0.map { "\"\($0.open)-\($0.close)\"" } ?? "\"closed\"" }.joined(separator: ", ")
     }
 
     /// The line, then again after every change of the store's queue (and at each heartbeat, for the
@@ -266,15 +275,19 @@ struct StoreConsole {
             if form["closed\(day)"] == "on" || open.isEmpty || close.isEmpty {
                 hours.append(nil)
             } else {
-                hours.append(StoreProfile.Hours(open: String(open.prefix(5)), close: String(close.prefix(5))))
+                // A time field cannot hold 24:00: a closing time of 00:00 is midnight, the end of the day.
+                let end = close.hasPrefix("00:00") ? "24:00" : String(close.prefix(5))
+                hours.append(StoreProfile.Hours(open: String(open.prefix(5)), close: end))
             }
         }
+        let before = (form["ticketsBeforeOpening"] ?? "").trimmingCharacters(in: .whitespaces)
         return StoreOffice.Settings(
             capacity: try number("capacity"),
             openingHours: hours,
             averageVisitMinutes: try number("averageVisitMinutes"),
             slotMinutes: try number("slotMinutes"),
-            slotSize: try number("slotSize")
+            slotSize: try number("slotSize"),
+            ticketsBeforeOpeningMinutes: .some(before.isEmpty ? nil : try number("ticketsBeforeOpening"))
         )
     }
 

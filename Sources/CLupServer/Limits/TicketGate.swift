@@ -78,6 +78,7 @@ final class TicketGate: Sendable {
         address: String,
         at now: Timestamp
     ) throws(APIError) -> (Holder, newToken: String?) {
+        if kind == .app { try Self.handsOut(live.record.profile, at: now) }
         let holder: Holder
         var newToken: String?
         if let token {
@@ -152,6 +153,21 @@ final class TicketGate: Sendable {
         holders.finish(holder, ticket: ticket)
         guard ticket != nil else { return }
         if issued.add(1, ordering: .relaxed).newValue % Self.sweepEvery == 0 { holders.forgetOver(isLive: isLive) }
+    }
+
+    /// Refuses a virtual ticket while the store hands out none (closed, before its window): 409 with reason
+    /// `closed`, saying when it opens and from when it hands out tickets, and Retry-After until then.
+    static func handsOut(_ profile: StoreProfile, at now: Timestamp) throws(APIError) {
+        let calendar = profile.calendar
+        guard case .closed(_, let opens, let from) = calendar.phase(at: now), now < from else { return }
+        var error = APIError(
+            .conflict,
+            "the store is closed — it opens at \(calendar.text(of: opens, from: now)); tickets from "
+                + "\(calendar.text(of: from, from: now)) (or take a paper ticket at the entrance)",
+            retryAfter: Int(min(from - now, .seconds(7 * 86_400)).components.seconds) + 1
+        )
+        error.reason = "closed"
+        throw error
     }
 
     private static func noun(_ kind: TicketKind) -> String { kind == .booking ? "bookings" : "tickets" }

@@ -26,7 +26,7 @@ enum Slots {
         now: Timestamp
     ) -> [Slot] {
         guard let hours = profile.openingHours[BusinessDay(number: day).weekday], let open = TimeOfDay(hours.open),
-            let close = TimeOfDay(hours.close)
+            let close = TimeOfDay(closing: hours.close)
         else { return [] }
         // Slots start at the store's clock times: a day with a daylight-saving change has them at the same
         // local times as any other (a time the clock skips starts as much later: kept only once).

@@ -29,6 +29,9 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     public var slotMinutes: Int
     /// Bookings per slot.
     public var slotSize: Int
+    /// How long before opening the app and the printers hand out tickets for the day (nil: all the time the
+    /// store is closed, 0: only while open).
+    public var ticketsBeforeOpeningMinutes: Int?
 
     /// Checks every field; the error names the first wrong one.
     public func validate() throws(APIError) {
@@ -45,12 +48,18 @@ public struct StoreProfile: Sendable, Codable, Equatable {
         if openingHours.count != 7 { throw bad("openingHours", "needs 7 entries, Monday first (null = closed)") }
         for (day, hours) in openingHours.enumerated() {
             guard let hours else { continue }
-            guard let open = TimeOfDay(hours.open), let close = TimeOfDay(hours.close) else {
-                throw bad("openingHours[\(day)]", "times are HH:MM")
+            guard let open = TimeOfDay(hours.open), let close = TimeOfDay(closing: hours.close) else {
+                throw bad("openingHours[\(day)]", "times are HH:MM (a closing time may be 24:00)")
             }
             if close.secondsAfterMidnight <= open.secondsAfterMidnight {
                 throw bad("openingHours[\(day)].close", "must be after open")
             }
+        }
+        if !openingHours.contains(where: { $0 != nil }) {
+            throw bad("openingHours", "at least one day must have opening hours")
+        }
+        if let minutes = ticketsBeforeOpeningMinutes, !(0...720).contains(minutes) {
+            throw bad("ticketsBeforeOpeningMinutes", "must be 0 to 720, or null for all the time the store is closed")
         }
         do { _ = try TimeZoneDirectory.system.zone(named: timeZone) } catch {
             throw bad("timeZone", "\(error.reason)")
@@ -63,19 +72,27 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     /// The rules of ``timeZone`` (UTC if the system no longer knows the name: validated when it was set).
     var zone: StoreTimeZone { (try? TimeZoneDirectory.system.zone(named: timeZone)) ?? .utc }
 
-    /// Ticket numbers of the app and bookings restart when the store opens (the earliest opening time).
-    var dayStart: TimeOfDay {
-        openingHours.compactMap { $0.flatMap { TimeOfDay($0.open) } }.min {
-            $0.secondsAfterMidnight < $1.secondsAfterMidnight
+    /// The week's hours as KioskCore's rules read them (validated when they were set; a stored profile that no
+    /// longer reads is open all day).
+    public var hours: StoreHours {
+        let week = openingHours.map { day in
+            day.flatMap { day in
+                TimeOfDay(day.open).map { StoreHours.Opening(open: $0, close: TimeOfDay(closing: day.close)) }
+            }
         }
-            ?? TimeOfDay(hour: 0, minute: 0)
+        return
+            (try? StoreHours(week: week, ticketsBeforeOpening: ticketsBeforeOpeningMinutes.map { .seconds($0 * 60) }))
+            ?? .openAllDay
     }
+
+    /// The store's hours on its clock: business days, when it opens and closes, when tickets are handed out.
+    public var calendar: StoreCalendar { StoreCalendar(hours: hours, zone: zone) }
 }
 
 extension StoreProfile {
     enum CodingKeys: String, CodingKey {
         case name, address, location, capacity, openingHours, timeZone, utcOffsetMinutes, averageVisitMinutes
-        case slotMinutes, slotSize
+        case slotMinutes, slotSize, ticketsBeforeOpeningMinutes
     }
 
     /// `timeZone`, or for older clients and stored profiles from before time zones `utcOffsetMinutes` (a fixed
@@ -90,6 +107,7 @@ extension StoreProfile {
         averageVisitMinutes = try c.decode(Int.self, forKey: .averageVisitMinutes)
         slotMinutes = try c.decode(Int.self, forKey: .slotMinutes)
         slotSize = try c.decode(Int.self, forKey: .slotSize)
+        ticketsBeforeOpeningMinutes = try c.decodeIfPresent(Int.self, forKey: .ticketsBeforeOpeningMinutes)
         if let zone = try c.decodeIfPresent(String.self, forKey: .timeZone) {
             timeZone = zone
         } else if let minutes = try c.decodeIfPresent(Int.self, forKey: .utcOffsetMinutes) {
@@ -123,5 +141,6 @@ extension StoreProfile {
         try c.encode(averageVisitMinutes, forKey: .averageVisitMinutes)
         try c.encode(slotMinutes, forKey: .slotMinutes)
         try c.encode(slotSize, forKey: .slotSize)
+        try c.encode(ticketsBeforeOpeningMinutes, forKey: .ticketsBeforeOpeningMinutes)
     }
 }

@@ -29,7 +29,7 @@ enum PageScript {
           return fetch(url,{method:method,headers:h,body:body?JSON.stringify(body):undefined}).then(function(r){
             return r.json().catch(function(){return{}}).then(function(b){
               if(r.ok)return done(b);
-              say(s['error.'+r.status+(topic||'')]||s['error.'+r.status]||b.error||s['error.other']);
+              say((b.reason&&s['error.'+b.reason])||s['error.'+r.status+(topic||'')]||s['error.'+r.status]||b.error||s['error.other']);
             });
           },function(){say(s['error.network'])});
         }
@@ -86,6 +86,7 @@ enum PageScript {
           ahead.textContent=typeof n==='number'?(n===0?s.ahead_none:(n===1?s.ahead_one:t('ahead_many',n))):'';
           var w=b.estimatedWaitSeconds;$('wait').hidden=typeof w!=='number';if(typeof w==='number')minutes.textContent=t('minutes',Math.ceil(w/60));
           if(b.stage==='called')tell('called',s['js.called']);
+          else if(b.opensAt&&d.opens&&typeof n==='number'){notice.textContent=s['js.opens'].replace('{t}',d.opens).replace('{n}',n+1);notice.hidden=false;told=''}
           else if(b.stage==='waiting'&&n<=2&&n>0)tell('soon'+n,n===1?s['js.soon_one']:t('js.soon',n));
           else if(b.stage!=='called'){notice.hidden=true;told=''}
           if(over(b.stage)){forget(d.ticket);$('qr').hidden=true;$('cancel-box').hidden=true}

@@ -52,7 +52,8 @@ enum PageTemplates {
     /// The body element with what the script needs to know about the page.
     static let body = """
         <body data-segment="{{segment}}" data-status-url="{{statusURL}}" data-lang-query="{{languageQuery}}"\
-        {{#storeID}} data-store="{{storeID}}"{{/storeID}}{{#ticketID}} data-ticket="{{ticketID}}" data-stage="{{stage}}"{{/ticketID}}>
+        {{#storeID}} data-store="{{storeID}}"{{/storeID}}{{#ticketID}} data-ticket="{{ticketID}}" data-stage="{{stage}}"{{/ticketID}}\
+        {{#opensText}} data-opens="{{opensText}}"{{/opensText}}>
         <main{{#wide}} class="wide"{{/wide}}>
         """
 
@@ -99,8 +100,9 @@ enum PageTemplates {
         <h2>{{results}}</h2>
         <ul class="list" id="stores">
         {{#stores}}<li><h3>{{name}}</h3><p class="muted">{{address}}{{#distance}} · {{distance}}{{/distance}}</p>
+        {{#closedText}}<p class="notice">{{closedText}}{{#ticketsFromText}} {{ticketsFromText}}{{/ticketsFromText}}</p>{{/closedText}}
         <p>{{waiting}} · {{waitNow}}</p>
-        <button type="button" data-take="{{id}}" data-name="{{name}}">{{take}}</button> <a href="/stores/{{id}}/book{{languageQuery}}">{{book}}</a></li>
+        {{#canTake}}<button type="button" data-take="{{id}}" data-name="{{name}}">{{take}}</button> {{/canTake}}<a href="/stores/{{id}}/book{{languageQuery}}">{{book}}</a></li>
         {{/stores}}
         </ul>
         {{^stores}}<p id="none">{{noStores}}</p>{{/stores}}

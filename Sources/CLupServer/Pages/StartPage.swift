@@ -51,6 +51,19 @@ struct StartPage {
         if let km = store.distanceKm {
             values["distance"] = strings.format("km", text: String(format: "%.1f", km))
         }
+        values["canTake"] = true
+        if let opens = store.opensAt, let calendar = app.logs.store(store.id)?.record.profile.calendar {
+            let now = app.logs.clock.now()
+            let weekdays = (0..<7).map { strings["weekday.\($0)"] }
+            func text(_ ms: Int64) -> String {
+                calendar.text(of: Timestamp(milliseconds: ms), from: now, weekdays: weekdays)
+            }
+            values["closedText"] = strings.format("closed_now", text: text(opens))
+            if let from = store.ticketsFrom, from > now.milliseconds {
+                values["canTake"] = false
+                values["ticketsFromText"] = strings.format("tickets_from", text: text(from))
+            }
+        }
         return values
     }
 }

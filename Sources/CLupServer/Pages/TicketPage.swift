@@ -58,6 +58,18 @@ struct TicketPage {
             "cancelYes": strings["cancel_yes"], "cancelNo": strings["cancel_no"], "visitLabel": strings["visit"],
         ]
         if status.stage == "called" { values["noticeText"] = strings["js.called"] }
+        if let opens = status.opensAt, let ahead = status.peopleAhead {
+            // Before opening: when the line is called, and the holder's place in it.
+            let weekdays = (0..<7).map { strings["weekday.\($0)"] }
+            let text = profile.calendar.text(
+                of: Timestamp(milliseconds: opens),
+                from: logs.clock.now(),
+                weekdays: weekdays
+            )
+            values["opensText"] = text
+            values["noticeText"] = strings["js.opens"].replacingOccurrences(of: "{t}", with: text)
+                .replacingOccurrences(of: "{n}", with: "\(ahead + 1)")
+        }
         if !over, let svg = QRPicture.svg(pages.statusURL + code, label: strings["qr_label"]) { values["qr"] = svg }
         if let start = status.ticket.slotStart, let end = status.ticket.slotEnd {
             let clock = StoreClock(profile)

@@ -2,10 +2,10 @@ import KioskCore
 import Logging
 import ServiceLifecycle
 
-/// Starts each store's business day at its opening time (its earliest opening, in the store's time): writes
-/// ``StoreEvent/Body/dayStarted``, so yesterday's app tickets and called paper tickets leave the queue and
-/// occupancy starts from zero — the same event, with the same id, that the store's kiosks write when they
-/// notice the new day first (the log keeps one).
+/// Starts each store's business day when its line begins — at the previous opening day's closing
+/// (``StoreCalendar``): writes ``StoreEvent/Body/dayStarted`` with the day's hours, so yesterday's unused tickets
+/// leave the queue, tickets taken overnight are the next day's, and nobody is called until it opens — the same
+/// event, with the same id, that the store's kiosks write when they notice the new day first (the log keeps one).
 struct BusinessDayStart: Service {
     /// Only the replica holding it writes a day's start (``DutyLease``; a kiosk may write it too).
     let lease: DutyLease
@@ -24,17 +24,10 @@ struct BusinessDayStart: Service {
     func startDueDays() async {
         let now = logs.clock.now()
         for live in logs.all where lease.isHeld {
-            let profile = live.record.profile
-            let opening = profile.dayStart.secondsAfterMidnight
-            let zone = profile.zone
-            let today = BusinessDay(at: now, openingTime: opening, zone: zone)
+            let calendar = live.record.profile.calendar
+            let today = calendar.businessDay(at: now)
             if let day = live.state.day, day >= today { continue }
-            let event = StoreEvent.dayStarted(
-                today,
-                store: live.record.id,
-                device: StoreLogs.serverDevice,
-                at: today.start(openingTime: opening, zone: zone)
-            )
+            let event = calendar.dayStarted(today, store: live.record.id, device: StoreLogs.serverDevice)
             do {
                 _ = try await logs.append([event], store: live.record.id)
                 logger.info("business day started", metadata: ["store": "\(live.record.id)", "day": "\(today.number)"])

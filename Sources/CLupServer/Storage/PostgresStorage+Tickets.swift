@@ -14,11 +14,7 @@ extension PostgresStorage {
         check: (@Sendable () throws -> Void)?,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
     ) async throws -> AppTicket {
-        let day = BusinessDay(
-            at: now,
-            openingTime: store.profile.dayStart.secondsAfterMidnight,
-            zone: store.profile.zone
-        )
+        let day = store.profile.calendar.businessDay(at: now)
         let work = PostgresCommits.Issue(
             kind: kind,
             store: store.id,

@@ -21,11 +21,7 @@ extension SQLiteStorage {
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
     ) async throws -> AppTicket {
         let prefix = kind == .booking ? "B" : "V"
-        let day = BusinessDay(
-            at: now,
-            openingTime: store.profile.dayStart.secondsAfterMidnight,
-            zone: store.profile.zone
-        )
+        let day = store.profile.calendar.businessDay(at: now)
         let write: @Sendable (Database) throws -> (Ticket, Int64) = { db in
             // On the writer, after every earlier commit was applied in memory: a check here sees them all.
             try check?()

@@ -51,6 +51,8 @@ public final class PrinterEmulator: @unchecked Sendable {
         var offlineSwitch = false
         var cutterError = false
         var ticketPresent = false
+        /// The last presented ticket went back in (reported where the profile maps `ticket_retracted`).
+        var ticketRetracted = false
 
         /// What stops printing. Like Epson printers, it is offline whenever one of them holds.
         var stopped: Bool { paperEnd || coverOpen || offlineSwitch || cutterError }
@@ -240,6 +242,7 @@ public final class PrinterEmulator: @unchecked Sendable {
         if physical.paperNearEnd || physical.paperEnd { set.insert(.paperNearEnd) }
         if physical.cutterError { set.insert(.cutterError) }
         if physical.ticketPresent { set.insert(.ticketPresent) }
+        if physical.ticketRetracted { set.insert(.ticketRetracted) }
         return set
     }
 
@@ -302,6 +305,7 @@ public final class PrinterEmulator: @unchecked Sendable {
             finished.append(ticket)
             if profile.presenter {
                 presented = ticket
+                physical.ticketRetracted = false
                 if !physical.ticketPresent {
                     physical.ticketPresent = true
                     pushASB(into: &pushes)
@@ -315,6 +319,7 @@ public final class PrinterEmulator: @unchecked Sendable {
             guard command == profile.retract, physical.ticketPresent, let ticket = presented else { break }
             // The presenter pulls the ticket back in: gone from the mouth, kept as retracted, never taken.
             physical.ticketPresent = false
+            physical.ticketRetracted = true
             presented = nil
             retracted.append(ticket)
             pushASB(into: &pushes)

@@ -12,6 +12,9 @@ public enum StatusCondition: String, Sendable, Hashable, CaseIterable, Comparabl
     case paperNearEnd = "paper_near_end"
     /// A ticket is in the output or presenter (it has not been taken yet).
     case ticketPresent = "ticket_present"
+    /// The last presented ticket went back into the printer (a retract counter or a paper-in-retract-path bit):
+    /// what tells a retracted ticket from one a customer took as the presenter pulled.
+    case ticketRetracted = "ticket_retracted"
 
     public static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -23,7 +26,7 @@ public enum StatusCondition: String, Sendable, Hashable, CaseIterable, Comparabl
         case .offline, .coverOpen, .paperEnd, .cutterError, .recoverableError, .unrecoverableError,
             .autoRecoverableError:
             return true
-        case .paperNearEnd, .ticketPresent:
+        case .paperNearEnd, .ticketPresent, .ticketRetracted:
             return false
         }
     }
@@ -40,6 +43,7 @@ public enum StatusCondition: String, Sendable, Hashable, CaseIterable, Comparabl
         case .unrecoverableError: return "printer hardware failure — switch it off and on; call service if it stays"
         case .autoRecoverableError: return "print head too hot — printing resumes by itself when it cools down"
         case .ticketPresent: return "a ticket waits in the printer output"
+        case .ticketRetracted: return "the last ticket went back into the printer"
         }
     }
 }

@@ -13,7 +13,11 @@
 ///   put one code in two hands); a station that cannot see the ticket keeps it as printed.
 /// - A take is written before anything else happens; until it is (storage full), no new ticket is issued.
 /// - A ticket an earlier business day issued, or nobody took within the ``RetractRule``'s time, goes back in
-///   on a printer that can retract, and is voided; one the printer would not retract is not tried again.
+///   on a printer that can retract, and is voided; one the printer would not retract is not tried again. When
+///   the ticket left the printer's mouth and the printer cannot tell whether it went back in or a customer
+///   took it at that instant, it is never voided: it is set aside, still valid, and its holder is admitted.
+/// - While the store hands out no tickets (closed, before its window, ``StoreCalendar``) no new one is issued:
+///   the station asks only for a ticket already in hand, and waits for the window.
 ///
 /// Times are "elapsed since some start" (``Duration``) for waits, and wall ``Timestamp``s for what is recorded,
 /// both handed in, like ``TearOffMachine``'s (which this drives for the take itself).
@@ -66,6 +70,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
         public var presence: [Bool]
         /// The control API says the waiting ticket was taken.
         public var takeRequested: Bool
+        /// The store hands out tickets now (``StoreCalendar/handsOutTickets(at:)``).
+        public var handsOut: Bool
 
         public init(
             at: Duration,
@@ -73,7 +79,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
             today: BusinessDay,
             canPrint: Bool,
             presence: [Bool],
-            takeRequested: Bool = false
+            takeRequested: Bool = false,
+            handsOut: Bool = true
         ) {
             self.at = at
             self.time = time
@@ -81,6 +88,7 @@ public struct PrinterStationMachine: Sendable, Equatable {
             self.canPrint = canPrint
             self.presence = presence
             self.takeRequested = takeRequested
+            self.handsOut = handsOut
         }
     }
 
@@ -91,6 +99,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
         case kept
         /// It was gone before the command went: a customer took it.
         case notPresent
+        /// It left the mouth, and the printer cannot tell whether it went back in or a customer took it then.
+        case gone
     }
 
     public enum Input: Sendable, Equatable {
@@ -100,6 +110,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
         /// The answer to `takeTicket`: the ticket not taken yet, how far it got, and whether the sensor sees it
         /// in the printer now (nil: it cannot tell).
         case ticket(Ticket, TicketPrintState, present: Bool?, at: Duration, time: Timestamp)
+        /// The answer to `takeTicket(issueNew: false)`: no ticket is in hand.
+        case noTicket
         /// The answer to `print`: whether the printer can still print after the bytes went, and what its sensor
         /// said since, oldest first.
         case sent(TicketID, canPrint: Bool, presence: [Bool], at: Duration)
@@ -110,8 +122,9 @@ public struct PrinterStationMachine: Sendable, Equatable {
     }
 
     public enum Action: Sendable, Equatable {
-        /// Get the ticket not taken yet from the store, or issue the next; answer with `.ticket`.
-        case takeTicket
+        /// Get the ticket not taken yet from the store, or (`issueNew`) issue the next; answer with `.ticket`, or
+        /// `.noTicket` when there is none and none may be issued.
+        case takeTicket(issueNew: Bool)
         /// Send the ticket's bytes (after clearing the printer's buffer of an interrupted print); answer `.sent`.
         case print(TicketID, clearBufferFirst: Bool)
         case markPrinted(TicketID)
@@ -126,6 +139,9 @@ public struct PrinterStationMachine: Sendable, Equatable {
         case retract(TicketID, RetractRule.Reason)
         /// The retracted ticket's code is never called: void it.
         case void(TicketID, RetractRule.Reason)
+        /// The ticket left the printer, perhaps in a customer's hand: it is no longer the printer's, and stays
+        /// valid (never voided).
+        case setAside(TicketID, RetractRule.Reason)
         /// Look again after this long (a stop or a take request may end the pause early).
         case pause(Duration)
     }
@@ -133,6 +149,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
     enum Phase: Sendable, Equatable {
         /// No ticket in hand: ask the store for one.
         case none
+        /// No ticket in hand, and the store hands out none now: wait for its window.
+        case closed
         /// Asked the store (`takeTicket`), no answer yet.
         case fetching
         case printing(Ticket)
@@ -165,7 +183,7 @@ public struct PrinterStationMachine: Sendable, Equatable {
     public var waitingTicket: TicketID? {
         switch phase {
         case .waiting(let ticket, _), .retracting(let ticket, _, _): return ticket.id
-        case .none, .fetching, .printing, .taking: return nil
+        case .none, .closed, .fetching, .printing, .taking: return nil
         }
     }
 
@@ -178,6 +196,9 @@ public struct PrinterStationMachine: Sendable, Equatable {
     /// While a fault stops printing: look again soon (the roll's last ticket can still be taken).
     private var faultPause: Duration { min(settings.pollInterval, .milliseconds(200)) }
 
+    /// While the store hands out no tickets: a look a second (faults still show, the window opens on time).
+    static let closedPause: Duration = .seconds(1)
+
     public mutating func handle(_ input: Input) -> [Action] {
         switch input {
         case .connected(let canRetract):
@@ -186,6 +207,10 @@ public struct PrinterStationMachine: Sendable, Equatable {
         case .looked(let look): return looked(look)
         case .ticket(let ticket, let state, let present, let at, let time):
             return found(ticket, state, present: present, at: at, time: time)
+        case .noTicket:
+            guard phase == .fetching else { return [] }
+            phase = .closed
+            return [.pause(Self.closedPause)]
         case .sent(let id, let canPrint, let presence, let at): return sent(id, canPrint: canPrint, presence, at: at)
         case .takeRecorded(let id):
             guard case .taking(let ticket, _, _) = phase, ticket.id == id else { return [] }
@@ -215,7 +240,11 @@ public struct PrinterStationMachine: Sendable, Equatable {
                 return [.pause(faultPause)]
             }
             phase = .fetching
-            return [.takeTicket]
+            return [.takeTicket(issueNew: look.handsOut)]
+        case .closed:
+            guard look.handsOut else { return [.pause(Self.closedPause)] }
+            phase = .none
+            return looked(look)
         case .retracting(let ticket, let presentedAt, _):
             phase = .waiting(ticket, presentedAt: presentedAt)
             return looked(look)
@@ -334,6 +363,9 @@ public struct PrinterStationMachine: Sendable, Equatable {
             // Taken a moment ago: the next look's sensor records it.
             phase = .waiting(ticket, presentedAt: presentedAt)
             return []
+        case .gone:
+            stopWaiting()
+            return [.setAside(id, reason)]
         }
     }
 }

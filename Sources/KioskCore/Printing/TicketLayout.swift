@@ -5,9 +5,13 @@ public struct TicketPrintout: Sendable, Equatable {
     /// The signed code's QR text (status URL + the code, ``TicketCodec``).
     public var qrPayload: String
     public var peopleAhead: Int
+    /// The wait until the ticket is called: from now, or from the opening when `opensAt` is set.
     public var estimatedWait: Duration
     /// Issue time as the store reads it, e.g. "22.11.2026 09:41" (formatted by the caller, who knows the zone).
     public var printedAt: String
+    /// When the store opens, if it is closed as the ticket is printed (`07:00`, formatted by the caller): the
+    /// holder's place is in the line called from then.
+    public var opensAt: String?
     /// A short URL to type in if the QR cannot be scanned.
     public var statusURL: String?
     public var footer: String?
@@ -20,6 +24,7 @@ public struct TicketPrintout: Sendable, Equatable {
         peopleAhead: Int,
         estimatedWait: Duration,
         printedAt: String,
+        opensAt: String? = nil,
         statusURL: String? = nil,
         footer: String? = nil,
         logo: Bitmap? = nil
@@ -30,6 +35,7 @@ public struct TicketPrintout: Sendable, Equatable {
         self.peopleAhead = peopleAhead
         self.estimatedWait = estimatedWait
         self.printedAt = printedAt
+        self.opensAt = opensAt
         self.statusURL = statusURL
         self.footer = footer
         self.logo = logo
@@ -44,7 +50,11 @@ public enum TicketLayout {
         doc.append(.text(t.storeName, TextStyle(bold: true, alignment: .center)))
         doc.append(.text(t.code.description, TextStyle(bold: true, widthScale: 4, heightScale: 4, alignment: .center)))
         doc.append(.qr(t.qrPayload, QRSpec(errorCorrection: .medium, alignment: .center)))
-        doc.append(.text(aheadLine(t.peopleAhead, wait: t.estimatedWait), TextStyle(bold: true, alignment: .center)))
+        if let opens = t.opensAt {
+            doc.append(.text("Store opens at \(opens)", TextStyle(bold: true, alignment: .center)))
+        }
+        let ahead = aheadLine(t.peopleAhead, wait: t.estimatedWait, fromOpening: t.opensAt != nil)
+        doc.append(.text(ahead, TextStyle(bold: true, alignment: .center)))
         doc.append(.text(t.printedAt, TextStyle(alignment: .center)))
         if let url = t.statusURL { doc.append(.text(url, TextStyle(alignment: .center))) }
         if let footer = t.footer, !footer.isEmpty { doc.append(.text(footer, TextStyle(alignment: .center))) }
@@ -52,9 +62,12 @@ public enum TicketLayout {
         return doc
     }
 
-    static func aheadLine(_ ahead: Int, wait: Duration) -> String {
+    static func aheadLine(_ ahead: Int, wait: Duration, fromOpening: Bool = false) -> String {
         let people = ahead == 0 ? "Nobody ahead" : ahead == 1 ? "1 person ahead" : "\(ahead) people ahead"
         let minutes = WaitEstimate.minutes(wait)
+        if fromOpening {
+            return minutes == 0 ? "\(people) · called at opening" : "\(people) · about \(minutes) min after opening"
+        }
         return minutes == 0 ? "\(people) · go to the door" : "\(people) · about \(minutes) min"
     }
 }

@@ -28,8 +28,11 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
     case alreadyUsed(at: Timestamp)
     /// Called, but did not show up within the call window.
     case expired
-    /// A ticket of an earlier business day: that day's queue ended at today's opening.
+    /// A ticket of an earlier business day: that day's queue ended at its closing.
     case previousDay
+    /// The store is closed: it opens at `opensAt` (nil: not known yet); `ahead`: the ticket's place in the
+    /// line that will be called then (nil for a ticket not in it).
+    case closed(opensAt: Timestamp?, ahead: Int?)
     case cancelled
     /// A booking before its slot (R19).
     case tooEarly(slotStart: Timestamp)
@@ -60,6 +63,7 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         case .alreadyUsed: return "already_used"
         case .expired: return "expired"
         case .previousDay: return "previous_day"
+        case .closed: return "closed"
         case .cancelled: return "cancelled"
         case .tooEarly: return "too_early"
         case .tooLate: return "too_late"
@@ -71,6 +75,21 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What the door says, with the times it names on the store's clock (`calendar`) as read at `now`.
+    public func message(_ calendar: StoreCalendar, now: Timestamp) -> String {
+        guard case .closed(let opens?, let ahead) = self else { return description }
+        let at = "the store opens at \(calendar.text(of: opens, from: now))"
+        return ahead.map { "\(at) — you are \(Self.place($0)) in line" } ?? "closed — \(at)"
+    }
+
+    /// "1st", "2nd", "3rd", "4th" … for a place `ahead` people from the front (0: 1st).
+    public static func place(_ ahead: Int) -> String {
+        let n = ahead + 1
+        let suffix =
+            (11...13).contains(n % 100) ? "th" : ["th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"][n % 10]
+        return "\(n)\(suffix)"
+    }
+
     public var description: String {
         switch self {
         case .admit(let code): return "\(code): welcome in"
@@ -80,6 +99,8 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         case .alreadyUsed: return "this ticket was already used"
         case .expired: return "ticket expired: it was called and not used in time — take a new one"
         case .previousDay: return "this ticket is from an earlier day — please take a new one"
+        case .closed(_, let ahead?): return "the store is closed — \(Self.place(ahead)) in line when it opens"
+        case .closed(_, nil): return "the store is closed — come back when it opens"
         case .cancelled: return "ticket cancelled"
         case .tooEarly: return "booking not started yet — come back at your slot"
         case .tooLate: return "booking more than 5 minutes late — take a ticket"
@@ -119,6 +140,10 @@ public enum Admission {
         case .cancelled: return .cancelled
         case .inPrinter, .waiting: break
         }
+        if !queue.isOpen(at: now) {
+            let ahead = entry.stage == .inPrinter ? queue.lineLength(at: now) : queue.position(of: ticket.id, at: now)
+            return .closed(opensAt: queue.opensAt(after: now), ahead: ahead)
+        }
         if let slot = ticket.slot {
             if now < slot.start - policy.bookingEarly { return .tooEarly(slotStart: slot.start) }
             if now > slot.start + policy.bookingLate { return .tooLate(slotStart: slot.start) }
@@ -135,7 +160,7 @@ public enum Admission {
         } else {
             return .unknownTicket
         }
-        if position < queue.freePlaces {
+        if position < queue.freePlaces {  // open: checked above
             if let called = queue.callTime(of: ticket.id, at: now), now > called + policy.callWindow { return .expired }
             return .admit(ticket.code)
         }
@@ -153,10 +178,18 @@ public enum Admission {
         queue: QueueState,
         door: DeviceID
     ) -> [StoreEvent.Body] {
-        guard case .admit = decision, let ticket else {
-            return [.scanRefused(reason: decision.reason, ticket: ticket, door: door)]
+        // A paper ticket at the door was torn off, whether or not the printer saw it go (also one a retract
+        // may have pulled back as it was taken): it joins the line now, admitted or not.
+        let inHand: Bool
+        switch decision {
+        case .admit, .notYourTurn, .storeFull, .closed:
+            inHand = ticket.map { queue.stage(of: $0) == .inPrinter } ?? false
+        default: inHand = false
         }
-        let taken: [StoreEvent.Body] = queue.stage(of: ticket) == .inPrinter ? [.ticketTaken(ticket)] : []
+        let taken: [StoreEvent.Body] = inHand ? [.ticketTaken(ticket!)] : []
+        guard case .admit = decision, let ticket else {
+            return taken + [.scanRefused(reason: decision.reason, ticket: ticket, door: door)]
+        }
         return taken + [.ticketAdmitted(ticket, door: door)]
     }
 

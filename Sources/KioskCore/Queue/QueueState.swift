@@ -35,9 +35,15 @@ public struct QueueState: Sendable, Equatable {
     private var admittedBy: TreeDictionary<TicketID, DeviceID> = [:]
     /// How many tickets at the front of `order` are known to have `calledAt` set (a cursor, not state).
     private var stamped = Cursor()
-    /// The business day the log has started last (``StoreEvent/Body/dayStarted``), and when it started.
+    /// The business day the log has started last (``StoreEvent/Body/dayStarted``), and when its line started.
     public private(set) var day: BusinessDay?
     public private(set) var dayStartedAt: Timestamp?
+    /// When that day opens and closes: nobody is called outside (nil before the first day: always open).
+    public private(set) var hours: DayHours?
+    /// Whether the tickets called at the day's opening were stamped with the opening instant. Left out of
+    /// equality like ``Cursor``: a repeated event that changes nothing else (a day's start written by two
+    /// devices) leaves the state equal.
+    private var openingStamped = Flag()
     /// How many were still counted inside when the last business day ended: a figure for the manager (people
     /// who left unseen, or a missed exit), not carried into the new day.
     public private(set) var insideAtLastDayEnd = 0
@@ -49,6 +55,12 @@ public struct QueueState: Sendable, Equatable {
     /// A position kept only to save work; two states that agree on everything else are equal.
     private struct Cursor: Sendable, Equatable {
         var value = 0
+        static func == (_: Self, _: Self) -> Bool { true }
+    }
+
+    /// A mark kept only to save work, like ``Cursor``.
+    private struct Flag: Sendable, Equatable {
+        var value = false
         static func == (_: Self, _: Self) -> Bool { true }
     }
 
@@ -64,6 +76,11 @@ public struct QueueState: Sendable, Equatable {
     public mutating func apply(_ event: StoreEvent) {
         // A refused scan changes nothing: not even the clock the calls are stamped with.
         if case .scanRefused = event.body { return }
+        // The first event after opening: those the opening called were called at the opening instant.
+        if let hours, !openingStamped.value, event.lineTime >= hours.opens {
+            openingStamped.value = true
+            stampCalls(at: hours.opens)
+        }
         applyBody(event)
         stampCalls(at: event.lineTime)
     }
@@ -113,10 +130,14 @@ public struct QueueState: Sendable, Equatable {
                 admittedTimes.append(event.time)
             }
         case .customerExited:
-            inside = max(inside - 1, 0)
-            exitTimes.append(event.time)
-        case .dayStarted(let newDay):
-            startDay(newDay, at: event.time)
+            if inside == 0, insideAtLastDayEnd > 0, let hours, event.time < hours.opens {
+                insideAtLastDayEnd -= 1  // one of those still inside at closing left
+            } else {
+                inside = max(inside - 1, 0)
+                exitTimes.append(event.time)
+            }
+        case .dayStarted(let newDay, let hours):
+            startDay(newDay, at: event.time, hours: hours ?? DayHours(opens: event.time, closes: nil))
         case .ticketExpired(let id):
             update(id) { stage in
                 if case .waiting = stage { stage = .expired }
@@ -138,15 +159,18 @@ public struct QueueState: Sendable, Equatable {
     /// Ends the day before `start`: its line expires (bookings and tickets that joined since stay), and the
     /// count inside starts again from those admitted since, less those who left since. An older or repeated
     /// day changes nothing.
-    private mutating func startDay(_ newDay: BusinessDay, at start: Timestamp) {
+    private mutating func startDay(_ newDay: BusinessDay, at start: Timestamp, hours: DayHours) {
         if let day, newDay <= day { return }
+        let previousStart = dayStartedAt
         day = newDay
         dayStartedAt = start
+        self.hours = hours
+        openingStamped.value = false
         let stale = order.keys(0..<order.partitionPoint { $0.joined >= start })
         for key in stale {
             update(key.id) { $0 = .expired }
         }
-        forgetEarlierDays(before: start)
+        forgetEarlierDays(before: start, printedBefore: previousStart)
         admittedTimes.removeAll { $0 < start }
         exitTimes.removeAll { $0 < start }
         let today = max(admittedTimes.count - exitTimes.count, 0)
@@ -155,14 +179,17 @@ public struct QueueState: Sendable, Equatable {
     }
 
     /// Forgets the tickets whose story ended before `start` (admitted, expired or cancelled by then): a
-    /// station or server that runs for months holds one day's queue, not its history. A scan of a forgotten
-    /// ticket is still told it is of an earlier day (``Admission``, from the code's issue time).
-    private mutating func forgetEarlierDays(before start: Timestamp) {
+    /// station or server that runs for months holds one day's queue, not its history. A ticket still in a
+    /// printer stays a day longer (a presenter that cannot retract keeps it overnight; one set aside may be in a
+    /// hand), then goes too (`printedBefore`: the previous day's start). A scan of a forgotten ticket is still
+    /// told it is of an earlier day (``Admission``, from the code's issue time).
+    private mutating func forgetEarlierDays(before start: Timestamp, printedBefore: Timestamp?) {
         let forgotten = entries.ids { stage, dayTime in
             switch stage {
             case .admitted(let at): at < start
             case .expired, .cancelled: dayTime < start
-            case .inPrinter, .waiting: false
+            case .inPrinter: printedBefore.map { dayTime < $0 } ?? false
+            case .waiting: false
             }
         }
         for id in forgotten {
@@ -227,6 +254,34 @@ public struct QueueState: Sendable, Equatable {
     /// Free places inside the store.
     public var freePlaces: Int { max(capacity - inside, 0) }
 
+    /// Whether an exit at `now` can be counted: someone is inside, or before opening someone still was at
+    /// the last closing.
+    public func countsExit(at now: Timestamp) -> Bool {
+        inside > 0 || (insideAtLastDayEnd > 0 && hours.map { now < $0.opens } == true)
+    }
+
+    /// Whether the store is open at `now` (calls and admissions happen only then): the current day's hours,
+    /// as its `dayStarted` carries them.
+    public func isOpen(at now: Timestamp) -> Bool { hours?.isOpen(at: now) ?? true }
+
+    /// When the store opens, while the current day has not opened yet at `now`; nil when it is open, or after
+    /// the day's closing (the next day's start, written at closing, tells the next opening).
+    public func opensAt(after now: Timestamp) -> Timestamp? {
+        guard let hours, now < hours.opens else { return nil }
+        return hours.opens
+    }
+
+    /// How long until the store opens (zero while it is open): a wait told before opening counts from then.
+    public func untilOpen(at now: Timestamp) -> Duration {
+        opensAt(after: now).map { $0 - now } ?? .zero
+    }
+
+    /// How many tickets are called at `now`: the first of the line, as many as there are free places, and
+    /// none while the store is closed.
+    public func calledCount(at now: Timestamp) -> Int {
+        isOpen(at: now) ? min(lineLength(at: now), freePlaces) : 0
+    }
+
     /// When each ticket was first called (came within the free places), stamped as events are applied: a
     /// dictionary made for the asking (``callTime(of:at:)`` reads one).
     public var calledAt: [TicketID: Timestamp] { entries.calledTimes }
@@ -251,22 +306,27 @@ public struct QueueState: Sendable, Equatable {
     /// The tickets called at `now`: the first of the line, as many as there are free places (at most
     /// `limit`).
     public func called(at now: Timestamp, first limit: Int = .max) -> [Ticket] {
-        order.keys(0..<min(lineLength(at: now), freePlaces, limit)).map { entries[$0.id]!.ticket }
+        order.keys(0..<min(calledCount(at: now), limit)).map { entries[$0.id]!.ticket }
     }
 
-    /// When `id` was called: stamped by the log, or (called only by time passing) since it joined.
+    /// Whether `id` is called at `now`.
+    public func isCalled(_ id: TicketID, at now: Timestamp) -> Bool {
+        guard let position = position(of: id, at: now) else { return false }
+        return position < calledCount(at: now)
+    }
+
+    /// When `id` was called: stamped by the log, or (called only by time passing) since it joined, or since
+    /// the store opened.
     public func callTime(of id: TicketID, at now: Timestamp) -> Timestamp? {
         if let stamped = entries.calledAt(id) { return stamped }
-        guard let position = position(of: id, at: now), position < freePlaces,
-            case .waiting(let joined)? = entries.stage(of: id)
-        else { return nil }
-        return joined
+        guard isCalled(id, at: now), case .waiting(let joined)? = entries.stage(of: id) else { return nil }
+        return max(joined, hours?.opens ?? joined)
     }
 
     /// Stamps the tickets newly within the called prefix of the line. Only the part past `stamped` is
     /// looked at: a big store's line is not walked on every event.
     mutating func stampCalls(at time: Timestamp) {
-        let limit = min(lineLength(at: time), freePlaces)
+        let limit = calledCount(at: time)
         guard stamped.value < limit else { return }
         for key in order.keys(stamped.value..<limit) { entries.stampCall(key.id, at: time) }
         stamped.value = limit

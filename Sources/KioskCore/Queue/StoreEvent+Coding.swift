@@ -3,7 +3,7 @@
 /// document share. An unknown type is an error naming it (a newer device's event reaches an older one).
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
-        case type, ticket, ticketId, door, reason, capacity, day
+        case type, ticket, ticketId, door, reason, capacity, day, opens, closes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -21,7 +21,14 @@ extension StoreEvent.Body {
         case "ticketExpired": self = .ticketExpired(try c.decode(TicketID.self, forKey: .ticketId))
         case "ticketCancelled": self = .ticketCancelled(try c.decode(TicketID.self, forKey: .ticketId))
         case "capacityChanged": self = .capacityChanged(try c.decode(Int.self, forKey: .capacity))
-        case "dayStarted": self = .dayStarted(BusinessDay(number: try c.decode(Int64.self, forKey: .day)))
+        case "dayStarted":
+            let opens = try c.decodeIfPresent(Timestamp.self, forKey: .opens)
+            self = .dayStarted(
+                BusinessDay(number: try c.decode(Int64.self, forKey: .day)),
+                hours: try opens.map {
+                    DayHours(opens: $0, closes: try c.decodeIfPresent(Timestamp.self, forKey: .closes))
+                }
+            )
         case "scanRefused":
             self = .scanRefused(
                 reason: try c.decode(String.self, forKey: .reason),
@@ -61,9 +68,11 @@ extension StoreEvent.Body {
         case .capacityChanged(let capacity):
             try c.encode("capacityChanged", forKey: .type)
             try c.encode(capacity, forKey: .capacity)
-        case .dayStarted(let day):
+        case .dayStarted(let day, let hours):
             try c.encode("dayStarted", forKey: .type)
             try c.encode(day.number, forKey: .day)
+            try c.encodeIfPresent(hours?.opens, forKey: .opens)
+            try c.encodeIfPresent(hours?.closes, forKey: .closes)
         case .scanRefused(let reason, let ticket, let door):
             try c.encode("scanRefused", forKey: .type)
             try c.encode(reason, forKey: .reason)

@@ -49,12 +49,14 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case ticketExpired(TicketID)
         case ticketCancelled(TicketID)
         case capacityChanged(Int)
-        /// A business day began (at the store's opening time, the event's time): the tickets still waiting or
-        /// called from before expire, and occupancy starts again from zero (a count still inside is kept as a
-        /// figure, ``QueueState/insideAtLastDayEnd``). Paper tickets still in a printer and bookings for the
-        /// new day stay. Every station and the server write it with the same id (``StoreEvent/dayStarted``),
-        /// so the log holds it once.
-        case dayStarted(BusinessDay)
+        /// A business day's line began (the event's time: the previous opening day's closing, see
+        /// ``StoreCalendar``): the tickets still waiting or called from before expire, and occupancy starts
+        /// again from zero (a count still inside is kept as a figure, ``QueueState/insideAtLastDayEnd``). Paper
+        /// tickets still in a printer and bookings stay. `hours`: when the day opens and closes — nobody is
+        /// called before or after (nil, from devices before store hours: open from the event's time until the
+        /// next day's start). Every station and the server write it with the same id
+        /// (``StoreEvent/dayStarted(_:hours:store:device:at:)``), so the log holds it once.
+        case dayStarted(BusinessDay, hours: DayHours?)
         /// The door refused a scan (`reason` is ``AdmissionDecision/reason``); the ticket if it could be read.
         /// Changes nothing in the queue: it keeps every decision in the log.
         case scanRefused(reason: String, ticket: TicketID?, door: DeviceID)
@@ -95,11 +97,12 @@ extension StoreEvent {
 }
 
 extension StoreEvent {
-    /// The event that starts business day `day` of `store` at `start` (its opening instant). Its id is derived
-    /// from the store and the day, not drawn at random: every station and the server that notice the new day
-    /// write the same event, and the log, which ignores a second append of an id, keeps one.
+    /// The event that starts business day `day` of `store` at `start` (its line's start, ``StoreCalendar``).
+    /// Its id is derived from the store and the day, not drawn at random: every station and the server that
+    /// notice the new day write the same event, and the log, which ignores a second append of an id, keeps one.
     public static func dayStarted(
         _ day: BusinessDay,
+        hours: DayHours? = nil,
         store: StoreID,
         device: DeviceID,
         at start: Timestamp
@@ -109,7 +112,7 @@ extension StoreEvent {
             store: store,
             device: device,
             time: start,
-            body: .dayStarted(day)
+            body: .dayStarted(day, hours: hours)
         )
     }
 }

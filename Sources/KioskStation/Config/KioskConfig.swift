@@ -10,8 +10,11 @@ public struct KioskConfig: Sendable, Equatable {
         /// The store's id on clup-server (required).
         public var id: StoreID
         public var name = "CLup store"
-        /// When the business day starts: ticket numbers restart then.
-        public var openingTime = TimeOfDay(hour: 7, minute: 0)
+        /// The store's weekly hours until clup-server gives them (`opening_time`, `closing_time`, `closed_days`
+        /// and `tickets_before_opening_minutes`, or `hours` for a week that differs by day): a kiosk that
+        /// synced once follows the server's. Without a closing time the store never closes and the day turns
+        /// at the opening time.
+        public var hours = StoreHours.openAllDay
         /// The store's IANA time zone (`time_zone`); absent or empty: the zone clup-server gives the store.
         public var timeZone: StoreTimeZone?
         public var capacity = 50
@@ -156,12 +159,7 @@ public struct KioskConfig: Sendable, Equatable {
         }
         var config = KioskConfig(store: Store(id: storeID))
         config.store.name = try storeTable.string("name") ?? config.store.name
-        if let opening = try storeTable.string("opening_time") {
-            guard let time = TimeOfDay(opening) else {
-                throw storeTable.error("opening_time", "'\(opening)' is not HH:MM")
-            }
-            config.store.openingTime = time
-        }
+        config.store.hours = try parseHours(storeTable)
         if let zone = try storeTable.string("time_zone"), !zone.isEmpty {
             do { config.store.timeZone = try TimeZoneDirectory.system.zone(named: zone) } catch {
                 throw storeTable.error("time_zone", "\(error.description) (the tzdata package has the names)")

@@ -15,6 +15,7 @@ extension DoorStation {
         guard !scans.isEmpty else { return [] }
         try days.startDayIfDue()
         let now = now ?? clock.now()
+        let calendar = days.schedule.calendar
         var ring = keyRing
         var state = queue.snapshot
         var events: [StoreEvent] = []
@@ -48,7 +49,7 @@ extension DoorStation {
             events += made
             // The signed code names the ticket, also one the queue has forgotten (an earlier day's).
             let code = (try? claims.get()).map(\.code.description)
-            shown.append((decision, readerRefusal?.description ?? decision.description, code))
+            shown.append((decision, readerRefusal?.description ?? decision.message(calendar, now: now), code))
         }
         do {
             try log.record(events)  // on disk before the customer sees the answer
@@ -117,7 +118,7 @@ extension DoorStation {
     public func customerExited(at now: Timestamp? = nil) throws -> Bool {
         try days.startDayIfDue()
         let now = now ?? clock.now()
-        guard queue.snapshot.inside > 0 else {
+        guard queue.snapshot.countsExit(at: now) else {
             logger.notice("exit ignored: nobody is inside")
             return false
         }

@@ -45,7 +45,10 @@ enum DisplayPage {
               $("store").textContent = s.store;
               const q = s.queue;
               const called = $("called");
-              if (q.called.length > 0) {
+              if (!q.open) {
+                called.className = "none";
+                called.textContent = q.notice || "Closed";
+              } else if (q.called.length > 0) {
                 called.className = "";
                 called.replaceChildren(...q.called.slice(0, 6).map((c) => {
                   const span = document.createElement("span"); span.textContent = c; return span; }));

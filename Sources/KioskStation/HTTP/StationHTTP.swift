@@ -21,6 +21,14 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         /// Events written here that the server's log has not sent back yet: folded on top of the server's
         /// order. Small while sync works (the outbox and one pull); it grows only while the server is away.
         public var pendingEvents: Int
+        /// Whether the store is open now: nobody is called or admitted while it is closed.
+        public var open: Bool
+        /// While closed: when it opens, on the store's clock (`07:00`, or `Monday 07:00` more than a day ahead).
+        public var opensAt: String?
+        /// While closed: when tickets are handed out from, the same way (absent: now).
+        public var ticketsFrom: String?
+        /// The wait for a ticket taken now: "The store opens at 07:00 — …" while closed.
+        public var notice: String?
     }
 
     public var store: String
@@ -52,6 +60,7 @@ public enum StationHTTP {
         queue: QueueReplica,
         changes: ChangeFeed,
         metrics: StationMetrics,
+        schedule: StoreSchedule,
         clock: WallClock = .system
     ) -> Router<BasicRequestContext> {
         let router = Router()
@@ -60,8 +69,17 @@ public enum StationHTTP {
             let state = queue.snapshot
             let now = clock.now()
             let ahead = state.lineLength(at: now)
-            let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: state.capacity)
+            let estimate =
+                state.untilOpen(at: now)
+                + WaitEstimate(averageVisit: config.store.averageVisit, capacity: state.capacity)
                 .wait(peopleAhead: ahead, freePlaces: state.freePlaces)
+            let calendar = schedule.calendar
+            var opensAt: String?
+            var ticketsFrom: String?
+            if !state.isOpen(at: now), case .closed(_, let opens, let from) = calendar.phase(at: now) {
+                opensAt = calendar.text(of: opens, from: now)
+                ticketsFrom = from > now ? calendar.text(of: from, from: now) : nil
+            }
             return StationStatus(
                 store: config.store.name,
                 device: config.device.id,
@@ -75,7 +93,14 @@ public enum StationHTTP {
                     next: state.waiting(first: 20).map(\.code.description),
                     called: state.called(at: now, first: 20).map(\.code.description),
                     estimatedWaitMinutes: WaitEstimate.minutes(estimate),
-                    pendingEvents: queue.pendingCount
+                    pendingEvents: queue.pendingCount,
+                    open: state.isOpen(at: now),
+                    opensAt: opensAt,
+                    ticketsFrom: ticketsFrom,
+                    notice: opensAt.map { opens in
+                        ticketsFrom.map { "Closed — tickets from \($0), the store opens at \(opens)" }
+                            ?? "Closed — the store opens at \(opens)"
+                    }
                 )
             )
         }

@@ -22,7 +22,7 @@ extension PrinterLoop {
             // Paper loaded after it ran out: a new roll.
             if s.paper == "out" && paper != "out" { s.ticketsSincePaperLoad = 0 }
             s.paper = paper
-            let important = status.active.filter { $0 != .ticketPresent }
+            let important = status.active.filter { $0 != .ticketPresent && $0 != .ticketRetracted }
             s.action = important.first?.operatorAction
             if !faults.isEmpty {
                 s.state = .fault

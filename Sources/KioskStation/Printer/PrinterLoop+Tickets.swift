@@ -11,6 +11,29 @@ extension PrinterLoop {
         station.publish { $0.storageFull = false }
     }
 
+    /// No ticket in hand, and the store hands out none now: the status says until when.
+    func closed() {
+        let now = station.clock.now()
+        guard case .closed(_, let opens, let from) = station.days.schedule.calendar.phase(at: now) else { return }
+        let first = station.status.state != .closed
+        station.publish {
+            $0.state = .closed
+            $0.waitingTicket = nil
+            $0.ticketsFrom = from.milliseconds
+            $0.opensAt = opens.milliseconds
+        }
+        if first {
+            let zone = station.days.zone
+            logger.notice(
+                "closed: no tickets until the store's window",
+                metadata: [
+                    "tickets_from": "\(Timestamp.localText(from, zone: zone))",
+                    "opens": "\(Timestamp.localText(opens, zone: zone))",
+                ]
+            )
+        }
+    }
+
     func issueNext() throws -> IssuedTicket {
         // Only a ticket that can be recorded, and whose take can be, is handed out.
         try station.store.requireRoomForNewTicket()
@@ -29,16 +52,20 @@ extension PrinterLoop {
 
     func print(_ ticket: IssuedTicket, on device: PrinterDevice, clearBufferFirst: Bool) throws {
         let queue = station.queue.snapshot
+        let time = station.clock.now()
         // Those in line now: a booking whose slot has not started will join behind whoever takes this one.
-        let ahead = queue.lineLength(at: station.clock.now())
+        let ahead = queue.lineLength(at: time)
         let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: queue.capacity)
+        let calendar = station.days.schedule.calendar
         let printout = TicketPrintout(
             storeName: config.store.name,
             code: ticket.ticket.code,
             qrPayload: ticket.qr,
             peopleAhead: ahead,
+            // Before opening, the wait counts from the opening (the ticket says so).
             estimatedWait: estimate.wait(peopleAhead: ahead, freePlaces: queue.freePlaces),
-            printedAt: Timestamp.localText(ticket.ticket.issuedAt, zone: station.days.zone.current),
+            printedAt: Timestamp.localText(ticket.ticket.issuedAt, zone: station.days.zone),
+            opensAt: queue.opensAt(after: time).map { calendar.text(of: $0, from: time) },
             footer: config.printer.footer,
             logo: logo
         )
@@ -51,6 +78,8 @@ extension PrinterLoop {
         station.publish {
             $0.state = .printing
             $0.waitingTicket = ticket.ticket.code.description
+            $0.ticketsFrom = nil
+            $0.opensAt = nil
         }
         _ = device.drainReports()  // what the sensor said before this ticket is not about it
         // Durable before the bytes go: after a crash from here on, the ticket may be in the printer.
@@ -125,7 +154,12 @@ extension PrinterLoop {
         on device: PrinterDevice
     ) throws -> PrinterStationMachine.RetractOutcome {
         guard try device.queryStatus()[.ticketPresent] else { return .notPresent }
-        if try device.retractPresentedTicket() { return .retracted }
+        switch try device.retractPresentedTicket() {
+        case .retracted: return .retracted
+        case .gone: return .gone
+        case .taken: return .notPresent
+        case .stayed: break
+        }
         logger.warning(
             "the printer did not retract the ticket",
             metadata: [
@@ -152,6 +186,27 @@ extension PrinterLoop {
         logger.notice(
             "ticket retracted and voided",
             metadata: ["code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)"]
+        )
+    }
+
+    /// The ticket left the printer's mouth as it was pulled back, and the printer cannot tell whether it went
+    /// back in or a customer took it at that instant: it is no longer the printer's, and it stays valid (never
+    /// voided) — its holder, if there is one, is admitted at the door and joins the line with the scan.
+    func setAside(_ ticket: IssuedTicket, reason: RetractRule.Reason, on device: PrinterDevice) throws {
+        _ = device.drainReports()  // the sensor's "absent" is the retraction or the take, told apart by nobody
+        try station.log.setAside(ticket.ticket, at: station.clock.now())
+        current = nil
+        station.publish {
+            $0.ticketsRetracted += 1
+            $0.waitingTicket = nil
+            $0.state = .printing
+        }
+        logger.notice(
+            "ticket pulled back or taken at that instant: kept valid",
+            metadata: [
+                "code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)",
+                "why": "this printer's status cannot tell a retracted ticket from a taken one",
+            ]
         )
     }
 

@@ -182,13 +182,15 @@ final class PrinterLoop: @unchecked Sendable {
         publishStatus(status)
         let waiting = machine.waitingTicket != nil
         let time = station.clock.now()
+        let calendar = station.days.schedule.calendar
         return PrinterStationMachine.Look(
             at: now,
             time: time,
-            today: station.days.businessDay(at: time),
+            today: calendar.businessDay(at: time),
             canPrint: status.canPrint,
             presence: waiting ? try device.presenceSamples(by: sensor, latest: status) : [],
-            takeRequested: station.signal.takeNudge()
+            takeRequested: station.signal.takeNudge(),
+            handsOut: calendar.handsOutTickets(at: time)
         )
     }
 
@@ -211,8 +213,13 @@ final class PrinterLoop: @unchecked Sendable {
 
     func perform(_ action: PrinterStationMachine.Action, on device: PrinterDevice) throws {
         switch action {
-        case .takeTicket:
-            let ticket = try station.store.waitingTicket(prefix: config.printer.codePrefix) ?? issueNext()
+        case .takeTicket(let issueNew):
+            let waiting = try station.store.waitingTicket(prefix: config.printer.codePrefix)
+            guard let ticket = try waiting ?? (issueNew ? issueNext() : nil) else {
+                closed()
+                try perform(machine.handle(.noTicket), on: device)
+                return
+            }
             storageHasRoom()
             current = ticket
             let present = ticket.state == .notSent ? nil : try device.ticketPresent(by: sensor, in: device.status)
@@ -237,6 +244,8 @@ final class PrinterLoop: @unchecked Sendable {
             try perform(machine.handle(.retracted(id, outcome)), on: device)
         case .void(let id, let reason):
             try void(inHand(id), reason: reason, on: device)
+        case .setAside(let id, let reason):
+            try setAside(inHand(id), reason: reason, on: device)
         case .pause(let duration):
             station.signal.sleep(duration)
         }

@@ -9,6 +9,9 @@ public struct PrinterStationStatus: Sendable, Codable, Equatable {
         case printing
         /// A ticket waits in the printer for the next customer.
         case ready
+        /// The store hands out no tickets now (closed, before its window): none is presented until
+        /// `ticketsFrom`.
+        case closed
         case stopped
     }
 
@@ -34,6 +37,9 @@ public struct PrinterStationStatus: Sendable, Codable, Equatable {
     public var connectionsLost = 0
     /// The state directory is full: no new tickets until there is room to record them.
     public var storageFull = false
+    /// While `closed`: when tickets are handed out again (milliseconds since 1970), and when the store opens.
+    public var ticketsFrom: Int64?
+    public var opensAt: Int64?
     /// Milliseconds since 1970 of the last change.
     public var updatedAt: Int64 = 0
 

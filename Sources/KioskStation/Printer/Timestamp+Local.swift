@@ -1,6 +1,6 @@
 import KioskCore
 
-/// Times as the store's people read them, on the store's clock (``StoreZone``), not the box's. Computed from
+/// Times as the store's people read them, on the store's clock (``StoreSchedule``), not the box's. Computed from
 /// the zone's offset: no C library zone (the box's `TZ`) and no Foundation formatter (ICU's tables, about
 /// 5 MB of a kiosk's resident memory for a date).
 extension Timestamp {

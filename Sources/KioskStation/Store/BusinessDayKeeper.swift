@@ -4,13 +4,15 @@ import ServiceLifecycle
 import ServiceSupport
 import Synchronization
 
-/// Ends the store's business day at its opening time: writes ``StoreEvent/Body/dayStarted`` to the station's
-/// log (yesterday's line expires, occupancy starts from zero; every station and the server fold the same
-/// event), so the first customer of the morning is not refused behind yesterday's queue.
+/// Starts the store's business day when its line begins — the previous opening day's closing, or the opening
+/// for a store that never closes (``StoreCalendar``): writes ``StoreEvent/Body/dayStarted`` with the day's hours
+/// to the station's log (yesterday's unused tickets expire, occupancy starts again from zero, nobody is called
+/// until the store opens; every station and the server fold the same event), so tickets taken overnight are the
+/// next day's and the first customer of the morning is not refused behind yesterday's queue.
 ///
 /// The printer calls ``startDayIfDue()`` before it issues a ticket and the door before it decides, so no
 /// decision of the new day is made on yesterday's state; as a `Service` it also checks once a second, so the
-/// pages show the new day at opening time even when nobody comes. Checking against the wall clock (not sleeping
+/// pages show the new day at closing time even when nobody comes. Checking against the wall clock (not sleeping
 /// until a computed instant) keeps it right when the clock is set or a box is started the next morning.
 public final class BusinessDayKeeper: Service, Sendable {
     let config: KioskConfig
@@ -18,8 +20,8 @@ public final class BusinessDayKeeper: Service, Sendable {
     let queue: QueueReplica
     let clock: WallClock
     let logger: Logger
-    /// The store's clock: days start at the opening time in this zone.
-    public let zone: StoreZone
+    /// The store's clock and hours: days start as they say.
+    public let schedule: StoreSchedule
     /// One writer at a time (printer thread, door thread, this service): the event is written once.
     private let writing = Mutex(())
 
@@ -29,9 +31,9 @@ public final class BusinessDayKeeper: Service, Sendable {
         queue: QueueReplica,
         clock: WallClock,
         logger: Logger,
-        zone: StoreZone? = nil
+        schedule: StoreSchedule? = nil
     ) {
-        self.zone = zone ?? StoreZone(configured: config.store.timeZone, store: store, logger: logger)
+        self.schedule = schedule ?? StoreSchedule(configured: config.store, store: store, logger: logger)
         self.config = config
         self.store = store
         self.queue = queue
@@ -39,31 +41,34 @@ public final class BusinessDayKeeper: Service, Sendable {
         self.logger = logger
     }
 
-    /// The business day at `now`, as this store counts days (they start at the opening time, local time).
-    func businessDay(at now: Timestamp) -> BusinessDay {
-        BusinessDay(at: now, openingTime: openingTime, zone: zone.current)
-    }
+    /// The store's zone (printed times, pages).
+    public var zone: StoreTimeZone { schedule.zone }
 
-    private var openingTime: Int { config.store.openingTime.secondsAfterMidnight }
+    /// The business day a ticket issued or taken at `now` belongs to.
+    func businessDay(at now: Timestamp) -> BusinessDay {
+        schedule.calendar.businessDay(at: now)
+    }
 
     /// Writes the current business day's `dayStarted` when the log has not started it yet. Returns whether it
     /// wrote one. Throws when the log cannot be written (the caller must not decide on yesterday's state).
     @discardableResult
     public func startDayIfDue() throws -> Bool {
         let now = clock.now()
-        let today = businessDay(at: now)
+        let calendar = schedule.calendar
+        let today = calendar.businessDay(at: now)
         if let day = queue.snapshot.day, day >= today { return false }
         return try writing.withLock { _ in
             let before = queue.snapshot
             if let day = before.day, day >= today { return false }
-            let start = today.start(openingTime: openingTime, zone: zone.current)
-            try StationLog(store: store, queue: queue, config: config).startDay(today, at: start)
+            let event = calendar.dayStarted(today, store: config.store.id, device: config.device.id)
+            try StationLog(store: store, queue: queue, config: config).record([event])
             let after = queue.snapshot
             logger.notice(
                 "business day started",
                 metadata: [
                     "day": "\(today.number)", "expired": "\(before.waitingCount - after.waitingCount)",
                     "inside_at_day_end": "\(after.insideAtLastDayEnd)",
+                    "opens": "\(Timestamp.localText(calendar.opens(today), zone: calendar.zone))",
                 ]
             )
             return true

@@ -107,4 +107,13 @@ extension LocalStore {
     func setServerTimeZone(_ name: String) throws {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET time_zone = ? WHERE id = 1", arguments: [name]) }
     }
+
+    /// The store's weekly hours as clup-server last gave them (JSON, ``StoreHours``; nil before the first sync).
+    public func serverHours() throws -> String? {
+        try db.read { try String.fetchOne($0, sql: "SELECT hours FROM sync_state WHERE id = 1") }
+    }
+
+    func setServerHours(_ json: String) throws {
+        try db.write { try $0.execute(sql: "UPDATE sync_state SET hours = ? WHERE id = 1", arguments: [json]) }
+    }
 }

@@ -104,6 +104,19 @@ extension LocalStore {
         )
     }
 
+    /// The ticket left the printer without a take the station saw and without a void (``StationLog/setAside``):
+    /// marked out of the printer (`voided_at`, which ends its time there) with no event. False when it was taken
+    /// or closed already.
+    func setAside(_ ticket: Ticket, at time: Timestamp) throws -> Bool {
+        try db.write { db in
+            try db.execute(
+                sql: "UPDATE printed_tickets SET voided_at = ? WHERE id = ? AND taken_at IS NULL AND voided_at IS NULL",
+                arguments: [time.milliseconds, ticket.id.uuidString]
+            )
+            return db.changesCount == 1
+        }
+    }
+
     /// Ends a waiting ticket's time in the printer: `sql` (arguments: the event's time, the ticket's id) marks
     /// it, and the event is written with it in one transaction only when the mark changed the row. False when
     /// the ticket was closed already.

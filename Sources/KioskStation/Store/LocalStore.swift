@@ -128,6 +128,10 @@ public final class LocalStore: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v9: the store's opening hours") { db in
+            // The weekly hours clup-server gives the store (JSON), which replace the configuration's.
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN hours TEXT")
+        }
         return migrator
     }
 

@@ -43,11 +43,6 @@ public struct StationLog: Sendable {
         return events
     }
 
-    /// Starts business day `day` at its opening instant (the event every station and the server write alike).
-    public func startDay(_ day: BusinessDay, at start: Timestamp) throws {
-        try record([StoreEvent.dayStarted(day, store: storeID, device: device, at: start)])
-    }
-
     /// Issues the next paper ticket of `day` for `prefix` with its `ticketIssued` event and signed QR, in one
     /// durable transaction.
     public func issueTicket(
@@ -79,6 +74,14 @@ public struct StationLog: Sendable {
     @discardableResult
     public func voidTicket(_ ticket: Ticket, at time: Timestamp) throws -> Bool {
         try close(event(.ticketCancelled(ticket.id), at: time)) { try store.voidTicket(ticket, event: $0) }
+    }
+
+    /// The ticket left the printer, perhaps in a customer's hand: no longer the printer's, still valid (no event:
+    /// it stays in the queue as printed, and a scan at the door records its take). False when it was taken or
+    /// closed already.
+    @discardableResult
+    public func setAside(_ ticket: Ticket, at time: Timestamp) throws -> Bool {
+        try store.withReserve { try store.setAside(ticket, at: time) }
     }
 
     /// Writes `event` with the ticket's mark (with the reserve), and applies it when the mark changed the row.

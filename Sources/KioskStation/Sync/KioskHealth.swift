@@ -6,7 +6,7 @@ extension KioskHealth {
         if status.paper == "out" { return "paper_out" }
         if status.conditions.contains("cover_open") { return "cover_open" }
         if status.state == .fault { return "fault" }
-        if status.paper == "near_end", status.state == .ready || status.state == .printing { return "paper_near_end" }
+        if status.paper == "near_end", [.ready, .printing, .closed].contains(status.state) { return "paper_near_end" }
         return status.state.rawValue
     }
 }

@@ -28,8 +28,8 @@ public final class SyncClient: Service, Sendable {
     let health: (@Sendable () -> KioskHealth)?
     /// The station's wall clock (contact times, when a key ring was adopted).
     let clock: WallClock
-    /// Told the store's zone from every page of the log (used where `[store] time_zone` is not set).
-    let zone: StoreZone?
+    /// Told the store's zone and hours from every page of the log.
+    let schedule: StoreSchedule?
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
     private let reported = Mutex(0)
@@ -45,7 +45,7 @@ public final class SyncClient: Service, Sendable {
         queue: QueueReplica,
         logger: Logger,
         clock: WallClock = .system,
-        zone: StoreZone? = nil,
+        schedule: StoreSchedule? = nil,
         health: (@Sendable () -> KioskHealth)? = nil,
         onKeyRingChanged: @escaping @Sendable () -> Void = {}
     ) throws {
@@ -69,7 +69,7 @@ public final class SyncClient: Service, Sendable {
         self.onKeyRingChanged = onKeyRingChanged
         self.health = health
         self.clock = clock
-        self.zone = zone
+        self.schedule = schedule
         self.base = base
         self.published = Mutex(SyncStatus(server: config.sync.server))
     }
@@ -193,7 +193,8 @@ public final class SyncClient: Service, Sendable {
                 reportConflicts()
                 try wantKeysOfNewIssuers(in: page.events)
             }
-            if let name = page.timeZone { zone?.serverSays(name) }
+            if let name = page.timeZone { schedule?.serverSays(zone: name) }
+            if let hours = page.hours { schedule?.serverSays(hours: hours) }
             if let digest = page.keyRing, ringDigest.withLock({ $0 }) != digest {
                 keysWanted.withLock { $0 = true }
                 keysFeed.notify()

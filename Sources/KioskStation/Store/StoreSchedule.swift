@@ -1,0 +1,84 @@
+import Foundation
+import KioskCore
+import Logging
+import ServiceSupport
+import Synchronization
+
+/// The store's clock and hours as this kiosk knows them (``StoreCalendar``).
+///
+/// The time zone: `[store] time_zone` when the configuration names one, else the zone clup-server gives the
+/// store, else UTC until the server has said — never the box's own setting (a box's clock zone is whatever its
+/// image shipped with). The weekly hours: clup-server's, where the store's manager sets them, else the
+/// configuration's (a kiosk that never synced). What the server says arrives with every page of the log and is
+/// kept in the state directory, so a kiosk that starts offline still has it.
+public final class StoreSchedule: Sendable {
+    private let configured: (zone: StoreTimeZone?, hours: StoreHours)
+    private let store: LocalStore
+    private let logger: Logger
+    private let fromServer: Mutex<(zone: StoreTimeZone?, hours: StoreHours?)>
+
+    public init(configured: KioskConfig.Store, store: LocalStore, logger: Logger) {
+        self.configured = (configured.timeZone, configured.hours)
+        self.store = store
+        self.logger = logger
+        let zone = (try? store.serverTimeZone()).flatMap { try? TimeZoneDirectory.system.zone(named: $0) }
+        let hours = (try? store.serverHours()).flatMap {
+            try? JSONDecoder().decode(StoreHours.self, from: Data($0.utf8))
+        }
+        fromServer = Mutex((zone, hours))
+        if configured.timeZone == nil && zone == nil {
+            logger.warning(
+                "the store's time zone is not known yet: counting days in UTC until clup-server says",
+                metadata: ["action": "set [store] time_zone, e.g. \"Europe/Rome\", or let the kiosk sync once"]
+            )
+        }
+    }
+
+    /// The zone business days, ticket numbers and printed times follow.
+    public var zone: StoreTimeZone { configured.zone ?? fromServer.withLock { $0.zone } ?? .utc }
+
+    /// The weekly hours the kiosk follows: the server's once it has said, else the configuration's.
+    public var hours: StoreHours { fromServer.withLock { $0.hours } ?? configured.hours }
+
+    /// The store's hours on its clock.
+    public var calendar: StoreCalendar { StoreCalendar(hours: hours, zone: zone) }
+
+    /// The zone clup-server names for the store (kept when the configuration names none, and stored).
+    func serverSays(zone name: String) {
+        guard fromServer.withLock({ $0.zone?.identifier }) != name else { return }
+        do {
+            let zone = try TimeZoneDirectory.system.zone(named: name)
+            try store.setServerTimeZone(name)
+            fromServer.withLock { $0.zone = zone }
+            if let configured = configured.zone, configured.identifier != name {
+                logger.warning(
+                    "[store] time_zone differs from the store's zone on clup-server; the configuration wins",
+                    metadata: ["configured": "\(configured)", "server": "\(name)"]
+                )
+            } else if configured.zone == nil {
+                logger.notice("the store's time zone, from clup-server", metadata: ["zone": "\(name)"])
+            }
+        } catch {
+            logger.error(
+                "cannot use the store's time zone from clup-server",
+                metadata: ["zone": "\(name)", "error": "\(error)", "action": "install tzdata or set [store] time_zone"]
+            )
+        }
+    }
+
+    /// The weekly hours clup-server gives the store: they replace the configuration's, and are stored.
+    func serverSays(hours: StoreHours) {
+        guard fromServer.withLock({ $0.hours }) != hours else { return }
+        do {
+            let text = String(decoding: try JSONEncoder().encode(hours), as: UTF8.self)
+            try store.setServerHours(text)
+            fromServer.withLock { $0.hours = hours }
+            logger.notice("the store's opening hours, from clup-server", metadata: ["hours": "\(text)"])
+        } catch {
+            logger.error(
+                "cannot keep the store's opening hours from clup-server",
+                metadata: ["error": "\(error)", "action": "check the state directory's disk space"]
+            )
+        }
+    }
+}
