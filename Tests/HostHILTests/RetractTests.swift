@@ -9,12 +9,14 @@ import Testing
 @testable import Rigs
 
 /// The ticket nobody takes, on presenter printers that can retract (the emulator behind a real TCP socket or
-/// pty): with `retract_after_seconds` it is pulled back in, voided and replaced by the next number; a ticket
-/// left in the presenter when the business day starts is pulled back and replaced by the day's first number.
-/// A presenter that cannot retract keeps it, and its holder is admitted when it is taken.
+/// pty): with `retract_after_seconds` it is pulled back in and replaced by the next number; a ticket left in the
+/// presenter when the business day starts is pulled back and replaced by the day's first number. The shipped
+/// profiles cannot tell a ticket pulled back from one a customer took as it was pulled: it is set aside, still
+/// valid (never voided); a printer whose status says it went back in (`ticket_retracted`) voids it. A presenter
+/// that cannot retract keeps it, and its holder is admitted when it is taken.
 @Suite(.serialized) struct RetractTests {
     @Test(arguments: [("citizen-ppu-700", "pty"), ("custom-vkp80iii", "tcp")])
-    func aTicketNobodyTakesIsRetractedVoidedAndReplaced(profile: String, transport: String) async throws {
+    func aTicketNobodyTakesIsRetractedAndReplaced(profile: String, transport: String) async throws {
         let rig = try StationRig(profile: profile, transport: transport) { $0.printer.retractAfter = .seconds(1) }
         do {
             let first = try await rig.requireTickets(1)
@@ -28,8 +30,8 @@ import Testing
             #expect(second[1].text.contains { $0.contains("A002") }, "\(second[1].text)")
             #expect(rig.station.status.ticketsRetracted == 1)
             let queue = rig.kiosk.queue.snapshot
-            let voided = queue.entries.values.first { $0.ticket.code.description == "A001" }
-            #expect(voided?.stage == .cancelled, "A001 is void: never called, its holder refused")
+            let aside = queue.entries.values.first { $0.ticket.code.description == "A001" }
+            #expect(aside?.stage == .inPrinter, "A001 is set aside: never called, its holder admitted if any")
 
             // Taken in time: it joins the line, nothing is retracted.
             await rig.customerTakes()
@@ -46,7 +48,7 @@ import Testing
     }
 
     /// The day starts (the clock moves to the next morning) with a ticket still in the presenter: it goes back
-    /// in and is void, and the new day's A001 comes out at once.
+    /// in (set aside, not voided: the printer cannot tell), and the new day's A001 comes out at once.
     @Test func anEarlierDaysTicketIsRetractedWhenTheDayStarts() async throws {
         let offset = WallClock.Offset()
         let rig = try StationRig(profile: "custom-vkp80iii", clock: .shifted(by: offset))
@@ -62,11 +64,10 @@ import Testing
             let morning = try await rig.requireTickets(3, timeout: .seconds(5))
             #expect(rig.emulator.retractedTickets.map(\.number) == [2])
             #expect(morning[2].text.contains { $0.contains("A001") }, "numbers restart: \(morning[2].text)")
-            // Void: cancelled, or already forgotten with yesterday (when the day's start came after the void);
-            // on disk it no longer waits, the new A001 does.
+            // Set aside: never called, not void; on disk it no longer waits, the new A001 does.
             let queue = rig.kiosk.queue.snapshot
             let old = queue.entries.values.first { $0.ticket.code.description == "A002" }
-            #expect(old == nil || old?.stage == .cancelled, "\(String(describing: old?.stage))")
+            #expect(old?.stage == .inPrinter, "\(String(describing: old?.stage))")
             #expect(try rig.kiosk.store.waitingTicket(prefix: "A")?.ticket.code.description == "A001")
         } catch {
             await rig.stop()
@@ -99,6 +100,29 @@ import Testing
                     && rig.kiosk.queue.snapshot.waiting.first?.issuedAt != nil
             }
             #expect(kept != nil, "yesterday's A001, taken this morning, waits in today's line")
+        } catch {
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
+    }
+
+    /// A printer whose status says the ticket went back in (a profile that maps `ticket_retracted`): the
+    /// retracted ticket is void — never called, its code refused.
+    @Test func aPrinterThatTellsARetractVoidsTheTicket() async throws {
+        let profiles = try HIL.profileThatTellsRetracts("custom-vkp80iii")
+        defer { try? FileManager.default.removeItem(atPath: profiles) }
+        let rig = try StationRig(profile: "custom-vkp80iii", profileDirectories: [profiles]) {
+            $0.printer.retractAfter = .seconds(1)
+        }
+        do {
+            _ = try await rig.requireTickets(2, timeout: .seconds(5))
+            #expect(rig.emulator.retractedTickets.map(\.number) == [1])
+            let voided = await rig.wait {
+                rig.kiosk.queue.snapshot.entries.values.first { $0.ticket.code.description == "A001" }?.stage
+                    == .cancelled
+            }
+            #expect(voided != nil, "A001 went back in: void")
         } catch {
             await rig.stop()
             throw error

@@ -70,6 +70,22 @@ extension HIL {
     }
 }
 
+extension HIL {
+    /// A directory with a variant of a shipped profile whose full status also says when the presented ticket
+    /// went back in (`ticket_retracted`): a printer that tells a retract from a take.
+    static func profileThatTellsRetracts(_ id: String) throws -> String {
+        let directory = temporaryDirectory("profiles")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let shipped = try String(contentsOfFile: "\(PrinterProfile.bundledDirectory)/\(id).toml", encoding: .utf8)
+        let told = shipped.replacingOccurrences(
+            of: "[status.custom_full]\n",
+            with: "[status.custom_full]\nticket_retracted = { byte = 1, mask = 0x40 }\n"
+        )
+        try told.write(toFile: "\(directory)/\(id).toml", atomically: true, encoding: .utf8)
+        return directory
+    }
+}
+
 final class EmulatorRig {
     let emulator: PrinterEmulator
     let tcp: TCPEndpoint
@@ -95,5 +111,18 @@ final class EmulatorRig {
         tcp.stop()
         pty.stop()
         try? FileManager.default.removeItem(atPath: output)
+    }
+
+    /// The tickets once `count` were cut (within `timeout`), or an error saying how many were.
+    @discardableResult
+    func requireTickets(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [PrintedTicket] {
+        let deadline = ContinuousClock.now + timeout
+        while emulator.ticketCount < count && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        guard emulator.ticketCount >= count else {
+            throw StationRig.Missing(description: "only \(emulator.ticketCount) of \(count) tickets after \(timeout)")
+        }
+        return emulator.tickets
     }
 }

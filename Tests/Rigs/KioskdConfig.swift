@@ -30,7 +30,8 @@ enum KioskdConfig {
         httpPort: Int = 0,
         store extraStore: String = "",
         printer extraPrinter: String = "",
-        extra: String = ""
+        extra: String = "",
+        logLevel: String = "error"
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let path = "\(state)/kioskd.toml"
@@ -52,7 +53,7 @@ enum KioskdConfig {
         [http]
         port = \(httpPort)
         [log]
-        level = "error"
+        level = "\(logLevel)"
         \(extra)
         """.write(toFile: path, atomically: true, encoding: .utf8)
         return path

@@ -148,7 +148,7 @@ final class ServerRig: Sendable {
         return try JSONDecoder().decode(Answer.self, from: data)
     }
 
-    private func exchange(
+    func exchange(
         _ method: String,
         _ path: String,
         token: String?,

@@ -244,7 +244,9 @@ import Testing
     @Test(arguments: Backend.available) func bookingsTakeTheirSlot(_ backend: Backend) async throws {
         let server = try await ServerRig(backend: backend)
         do {
-            let store = try await server.registerStore(["slotSize": 1, "slotMinutes": 30])
+            let store = try await server.registerStore(
+                ["slotSize": 1, "slotMinutes": 30, "openingHours": ServerRig.hours("07:00", "22:00")]
+            )
             let tomorrow = Date().addingTimeInterval(86_400 + 3600)  // the store is UTC+1
             let formatter = DateFormatter()
             formatter.dateFormat = "yyyy-MM-dd"

@@ -22,7 +22,8 @@ import Testing
         return (Int64(try #require(slots.first?["start"] as? Int)), slots.count)
     }
 
-    /// Rome's spring change (29 March 2026, 02:00 → 03:00): the store opens at 07:00 on its clock on both days.
+    /// Rome's spring change (29 March 2026, 02:00 → 03:00): the store opens at 07:00 and closes at 22:00 on its
+    /// clock on both days; Sunday's line starts at Saturday's closing.
     @Test func springForwardKeepsTheStoresHours() async throws {
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
@@ -30,7 +31,7 @@ import Testing
         offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(3, 28) + 12 * 3_600_000))
         let server = try await ServerRig(clock: clock)
         do {
-            let store = try await server.registerStore(["timeZone": "Europe/Rome", "slotMinutes": 30])
+            let store = try await server.registerStore(Self.rome)
             let saturday = try await slots(server, store, "2026-03-28")
             let sunday = try await slots(server, store, "2026-03-29")
             let monday = try await slots(server, store, "2026-03-30")
@@ -51,8 +52,9 @@ import Testing
             #expect((saturdays.body["ticket"] as? [String: Any])?["code"] as? String == "V001")
             _ = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
 
-            // The business day starts at 07:00 CEST = 05:00 UTC, not at 06:00 UTC as it did on Saturday.
-            offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(3, 29) + 5 * 3_600_000 - 5_000))
+            // Sunday's line starts at Saturday's closing, 22:00 CET = 21:00 UTC.
+            let closing = Self.utcMidnight(3, 28) + 21 * 3_600_000
+            offset.move(clock, to: Timestamp(milliseconds: closing - 5_000))
             try await Task.sleep(for: .seconds(2))
             let sundayNumber = BusinessDay(year: 2026, month: 3, day: 29)
             #expect(server.queue(store)?.day != sundayNumber)
@@ -60,14 +62,22 @@ import Testing
             try await waitFor { server.queue(store)?.day == sundayNumber }
             let events = try await server.app.database.events(
                 store: store,
-                from: Self.utcMidnight(3, 29),
+                from: closing,
                 to: Self.utcMidnight(3, 30)
             )
             let start = try #require(events.first { if case .dayStarted = $0.body { true } else { false } })
-            #expect(start.time == Timestamp(milliseconds: Self.utcMidnight(3, 29) + 5 * 3_600_000))
-            // The day's first app ticket is V001 again.
+            #expect(start.time == Timestamp(milliseconds: closing))
+            // The night's first app ticket is Sunday's V001, and it waits for the opening.
             let ticket = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
             #expect((ticket.body["ticket"] as? [String: Any])?["code"] as? String == "V001", "\(ticket.body)")
+            #expect(ticket.body["stage"] as? String == "waiting")
+            #expect(ticket.body["opensAt"] as? Int == Int(Self.utcMidnight(3, 29) + 5 * 3_600_000))
+
+            // It opens at 07:00 CEST = 05:00 UTC, not at 06:00 UTC as on Saturday.
+            let opening = Timestamp(milliseconds: Self.utcMidnight(3, 29) + 5 * 3_600_000)
+            #expect(server.queue(store)?.isOpen(at: opening - .seconds(3600)) == false)
+            #expect(server.queue(store)?.isOpen(at: opening - .seconds(1)) == false)
+            #expect(server.queue(store)?.isOpen(at: opening) == true)
         } catch {
             await server.stop()
             throw error
@@ -82,23 +92,32 @@ import Testing
         offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(10, 24) + 12 * 3_600_000))
         let server = try await ServerRig(clock: clock)
         do {
-            let store = try await server.registerStore(["timeZone": "Europe/Rome", "slotMinutes": 30])
+            let store = try await server.registerStore(Self.rome)
             let sunday = try await slots(server, store, "2026-10-25")
             let monday = try await slots(server, store, "2026-10-26")
             #expect(sunday.first == Self.utcMidnight(10, 25) + 6 * 3_600_000)  // 07:00 CET
             #expect(monday.first == Self.utcMidnight(10, 26) + 6 * 3_600_000)
             #expect(sunday.count == 30)
-            // 05:30 UTC is 06:30 on the store's clock after the change: still Saturday's business day.
-            offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(10, 25) + 5 * 3_600_000 + 1_800_000))
+            // Saturday closes at 22:00 CEST = 20:00 UTC: Sunday's line starts then.
+            offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(10, 24) + 20 * 3_600_000 - 5_000))
             try await Task.sleep(for: .seconds(2))
             #expect(server.queue(store)?.day == BusinessDay(year: 2026, month: 10, day: 24))
-            offset.move(clock, to: Timestamp(milliseconds: Self.utcMidnight(10, 25) + 6 * 3_600_000 + 5_000))
+            offset.advance(by: .seconds(10))
             try await waitFor { server.queue(store)?.day == BusinessDay(year: 2026, month: 10, day: 25) }
+            // 05:30 UTC is 06:30 on the store's clock after the change: closed until 06:00 UTC.
+            let opening = Timestamp(milliseconds: Self.utcMidnight(10, 25) + 6 * 3_600_000)
+            #expect(server.queue(store)?.isOpen(at: opening - .seconds(1800)) == false)
+            #expect(server.queue(store)?.isOpen(at: opening) == true)
         } catch {
             await server.stop()
             throw error
         }
         await server.stop()
+    }
+
+    /// A Rome store open 07:00–22:00 every day, slots of 30 minutes.
+    static var rome: [String: Any] {
+        ["timeZone": "Europe/Rome", "slotMinutes": 30, "openingHours": ServerRig.hours("07:00", "22:00")]
     }
 
     @Test func zonesAreNamedCheckedAndOldOffsetsStillWork() async throws {

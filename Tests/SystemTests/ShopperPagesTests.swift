@@ -107,7 +107,9 @@ import Testing
         let server = try await ServerRig(clock: clock)
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
-        let storeID = try await server.registerStore(["slotMinutes": 30, "slotSize": 1])
+        let storeID = try await server.registerStore(
+            ["slotMinutes": 30, "slotSize": 1, "openingHours": ServerRig.hours("07:00", "22:00")]
+        )
         let credential = try await server.enroll("door", store: storeID)
         let door = try StationRig(profile: "custom-vkp80iii", clock: clock) {
             $0.syncing(with: server, store: storeID, device: "door", credential: credential, capacity: 2)

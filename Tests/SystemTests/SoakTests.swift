@@ -3,6 +3,7 @@ import DeviceEmulators
 import Foundation
 import Glibc
 import KioskCore
+import ServiceSupport
 import Testing
 
 @testable import KioskStation
@@ -14,7 +15,9 @@ import FoundationNetworking
 
 /// A day's worth of tear-offs through kioskd as its own process, syncing with the real clup-server: its memory
 /// stays flat (nothing accumulates per ticket but the day's queue itself), and after each pull the replica holds
-/// no pending event the server already has.
+/// no pending event the server already has. It starts as the morning does, two minutes before the store opens
+/// (kioskd under libfaketime, the server shifted alike): the line that forms is called by nobody until 07:00,
+/// then in the order it was torn off.
 @Suite(.serialized) struct SoakTests {
     /// Resident memory of a process, from /proc (kB): all of it, and its anonymous part (heap, stacks: what a
     /// leak grows; the rest is code and libraries, paged in as code paths are first used).
@@ -41,20 +44,26 @@ import FoundationNetworking
     /// the day's state needs: every ticket stays in the day's queue (nobody is admitted here; an admitted one
     /// stays too, so a second use is refused). Checked: RSS and its anonymous part (heap, stacks) grow by at
     /// most 2 MiB over the 3,000 tear-offs after the warm-up (scaled for another count).
-    @Test(
-        .enabled(if: FileManager.default.isExecutableFile(atPath: HIL.kioskd), "kioskd is not built next to the tests")
-    )
+    @Test(.enabled(if: FakeClockKioskd.ready, Comment(rawValue: FakeClockKioskd.skip)))
     func memoryStaysFlatOverADayOfTearOffs() async throws {
         let count = Int(ProcessInfo.processInfo.environment["CLUP_SOAK_TEAROFFS"] ?? "") ?? 5000
         let warmUp = count * 2 / 5
-        let server = try await ServerRig()
+        // Tuesday 24 November 2026, 06:58:00 UTC; the store opens at 07:00.
+        let opening = BusinessDay(year: 2026, month: 11, day: 24).instant(secondsAfterMidnight: 7 * 3600, zone: .utc)
+        let seconds = FakeClockKioskd.seconds(to: opening - .seconds(120))
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        offset.shift(clock, bySeconds: seconds)
+        let server = try await ServerRig(clock: clock)
         let rig = try EmulatorRig(profile: "custom-vkp80iii")
         defer { rig.stop() }
         let state = HIL.temporaryDirectory("soak")
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let process = Process()
+        var kioskd: FakeClockKioskd?
         do {
-            let storeID = try await server.registerStore(["capacity": 100_000])
+            let storeID = try await server.registerStore(
+                ["capacity": 100_000, "timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00")]
+            )
             let credential = try await server.enroll("soak-entrance", store: storeID)
             let port = try HIL.freePort()
             let config = try KioskdConfig.write(
@@ -62,9 +71,14 @@ import FoundationNetworking
                 printer: rig.tcpAddress,
                 store: storeID,
                 device: "soak-entrance",
-                zone: "UTC+01:00",
+                zone: "UTC",
                 httpPort: port,
-                store: "capacity = 100000",
+                // As the console's snippet installs it: the store's hours until the first sync.
+                store: """
+                    capacity = 100000
+                    opening_time = "07:00"
+                    closing_time = "21:00"
+                    """,
                 extra: """
                     [sync]
                     server = "\(server.url)"
@@ -72,11 +86,10 @@ import FoundationNetworking
                     pull_wait_seconds = 5
                     """
             )
-            process.executableURL = URL(fileURLWithPath: HIL.kioskd)
-            process.arguments = ["run", "--config", config]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let pid = process.processIdentifier
+            let process = FakeClockKioskd(config: config, port: port, state: state)
+            kioskd = process
+            try process.start(shiftedBy: seconds)
+            let pid = try #require(process.pid)
 
             var warm: (all: Int, anonymous: Int)?
             var maxPending = 0
@@ -90,6 +103,13 @@ import FoundationNetworking
                 try await Task.sleep(for: .milliseconds(25))
                 rig.emulator.simulate(.take)
                 if n == warmUp { warm = try await Self.residentWhenQuiet(pid) }
+                if n == 50 {
+                    // Before opening: a line, and nobody called, on the kiosk and on the server.
+                    let status = try await HIL.status(port: port)
+                    #expect(clock.now() < opening, "the soak reached the opening before its 50th ticket")
+                    #expect(!status.queue.open && status.queue.called.isEmpty && status.queue.waiting >= 40)
+                    #expect(server.queue(storeID)?.called(at: clock.now()).isEmpty == true)
+                }
                 if n % 500 == 0 { maxPending = max(maxPending, try await HIL.status(port: port).queue.pendingEvents) }
             }
             // The last take is recorded when the next ticket prints.
@@ -133,13 +153,18 @@ import FoundationNetworking
             )
             #expect(maxPending < 50, "the replica kept \(maxPending) pending events")
             #expect(server.queue(storeID)?.waiting.count == count)
+            // Open: the whole line (capacity 100,000) called, first torn off first.
+            while clock.now() < opening { try await Task.sleep(for: .milliseconds(200)) }
+            let open = await process.until { $0.queue.open && $0.queue.called.count == min(count, 20) }
+            #expect(open?.queue.called.first == "A001", "\(String(describing: open?.queue.called.prefix(3)))")
+            let called = server.queue(storeID)?.called(at: clock.now()) ?? []
+            #expect(called.count == count && called.first?.code.description == "A001")
         } catch {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            kioskd?.stop()
             await server.stop()
             throw error
         }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        #expect(kioskd?.stop() == 0)
         await server.stop()
     }
 }

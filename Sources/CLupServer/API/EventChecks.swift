@@ -51,6 +51,10 @@ struct EventChecks: Sendable {
                     throw APIError.badRequest("0 to 100000 people", field: "\(at).body.capacity")
                 }
             case .dayStarted(let day, _):
+                // The day's start that every device writes alike (its derived id); a kiosk does not restate hours.
+                guard event.id == StoreEvent.dayStarted(day, store: store, device: device, at: event.time).id else {
+                    throw APIError(.forbidden, "a kiosk writes a day's start with its derived id", field: "\(at).id")
+                }
                 // Its time is the previous opening day's closing: the day itself may be a few days ahead (a
                 // weekend, holidays).
                 let today = now.milliseconds.floorDivided(by: 86_400_000)

@@ -125,6 +125,14 @@ struct StoreOffice: Sendable {
             )
         }
         logs.add(record)
+        // Its log begins with its business day, with the day's hours: nothing is called before it opens.
+        let now = database.clock.now()
+        let start = record.profile.calendar.dayStarted(
+            record.profile.calendar.businessDay(at: now),
+            store: record.id,
+            device: StoreLogs.serverDevice
+        )
+        _ = try await Self.storingAsync { try await logs.append([start], store: record.id) }
         return Registered(id: record.id, manager: username)
     }
 

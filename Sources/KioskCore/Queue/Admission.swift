@@ -140,13 +140,15 @@ public enum Admission {
         case .cancelled: return .cancelled
         case .inPrinter, .waiting: break
         }
+        if let slot = ticket.slot {
+            if now < slot.start - policy.bookingEarly { return .tooEarly(slotStart: slot.start) }
+            if now > slot.start + policy.bookingLate { return .tooLate(slotStart: slot.start) }
+        }
         if !queue.isOpen(at: now) {
             let ahead = entry.stage == .inPrinter ? queue.lineLength(at: now) : queue.position(of: ticket.id, at: now)
             return .closed(opensAt: queue.opensAt(after: now), ahead: ahead)
         }
-        if let slot = ticket.slot {
-            if now < slot.start - policy.bookingEarly { return .tooEarly(slotStart: slot.start) }
-            if now > slot.start + policy.bookingLate { return .tooLate(slotStart: slot.start) }
+        if ticket.slot != nil {
             // The place is reserved at the slot's time: a booking in its window goes before walk-ins.
             return queue.freePlaces > 0
                 ? .admit(ticket.code) : .storeFull(inside: queue.inside, capacity: queue.capacity)

@@ -137,7 +137,12 @@ public struct QueueState: Sendable, Equatable {
                 exitTimes.append(event.time)
             }
         case .dayStarted(let newDay, let hours):
-            startDay(newDay, at: event.time, hours: hours ?? DayHours(opens: event.time, closes: nil))
+            startDay(
+                newDay,
+                at: event.time,
+                hours: hours ?? DayHours(opens: event.time, closes: nil),
+                restated: hours != nil
+            )
         case .ticketExpired(let id):
             update(id) { stage in
                 if case .waiting = stage { stage = .expired }
@@ -159,8 +164,16 @@ public struct QueueState: Sendable, Equatable {
     /// Ends the day before `start`: its line expires (bookings and tickets that joined since stay), and the
     /// count inside starts again from those admitted since, less those who left since. An older or repeated
     /// day changes nothing.
-    private mutating func startDay(_ newDay: BusinessDay, at start: Timestamp, hours: DayHours) {
-        if let day, newDay <= day { return }
+    private mutating func startDay(_ newDay: BusinessDay, at start: Timestamp, hours: DayHours, restated: Bool) {
+        if let day, newDay < day { return }
+        if let day, newDay == day {
+            // The day's hours said again (changed by the store's manager): they replace the day's.
+            if restated, hours != self.hours {
+                self.hours = hours
+                openingStamped.value = false
+            }
+            return
+        }
         let previousStart = dayStartedAt
         day = newDay
         dayStartedAt = start

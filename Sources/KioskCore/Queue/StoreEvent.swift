@@ -55,7 +55,8 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         /// tickets still in a printer and bookings stay. `hours`: when the day opens and closes — nobody is
         /// called before or after (nil, from devices before store hours: open from the event's time until the
         /// next day's start). Every station and the server write it with the same id
-        /// (``StoreEvent/dayStarted(_:hours:store:device:at:)``), so the log holds it once.
+        /// (``StoreEvent/dayStarted(_:hours:store:device:at:)``), so the log holds it once. The same day again
+        /// with hours (``StoreCalendar/dayRestated(_:store:device:at:)``) changes only the day's hours.
         case dayStarted(BusinessDay, hours: DayHours?)
         /// The door refused a scan (`reason` is ``AdmissionDecision/reason``); the ticket if it could be read.
         /// Changes nothing in the queue: it keeps every decision in the log.

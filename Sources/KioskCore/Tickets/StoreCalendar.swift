@@ -109,15 +109,20 @@ public struct StoreCalendar: Sendable, Hashable {
         }
     }
 
+    /// When `day` opens and closes, as its `dayStarted` carries it.
+    public func hours(of day: BusinessDay) -> DayHours {
+        DayHours(opens: opens(day), closes: closingTime(day))
+    }
+
     /// The `dayStarted` event of `day`: at its line's start, with its hours (see ``DayHours``).
     public func dayStarted(_ day: BusinessDay, store: StoreID, device: DeviceID) -> StoreEvent {
-        StoreEvent.dayStarted(
-            day,
-            hours: DayHours(opens: opens(day), closes: closingTime(day)),
-            store: store,
-            device: device,
-            at: lineStarts(day)
-        )
+        StoreEvent.dayStarted(day, hours: hours(of: day), store: store, device: device, at: lineStarts(day))
+    }
+
+    /// The day's start said again with the hours these are now (the store's manager changed them after the
+    /// day's line began): an event of its own (a fresh id), which the fold takes as the day's new hours.
+    public func dayRestated(_ day: BusinessDay, store: StoreID, device: DeviceID, at now: Timestamp) -> StoreEvent {
+        StoreEvent.new(.dayStarted(day, hours: hours(of: day)), store: store, device: device, at: now)
     }
 }
 

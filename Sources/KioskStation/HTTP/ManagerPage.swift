@@ -30,6 +30,7 @@ enum ManagerPage {
               <section>
                 <div>Inside / capacity</div>
                 <div id="occupancy">–</div>
+                <p id="hours" class="warn" hidden></p>
                 <button id="exit" type="button">Someone left</button>
                 <div id="exitResult" role="status"></div>
                 <p id="counts"></p>
@@ -48,12 +49,14 @@ enum ManagerPage {
               const q = s.queue;
               $("occupancy").textContent = q.inside + " / " + q.capacity;
               $("occupancy").className = q.inside >= q.capacity ? "full" : "";
+              $("hours").textContent = q.notice || "";
+              $("hours").hidden = !q.notice;
               $("waiting").textContent = q.waiting;
               $("next").replaceChildren(...q.next.slice(0, 8).map((c) => {
                 const li = document.createElement("li"); li.textContent = c; return li; }));
               const d = s.door;
               if (d) {
-                $("exit").disabled = q.inside == 0;
+                $("exit").disabled = !q.exitCounts;
                 $("counts").textContent = "admitted " + d.admitted + " · refused " + d.refused + " · exits " + d.exits;
                 $("scanner").textContent = "Scanner: " + d.state + (d.exitInput ? " · exit key: " + d.exitInput : "");
                 $("scanner").className = d.state == "ready" ? "" : "warn";

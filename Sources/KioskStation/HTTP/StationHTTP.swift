@@ -27,7 +27,9 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         public var opensAt: String?
         /// While closed: when tickets are handed out from, the same way (absent: now).
         public var ticketsFrom: String?
-        /// The wait for a ticket taken now: "The store opens at 07:00 — …" while closed.
+        /// Whether an exit would be counted now: someone is inside (or, before opening, still was at closing).
+        public var exitCounts: Bool
+        /// While closed: "Closed — the store opens at 07:00" (and from when tickets are handed out).
         public var notice: String?
     }
 
@@ -76,9 +78,15 @@ public enum StationHTTP {
             let calendar = schedule.calendar
             var opensAt: String?
             var ticketsFrom: String?
-            if !state.isOpen(at: now), case .closed(_, let opens, let from) = calendar.phase(at: now) {
-                opensAt = calendar.text(of: opens, from: now)
-                ticketsFrom = from > now ? calendar.text(of: from, from: now) : nil
+            if !state.isOpen(at: now) {
+                // When the line is called (the day's hours in the log), and when tickets are handed out.
+                let phase = calendar.phase(at: now)
+                if case .closed(_, let opens, let from) = phase {
+                    opensAt = calendar.text(of: state.opensAt(after: now) ?? opens, from: now)
+                    ticketsFrom = from > now ? calendar.text(of: from, from: now) : nil
+                } else if let opens = state.opensAt(after: now) {
+                    opensAt = calendar.text(of: opens, from: now)
+                }
             }
             return StationStatus(
                 store: config.store.name,
@@ -97,6 +105,7 @@ public enum StationHTTP {
                     open: state.isOpen(at: now),
                     opensAt: opensAt,
                     ticketsFrom: ticketsFrom,
+                    exitCounts: state.countsExit(at: now),
                     notice: opensAt.map { opens in
                         ticketsFrom.map { "Closed — tickets from \($0), the store opens at \(opens)" }
                             ?? "Closed — the store opens at \(opens)"

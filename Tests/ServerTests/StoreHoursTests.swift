@@ -1,0 +1,137 @@
+import Foundation
+import KioskCore
+import ServiceSupport
+import Testing
+
+@testable import CLupServer
+@testable import Rigs
+
+/// clup-server's side of the day's edges: a store that hands out virtual tickets from an hour before opening
+/// refuses earlier (409, reason closed, with when), takes them in its window as the next day's, calls them at
+/// opening; its start page and ticket page say when it opens; its manager's new hours restate the day.
+@Suite(.serialized) struct StoreHoursTests {
+    /// Wednesday 25 November 2026 on the store's clock (UTC).
+    static func at(_ hour: Int, _ minute: Int = 0, day: Int64 = 25) -> Timestamp {
+        BusinessDay(year: 2026, month: 11, day: day).instant(
+            secondsAfterMidnight: hour * 3600 + minute * 60,
+            zone: .utc
+        )
+    }
+
+    @Test(arguments: Backend.available) func ticketsAreHandedOutFromTheStoresWindowAndCalledAtOpening(
+        _ backend: Backend
+    ) async throws {
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        offset.move(clock, to: Self.at(5, 30))
+        let server = try await ServerRig(clock: clock, backend: backend)
+        do {
+            let store = try await server.registerStore([
+                "capacity": 1, "timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00"),
+                "ticketsBeforeOpeningMinutes": 60,
+            ])
+            let path = "/v1/stores/\(store.uuidString)/tickets"
+            // 05:30: before the window.
+            let early = try await server.exchange("POST", path, token: nil)
+            let refusal = try JSONSerialization.jsonObject(with: early.body) as? [String: Any]
+            #expect(early.status == 409 && refusal?["reason"] as? String == "closed", "\(String(describing: refusal))")
+            #expect((refusal?["error"] as? String)?.contains("opens at 07:00; tickets from 06:00") == true)
+            let summary = try await server.call("GET", "/v1/stores?q=Test", token: nil)
+            let listed = (summary.body["stores"] as? [[String: Any]])?.first
+            #expect(listed?["open"] as? Bool == false)
+            #expect(listed?["ticketsFrom"] as? Int == Int(Self.at(6).milliseconds))
+            let page = try await server.exchange("GET", "/?q=Test", token: nil)
+            let html = String(decoding: page.body, as: UTF8.self)
+            #expect(html.contains("Closed — opens at 07:00") && html.contains("Virtual tickets from 06:00."))
+            #expect(!html.contains("data-take="), "a take button before the window")
+
+            // 06:30: in the window, the day's first, waiting for the opening.
+            offset.move(clock, to: Self.at(6, 30))
+            let first = try await server.call("POST", path, token: nil)
+            #expect(first.status == 201, "\(first.body)")
+            #expect((first.body["ticket"] as? [String: Any])?["code"] as? String == "V001")
+            #expect(first.body["stage"] as? String == "waiting")
+            #expect(first.body["opensAt"] as? Int == Int(Self.at(7).milliseconds))
+            let wait = try #require(first.body["estimatedWaitSeconds"] as? Int)
+            #expect(wait >= 29 * 60, "the wait counts from the opening: \(wait) s")
+            let second = try await server.call(
+                "POST",
+                path,
+                token: nil,
+                headers: ["X-Forwarded-For": "10.0.0.2"]
+            )
+            #expect((second.body["ticket"] as? [String: Any])?["code"] as? String == "V002")
+            let qr = try #require(second.body["qr"] as? String)
+            let ticketPage = try await server.exchange(
+                "GET",
+                "/T/" + String(qr.dropFirst(ServerApp.Options(adminToken: "").statusURL.count)),
+                token: nil
+            )
+            #expect(
+                String(decoding: ticketPage.body, as: UTF8.self)
+                    .contains("The store opens at 07:00 — you are number 2 in line.")
+            )
+
+            // 07:00: the first is called (capacity 1), with its call window from the opening.
+            offset.move(clock, to: Self.at(7, 0) + .seconds(2))
+            let id = try #require((first.body["ticket"] as? [String: Any])?["id"] as? String)
+            let called = try await server.call("GET", "/v1/tickets/\(id)", token: nil)
+            #expect(called.body["stage"] as? String == "called" && called.body["opensAt"] == nil)
+            #expect(server.queue(store)?.callTime(of: UUID(uuidString: id)!, at: clock.now()) == Self.at(7))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// The manager opens later today, after the day's line began: the day's start is said again with the new
+    /// hours, and nobody is called until then.
+    @Test func newHoursRestateTheDay() async throws {
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        offset.move(clock, to: Self.at(6, 0))
+        let server = try await ServerRig(clock: clock)
+        do {
+            let store = try await server.registerStore(
+                ["timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00")]
+            )
+            try await waitFor { server.queue(store)?.hours?.opens == Self.at(7) }
+            let changed = try await server.call(
+                "PATCH",
+                "/v1/stores/\(store.uuidString)",
+                json: ["openingHours": ServerRig.hours("09:30", "21:00"), "ticketsBeforeOpeningMinutes": 30]
+            )
+            #expect(changed.status == 200 && changed.body["ticketsBeforeOpeningMinutes"] as? Int == 30)
+            try await waitFor { server.queue(store)?.hours?.opens == Self.at(9, 30) }
+            #expect(server.queue(store)?.isOpen(at: Self.at(8)) == false)
+            #expect(server.queue(store)?.day == BusinessDay(year: 2026, month: 11, day: 25))
+            let restated = try await server.app.database.events(store: store, after: 0, limit: .max)
+                .filter { $0.kind == "dayStarted" }
+            #expect(restated.count == 2, "the day's start, then its new hours")
+            // Null: tickets all the time the store is closed again.
+            let allNight = try await server.call(
+                "PATCH",
+                "/v1/stores/\(store.uuidString)",
+                json: ["ticketsBeforeOpeningMinutes": NSNull()]
+            )
+            #expect(allNight.status == 200 && allNight.body["ticketsBeforeOpeningMinutes"] is NSNull)
+            // A week without an open day is refused.
+            let shut = try await server.call(
+                "PATCH",
+                "/v1/stores/\(store.uuidString)",
+                json: ["openingHours": Array(repeating: NSNull(), count: 7)]
+            )
+            #expect(shut.status == 400 && shut.body["field"] as? String == "openingHours")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func waitFor(_ condition: () -> Bool) async throws {
+        for _ in 0..<100 where !condition() { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(condition())
+    }
+}
