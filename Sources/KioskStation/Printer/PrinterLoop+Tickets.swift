@@ -175,14 +175,7 @@ extension PrinterLoop {
 
     /// The retracted ticket's code is never called: its void is recorded; the next look presents a fresh one.
     func void(_ ticket: IssuedTicket, reason: RetractRule.Reason, on device: PrinterDevice) throws {
-        _ = device.drainReports()  // the sensor's "absent" is the retraction, not a customer
-        try station.log.voidTicket(ticket.ticket, at: station.clock.now())
-        current = nil
-        station.publish {
-            $0.ticketsRetracted += 1
-            $0.waitingTicket = nil
-            $0.state = .printing
-        }
+        try outOfThePrinter(ticket, on: device) { try station.log.voidTicket(ticket.ticket, at: $0) }
         logger.notice(
             "ticket retracted and voided",
             metadata: ["code": "\(ticket.ticket.code)", "reason": "\(reason.rawValue)"]
@@ -193,14 +186,7 @@ extension PrinterLoop {
     /// back in or a customer took it at that instant: it is no longer the printer's, and it stays valid (never
     /// voided) — its holder, if there is one, is admitted at the door and joins the line with the scan.
     func setAside(_ ticket: IssuedTicket, reason: RetractRule.Reason, on device: PrinterDevice) throws {
-        _ = device.drainReports()  // the sensor's "absent" is the retraction or the take, told apart by nobody
-        try station.log.setAside(ticket.ticket, at: station.clock.now())
-        current = nil
-        station.publish {
-            $0.ticketsRetracted += 1
-            $0.waitingTicket = nil
-            $0.state = .printing
-        }
+        try outOfThePrinter(ticket, on: device) { try station.log.setAside(ticket.ticket, at: $0) }
         logger.notice(
             "ticket pulled back or taken at that instant: kept valid",
             metadata: [
@@ -208,6 +194,23 @@ extension PrinterLoop {
                 "why": "this printer's status cannot tell a retracted ticket from a taken one",
             ]
         )
+    }
+
+    /// A retract took the ticket out of the printer's mouth: `record` writes what became of it (at now), and
+    /// the next look presents a fresh one.
+    private func outOfThePrinter(
+        _ ticket: IssuedTicket,
+        on device: PrinterDevice,
+        record: (Timestamp) throws -> Bool
+    ) throws {
+        _ = device.drainReports()  // the sensor's "absent" is the retraction (or a take nobody can tell from it)
+        _ = try record(station.clock.now())
+        current = nil
+        station.publish {
+            $0.ticketsRetracted += 1
+            $0.waitingTicket = nil
+            $0.state = .printing
+        }
     }
 
     /// Records the waiting ticket's take. When it cannot be written (storage full, even with the reserve
