@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "escpos-emulator", targets: ["escpos-emulator"]),
         .executable(name: "clup-server", targets: ["clup-server"]),
         .executable(name: "scanner-emulator", targets: ["scanner-emulator"]),
+        .executable(name: "clup-sim", targets: ["clup-sim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // MARK: C modules: one per system library, plus shims for macro/variadic-only APIs.
@@ -63,6 +65,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HashTreeCollections", package: "swift-collections"),
+                // Logarithms, exponentials and erf for the wait estimate's visit lengths.
+                .product(name: "RealModule", package: "swift-numerics"),
             ],
             swiftSettings: strict
         ),
@@ -73,14 +77,20 @@ let package = Package(
         // MARK: QR symbols (libqrencode), for printers, the emulator and the server's pages.
         .target(name: "QRSymbol", dependencies: ["KioskCore", "CQREncode"], swiftSettings: strict),
 
+        // MARK: Configuration files: TOML read key by key, an unknown key an error naming the file and key.
+        .target(
+            name: "StrictTOML",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strict
+        ),
+
         // MARK: Hardware.
         .target(
             name: "Drivers",
             dependencies: [
-                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CLinuxShims", "SystemCalls",
+                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CLinuxShims", "SystemCalls", "StrictTOML",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             resources: [.copy("Profiles")],
             swiftSettings: strict
@@ -90,7 +100,7 @@ let package = Package(
         .target(
             name: "KioskStation",
             dependencies: [
-                "KioskCore", "Drivers", "ServiceSupport", "SyncWire",
+                "KioskCore", "Drivers", "ServiceSupport", "SyncWire", "StrictTOML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -218,7 +228,7 @@ let package = Package(
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DriversTests",
-            dependencies: ["Drivers", "KioskCore", "QRSymbol", "TestSupport"],
+            dependencies: ["Drivers", "KioskCore", "QRSymbol", "StrictTOML", "TestSupport"],
             exclude: ["Recordings"],
             swiftSettings: strict
         ),
@@ -230,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "KioskStationTests",
             dependencies: [
-                "KioskStation", "KioskCore", "QRSymbol", .product(name: "GRDB", package: "GRDB.swift"),
+                "KioskStation", "KioskCore", "QRSymbol", "StrictTOML", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
@@ -240,6 +250,26 @@ let package = Package(
                 "ServiceSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // Store days on a virtual clock through clup-server's own code: the wait estimate scored against the
+        // best possible (`clup-sim`, and `make bench --only estimate`).
+        .target(
+            name: "StoreSimulation",
+            dependencies: [
+                "CLupServer", "KioskCore", "ServiceSupport", "StrictTOML",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "RealModule", package: "swift-numerics"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "clup-sim",
+            dependencies: [
+                "StoreSimulation", "StrictTOML",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -95,7 +95,7 @@ public struct ServerApp: Sendable {
             postgres = try await PostgresStorage(address, clock: options.clock, logger: logger)
             database = postgres!
         }
-        let logs = try await StoreLogs(database: database)
+        let logs = try await StoreLogs(database: database, callWindow: .seconds(options.callWindowMinutes * 60))
         let auth = Authenticator(adminToken: options.adminToken, database: database)
         let clients = ClientAddress(trustedProxies: options.trustedProxies)
         let now = options.clock.now()
@@ -195,7 +195,7 @@ public struct ServerApp: Sendable {
                 [DatabaseCloser(close: shared.close), LogFollower(logs: logs, storage: shared, logger: logger), lease]
             } ?? []) + [
                 http, expiry, BusinessDayStart(lease: lease, logs: logs, interval: .seconds(1), logger: logger),
-                TrafficRefresh(logs: logs, lease: lease, interval: .seconds(30 * 60), logger: logger),
+                ModelRefresh(logs: logs, lease: lease, interval: .seconds(30 * 60), logger: logger),
             ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
             certificate: certificate

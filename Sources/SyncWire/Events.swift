@@ -50,13 +50,23 @@ public struct EventPage: Codable, Sendable, Equatable {
     /// The store's weekly hours, which a kiosk follows instead of its configuration's (absent from servers
     /// before store hours).
     public var hours: StoreHours?
+    /// The wait model the server uses for the store, which a kiosk's printed tickets and display use too
+    /// (absent from servers before the measured estimate).
+    public var model: WaitModel?
 
-    public init(events: [StoreEvent], last: Int64, keyRing: String?, timeZone: String? = nil, hours: StoreHours? = nil)
-    {
+    public init(
+        events: [StoreEvent],
+        last: Int64,
+        keyRing: String?,
+        timeZone: String? = nil,
+        hours: StoreHours? = nil,
+        model: WaitModel? = nil
+    ) {
         self.events = events
         self.last = last
         self.keyRing = keyRing
         self.timeZone = timeZone
         self.hours = hours
+        self.model = model
     }
 }

@@ -1,3 +1,4 @@
+import StrictTOML
 import Testing
 
 @testable import Drivers

@@ -186,7 +186,7 @@ import Testing
                 default:
                     body = .customerExited
                 }
-                if case .ticketIssued(let t) = body { tickets.append(t) }
+                if case .ticketIssued(let t, _) = body { tickets.append(t) }
                 queue.apply(event(body, at: now))
                 // Calls are stamped from a cursor into the line; stamping the whole called prefix is the spec.
                 for t in queue.called(at: now) where naiveCalledAt[t.id] == nil { naiveCalledAt[t.id] = now }

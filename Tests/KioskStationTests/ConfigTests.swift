@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import StrictTOML
 import Testing
 
 @testable import Drivers

@@ -84,7 +84,7 @@ import Testing
             #expect(log.map(\.sequence) == (1...log.count).map { Int64($0) })
             #expect(log.filter { $0.kind != "ticketIssued" }.allSatisfy { $0.kind == "dayStarted" } && log.count <= 151)
             let numbers = log.compactMap { event -> Int? in
-                if case .ticketIssued(let ticket) = event.body { return ticket.code.number }
+                if case .ticketIssued(let ticket, _) = event.body { return ticket.code.number }
                 return nil
             }
             #expect(numbers == Array(1...150))

@@ -115,7 +115,7 @@ struct ReplicaTests {
         }
     }
 
-    /// The wait estimates are learnt once for the fleet: the lease holder computes the stores' traffic models
+    /// The wait estimates are learnt once for the fleet: the lease holder learns the stores' wait models
     /// and the other replica takes the same ones (same computation time) instead of its own.
     @Test func theWaitEstimatesAreLearntOnceForTheFleet() async throws {
         try await withTwoReplicas { one, two in
@@ -124,10 +124,10 @@ struct ReplicaTests {
             #expect(try await eventually { one.app.lease.isHeld != two.app.lease.isHeld })
             let (holder, other) = one.app.lease.isHeld ? (one, two) : (two, one)
             try await Task.sleep(for: .milliseconds(20))  // a later computation time than any before
-            try await holder.app.logs.refreshTraffic(at: holder.app.logs.clock.now())
-            let model = try #require(holder.app.logs.store(store)?.traffic)
+            try await holder.app.logs.refreshModels(at: holder.app.logs.clock.now())
+            let model = try #require(holder.app.logs.store(store)?.model)
             #expect(
-                try await eventually { other.app.logs.store(store)?.traffic == model },
+                try await eventually { other.app.logs.store(store)?.model == model },
                 "the other replica's model is not the one the holder computed at \(model.computedAt)"
             )
         }

@@ -150,7 +150,7 @@ import Testing
     /// Returns the codes taken in the log.
     func checkTickets(in events: [StoreEvent], rig: EmulatorRig) throws -> Set<String> {
         let issued = events.compactMap { event -> Ticket? in
-            if case .ticketIssued(let ticket) = event.body { return ticket }
+            if case .ticketIssued(let ticket, _) = event.body { return ticket }
             return nil
         }
         let numbers = issued.map(\.code.number)

@@ -246,7 +246,7 @@ struct FleetTests {
             #expect(taken.count == takes[n], "\(device): \(taken.count) takes in the log, \(takes[n]) torn off")
         }
         var codes: [String] = []
-        for event in log.events { if case .ticketIssued(let t) = event.body { codes.append(t.code.description) } }
+        for event in log.events { if case .ticketIssued(let t, _) = event.body { codes.append(t.code.description) } }
         #expect(Set(codes).count == codes.count, "a code issued twice")
 
         // Both replicas tell the same queue, and the shopper's stream hears a change made through either.

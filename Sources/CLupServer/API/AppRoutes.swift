@@ -30,8 +30,11 @@ struct AppRoutes {
         var capacity: Int
         var inside: Int
         var waiting: Int
-        /// For a ticket taken now (while closed: counted to its call after the opening).
+        /// For a ticket taken now (while closed: counted to its call after the opening), and the range it
+        /// falls in four times out of five.
         var estimatedWaitSeconds: Int
+        var estimatedWaitLowSeconds: Int
+        var estimatedWaitHighSeconds: Int
         /// Whether the store is open now (nobody is called while it is closed).
         var open: Bool
         /// While closed: when it opens, and from when it hands out virtual tickets (ms since 1970).
@@ -189,7 +192,7 @@ struct AppRoutes {
                 opens = o
                 from = f
             }
-            let wait = state.untilOpen(at: now) + live.estimate(peopleAhead: state.lineLength(at: now), at: now).wait
+            let wait = live.wait(position: state.lineLength(at: now), at: now)
             return StoreSummary(
                 id: live.record.id,
                 name: profile.name,
@@ -199,7 +202,9 @@ struct AppRoutes {
                 capacity: state.capacity,
                 inside: state.inside,
                 waiting: state.waitingCount,
-                estimatedWaitSeconds: Self.seconds(wait),
+                estimatedWaitSeconds: Self.seconds(wait.point),
+                estimatedWaitLowSeconds: Self.seconds(wait.low),
+                estimatedWaitHighSeconds: Self.seconds(wait.high),
                 open: opens == nil,
                 opensAt: opens?.milliseconds,
                 ticketsFrom: from?.milliseconds
@@ -209,13 +214,6 @@ struct AppRoutes {
             ($0.distanceKm ?? 0, $0.name, $0.id.uuidString) < ($1.distanceKm ?? 0, $1.name, $1.id.uuidString)
         }
         return Array(sorted.prefix(StoreSearch.maxResults))
-    }
-
-    static func estimate(_ live: StoreLogs.Live) -> WaitEstimate {
-        WaitEstimate(
-            averageVisit: .seconds(live.record.profile.averageVisitMinutes * 60),
-            capacity: live.state.capacity
-        )
     }
 
     static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
@@ -248,7 +246,10 @@ struct TicketStatus: ResponseEncodable, Equatable {
     /// (go to the door now), `admitted`, `expired` or `cancelled`.
     var stage: String
     var peopleAhead: Int?
+    /// Until the ticket is called (``WaitEstimator``), and the range it falls in four times out of five.
     var estimatedWaitSeconds: Int?
+    var estimatedWaitLowSeconds: Int?
+    var estimatedWaitHighSeconds: Int?
     /// While the store is closed: when it opens (ms since 1970); the ticket is called from then, in line order.
     var opensAt: Int64?
     /// The signed code to show at the door; only in the answer that creates the ticket.
@@ -283,9 +284,10 @@ struct TicketStatus: ResponseEncodable, Equatable {
             peopleAhead = ahead
             stage = state.isCalled(id, at: now) ? "called" : "waiting"
             opensAt = state.opensAt(after: now)?.milliseconds
-            estimatedWaitSeconds = AppRoutes.seconds(
-                state.untilOpen(at: now) + live.estimate(peopleAhead: ahead, at: now).wait
-            )
+            let wait = live.wait(position: ahead, at: now)
+            estimatedWaitSeconds = AppRoutes.seconds(wait.point)
+            estimatedWaitLowSeconds = AppRoutes.seconds(wait.low)
+            estimatedWaitHighSeconds = AppRoutes.seconds(wait.high)
         }
     }
 }

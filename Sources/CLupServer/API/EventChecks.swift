@@ -23,7 +23,7 @@ struct EventChecks: Sendable {
             }
             guard window.contains(event.time) else { throw Self.outside(window, field: "\(at).time") }
             switch event.body {
-            case .ticketIssued(let ticket):
+            case .ticketIssued(let ticket, _):
                 let field = "\(at).body.ticket"
                 guard ticket.store == store else {
                     throw APIError.badRequest("ticket of another store", field: "\(field).store")

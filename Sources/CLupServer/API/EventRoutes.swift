@@ -42,7 +42,8 @@ struct EventRoutes {
                 last: logs.store(store)?.lastSequence ?? 0,
                 keyRing: Self.digest(try await keyRing(store)),
                 timeZone: logs.store(store)?.record.profile.timeZone,
-                hours: logs.store(store)?.record.profile.hours
+                hours: logs.store(store)?.record.profile.hours,
+                model: logs.store(store)?.estimator.model
             )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in

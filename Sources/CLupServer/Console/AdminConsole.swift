@@ -97,9 +97,11 @@ struct AdminConsole {
             }
             return Int(value)
         }
+        let close = String((form["close"] ?? "").prefix(5))
         let hours = StoreProfile.Hours(
             open: String((form["open"] ?? "").prefix(5)),
-            close: String((form["close"] ?? "").prefix(5))
+            // A time field cannot hold 24:00: a closing time of 00:00 is midnight, the end of the day.
+            close: close == "00:00" ? "24:00" : close
         )
         let capacity = try whole("capacity")
         let profile = StoreProfile(

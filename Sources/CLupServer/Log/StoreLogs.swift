@@ -14,30 +14,59 @@ public final class StoreLogs: Sendable {
         public var state: QueueState
         public var lastSequence: Int64
         public let changes: ChangeFeed
-        /// Learnt from the store's admissions; nil until computed.
-        public var traffic: TrafficModel?
+        /// Learnt from the store's log (``refreshModels(at:)``); nil until computed.
+        public private(set) var model: WaitModel?
+        /// What the log's last weeks say about the line, gathered as events are applied (the model's input).
+        public internal(set) var traffic = StoreTraffic()
+        /// The wait estimate of `model`, else of the store's configured average visit.
+        public private(set) var estimator: WaitEstimator
 
-        /// The estimated wait for someone with `peopleAhead`: from the store's history when that hour has
-        /// enough of it, else the fallback (average visit × people ahead ÷ capacity).
-        public func estimate(peopleAhead: Int, at now: Timestamp) -> (wait: Duration, fromHistory: Bool) {
-            let profile = record.profile
-            if let learnt = traffic?.wait(
-                peopleAhead: peopleAhead,
-                freePlaces: state.freePlaces,
-                at: now,
-                zone: profile.zone
-            ) {
-                return (learnt, true)
-            }
-            let fallback = WaitEstimate(
-                averageVisit: .seconds(profile.averageVisitMinutes * 60),
-                capacity: state.capacity
-            )
-            return (fallback.wait(peopleAhead: peopleAhead, freePlaces: state.freePlaces), false)
+        init(
+            record: StoreRecord,
+            state: QueueState,
+            lastSequence: Int64,
+            traffic: StoreTraffic = StoreTraffic(),
+            callWindow: Duration
+        ) {
+            self.record = record
+            self.state = state
+            self.traffic = traffic
+            self.lastSequence = lastSequence
+            changes = ChangeFeed()
+            model = nil
+            estimator = Self.estimator(nil, record.profile, callWindow)
+        }
+
+        static func estimator(_ model: WaitModel?, _ profile: StoreProfile, _ callWindow: Duration) -> WaitEstimator {
+            let prior = WaitModel.prior(averageVisit: .seconds(profile.averageVisitMinutes * 60))
+            return WaitEstimator(model: model ?? prior, callWindow: callWindow)
+        }
+
+        /// The store's prior: its configured average visit.
+        var prior: WaitModel { .prior(averageVisit: .seconds(record.profile.averageVisitMinutes * 60)) }
+
+        mutating func set(model: WaitModel?, profile: StoreProfile) {
+            let changed = model != self.model || profile.averageVisitMinutes != record.profile.averageVisitMinutes
+            self.model = model
+            record.profile = profile
+            if changed { estimator = Self.estimator(model, profile, estimator.callWindow) }
+        }
+
+        /// Folds `event` into the queue, and what it says into the traffic (before: who was called when).
+        mutating func apply(_ event: StoreEvent) {
+            traffic.observe(event, before: state)
+            state.apply(event)
+        }
+
+        /// The told wait of the ticket at `position` in the line at `now` (the line's length: one taken now).
+        public func wait(position: Int, at now: Timestamp) -> WaitRange {
+            estimator.wait(position: position, in: state, at: now)
         }
     }
 
     let database: any ServerStorage
+    /// How long a called ticket holds its place (the wait estimate's no-shows).
+    let callWindow: Duration
     private let live: Mutex<[StoreID: Live]>
     /// Database look-ups of store ids this replica does not know (``require(_:)``): 20 at once, then 20 a second.
     private let lookups = RateLimiter(RateLimiter.Rule(burst: 20, interval: .milliseconds(50)))
@@ -55,16 +84,25 @@ public final class StoreLogs: Sendable {
     /// The server's clock (the database's).
     public var clock: WallClock { database.clock }
 
-    public init(database: any ServerStorage) async throws {
+    public init(database: any ServerStorage, callWindow: Duration = .seconds(600)) async throws {
         self.database = database
+        self.callWindow = callWindow
         var stores: [StoreID: Live] = [:]
         for record in try await database.stores() {
             let events = try await database.events(store: record.id, after: 0, limit: .max)
+            var state = QueueState(capacity: record.profile.capacity)
+            var traffic = StoreTraffic()
+            for event in events {
+                traffic.observe(event, before: state)
+                state.apply(event)
+            }
+            traffic.prune(now: database.clock.now())
             stores[record.id] = Live(
                 record: record,
-                state: QueueState(capacity: record.profile.capacity, events: events),
+                state: state,
                 lastSequence: events.last?.sequence ?? 0,
-                changes: ChangeFeed()
+                traffic: traffic,
+                callWindow: callWindow
             )
         }
         live = Mutex(stores)
@@ -79,7 +117,7 @@ public final class StoreLogs: Sendable {
                 record: record,
                 state: QueueState(capacity: record.profile.capacity),
                 lastSequence: 0,
-                changes: ChangeFeed()
+                callWindow: callWindow
             )
         }
     }
@@ -127,35 +165,38 @@ public final class StoreLogs: Sendable {
 
     /// A store's changed profile, once stored.
     func setProfile(_ profile: StoreProfile, store: StoreID) {
-        live.withLock { $0[store]?.record.profile = profile }
+        live.withLock { stores in
+            guard let model = stores[store]?.model else {
+                stores[store]?.set(model: nil, profile: profile)
+                return
+            }
+            stores[store]?.set(model: model, profile: profile)
+        }
     }
 
-    /// Recomputes every store's traffic model from its admissions of the last `days` days, and keeps them for
-    /// the other replicas (the one holding the duties' lease does this, once for the fleet).
-    public func refreshTraffic(days: Int = 28, at now: Timestamp) async throws {
-        var models: [StoreID: TrafficModel] = [:]
+    /// Learns every store's wait model from its traffic of the last weeks (``WaitModel/learn(_:prior:now:)``),
+    /// and keeps them for the other replicas (the one holding the duties' lease does this, once for the fleet).
+    public func refreshModels(at now: Timestamp) async throws {
+        var models: [StoreID: WaitModel] = [:]
         for store in all {
-            let times = try await database.admissionTimes(
-                store: store.record.id,
-                since: now - .seconds(Int64(days) * 86_400)
-            )
-            let model = TrafficModel(
-                admissions: times,
-                days: days,
-                zone: store.record.profile.zone,
-                now: now
-            )
-            live.withLock { $0[store.record.id]?.traffic = model }
+            let model = WaitModel.learn(store.traffic, prior: store.prior, now: now)
+            live.withLock {
+                $0[store.record.id]?.set(model: model, profile: store.record.profile)
+                $0[store.record.id]?.traffic.prune(now: now)
+            }
             models[store.record.id] = model
         }
-        try await database.saveTraffic(models)
+        try await database.saveWaitModels(models)
     }
 
-    /// Takes the traffic models another replica computed (``refreshTraffic(days:at:)``).
-    public func loadTraffic() async throws {
-        let models = try await database.traffic()
+    /// Takes the wait models another replica learnt (``refreshModels(days:at:)``).
+    public func loadModels() async throws {
+        let models = try await database.waitModels()
         live.withLock { stores in
-            for (store, model) in models { stores[store]?.traffic = model }
+            for (store, model) in models {
+                guard let profile = stores[store]?.record.profile else { continue }
+                stores[store]?.set(model: model, profile: profile)
+            }
         }
     }
 
@@ -193,8 +234,9 @@ public final class StoreLogs: Sendable {
         return results
     }
 
-    /// Issues an app ticket or a booking in the store's log.
-    func issue(
+    /// Issues an app ticket or a booking in the store's log; an app ticket is told the wait of the line's end
+    /// (kept in its event, to measure the estimate by).
+    public func issue(
         kind: TicketKind,
         store: StoreID,
         slot: BookingSlot? = nil,
@@ -204,11 +246,13 @@ public final class StoreLogs: Sendable {
         at now: Timestamp,
         check: (@Sendable () throws -> Void)? = nil
     ) async throws -> AppTicket {
-        let record = try await require(store).record
-        let issued = try await database.issue(
+        let live = try await require(store)
+        let told = kind == .app ? live.wait(position: live.state.lineLength(at: now), at: now) : nil
+        var issued = try await database.issue(
             kind: kind,
-            store: record,
+            store: live.record,
             slot: slot,
+            told: told,
             validity: validity,
             statusURL: statusURL,
             holder: holder,
@@ -218,6 +262,7 @@ public final class StoreLogs: Sendable {
         // A replica reads its own write before it answers (on PostgreSQL, commits of concurrent requests can
         // report out of order: one that came before a gap is applied once the missing part has been read).
         try await catchUp(store, through: issued.sequence)
+        issued.told = told
         return issued
     }
 
@@ -274,7 +319,7 @@ public final class StoreLogs: Sendable {
             guard let last = stores[store]?.lastSequence else { return (nil, false) }
             var next = last + 1
             for event in events where event.sequence == next {
-                stores[store]?.state.apply(event)
+                stores[store]?.apply(event)
                 next += 1
             }
             stores[store]?.lastSequence = next - 1

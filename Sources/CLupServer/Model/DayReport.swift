@@ -32,7 +32,7 @@ struct DayReport: ResponseCodable, Equatable {
         for event in events {
             var joining: TicketID?
             switch event.body {
-            case .ticketIssued(let ticket):
+            case .ticketIssued(let ticket, _):
                 switch ticket.kind {
                 case .paper: break
                 case .app:

@@ -11,7 +11,7 @@ enum EventCSV {
     static func text(_ events: [StoreEvent], clock: StoreClock, live: StoreLogs.Live) -> String {
         var tickets: [TicketID: Ticket] = [:]
         for event in events {
-            if case .ticketIssued(let ticket) = event.body { tickets[ticket.id] = ticket }
+            if case .ticketIssued(let ticket, _) = event.body { tickets[ticket.id] = ticket }
         }
         let iso = ISO8601DateFormatter()
         iso.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -7,12 +7,22 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     public struct Location: Sendable, Codable, Equatable {
         public var latitude: Double
         public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
     }
 
     /// Opening hours of one weekday, local time `HH:MM`; a day without hours is closed.
     public struct Hours: Sendable, Codable, Equatable {
         public var open: String
         public var close: String
+
+        public init(open: String, close: String) {
+            self.open = open
+            self.close = close
+        }
     }
 
     public var name: String
@@ -32,6 +42,30 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     /// How long before opening the app and the printers hand out tickets for the day (nil: all the time the
     /// store is closed, 0: only while open).
     public var ticketsBeforeOpeningMinutes: Int?
+
+    public init(
+        name: String,
+        address: String,
+        location: Location,
+        capacity: Int,
+        openingHours: [Hours?],
+        timeZone: String,
+        averageVisitMinutes: Int,
+        slotMinutes: Int,
+        slotSize: Int,
+        ticketsBeforeOpeningMinutes: Int? = nil
+    ) {
+        self.name = name
+        self.address = address
+        self.location = location
+        self.capacity = capacity
+        self.openingHours = openingHours
+        self.timeZone = timeZone
+        self.averageVisitMinutes = averageVisitMinutes
+        self.slotMinutes = slotMinutes
+        self.slotSize = slotSize
+        self.ticketsBeforeOpeningMinutes = ticketsBeforeOpeningMinutes
+    }
 
     /// Checks every field; the error names the first wrong one.
     public func validate() throws(APIError) {

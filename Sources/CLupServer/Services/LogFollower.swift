@@ -28,7 +28,7 @@ struct LogFollower: Service {
                     try await storage.withConnection { connection in
                         try await connection.listen(on: PostgresStorage.eventsChannel) { notifications in
                             try await logs.catchUpEverything()
-                            try await logs.loadTraffic()
+                            try await logs.loadModels()
                             listened.store(true, ordering: .relaxed)
                             for try await notification in notifications {
                                 await follow(notification.payload)
@@ -80,7 +80,7 @@ struct LogFollower: Service {
             case "s":
                 try await logs.reloadStores()
             case "t":
-                try await logs.loadTraffic()
+                try await logs.loadModels()
             default:
                 logger.debug("unknown notification", metadata: ["payload": "\(payload)"])
             }

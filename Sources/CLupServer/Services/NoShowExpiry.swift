@@ -15,22 +15,7 @@ struct NoShowExpiry: Service {
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            let now = logs.clock.now()
-            for live in logs.all where lease.isHeld {
-                let due = Admission.noShows(queue: live.state, now: now, policy: policy)
-                guard !due.isEmpty else { continue }
-                let events = due.map {
-                    StoreEvent.new(.ticketExpired($0), store: live.record.id, device: StoreLogs.serverDevice, at: now)
-                }
-                do {
-                    _ = try await logs.append(events, store: live.record.id)
-                } catch {
-                    logger.error(
-                        "cannot write expiries",
-                        metadata: ["store": "\(live.record.id)", "error": "\(error)"]
-                    )
-                }
-            }
+            if lease.isHeld { await logs.expireNoShows(at: logs.clock.now(), policy: policy, logger: logger) }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }

@@ -52,7 +52,7 @@ extension PostgresCommits {
                     issuer: StoreLogs.serverDevice
                 )
                 let event = StoreEvent.new(
-                    .ticketIssued(ticket),
+                    .ticketIssued(ticket, told: issue.told),
                     store: store,
                     device: StoreLogs.serverDevice,
                     at: issue.now
@@ -127,7 +127,7 @@ extension PostgresCommits {
                 else { throw StorageFailure(description: "an issued ticket has no place in the statement's answer") }
                 ticket.code.number = number
                 var event = slots[slot].event
-                event.body = .ticketIssued(ticket)
+                event.body = .ticketIssued(ticket, told: slots[slot].issue?.told)
                 event.sequence = place.sequence
                 return Done(outcome: .success(.issued(ticket, sequence: place.sequence)), added: [event])
             }

@@ -29,6 +29,7 @@ final class PostgresCommits: Sendable {
         var kind: TicketKind
         var store: StoreID
         var slot: BookingSlot?
+        var told: WaitRange?
         var holder: Holder?
         var day: Int64
         var now: Timestamp
@@ -219,7 +220,7 @@ final class PostgresCommits: Sendable {
                     issuer: StoreLogs.serverDevice
                 )
                 var event = StoreEvent.new(
-                    .ticketIssued(ticket),
+                    .ticketIssued(ticket, told: issue.told),
                     store: store,
                     device: StoreLogs.serverDevice,
                     at: issue.now

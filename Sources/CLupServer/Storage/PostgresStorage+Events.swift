@@ -132,19 +132,8 @@ extension PostgresStorage {
         return nil
     }
 
-    public func admissionTimes(store: StoreID, since from: Timestamp) async throws -> [Timestamp] {
-        var times: [Timestamp] = []
-        let rows = try await pool.query(
-            """
-            SELECT time FROM events
-            WHERE store = \(store) AND kind = 'ticketAdmitted' AND time >= \(from.milliseconds)
-            """
-        )
-        for time in try rows.decode(Int64.self) { times.append(Timestamp(milliseconds: time)) }
-        return times
-    }
-
-    public func saveTraffic(_ models: [StoreID: TrafficModel]) async throws {
+    /// In the `traffic_models` table (its name from the wait model before this one).
+    public func saveWaitModels(_ models: [StoreID: WaitModel]) async throws {
         guard !models.isEmpty else { return }
         let stores = Array(models.keys)
         let encoded = try stores.map { ByteBuffer(data: try Self.encoder.encode(models[$0])) }
@@ -161,11 +150,12 @@ extension PostgresStorage {
         )
     }
 
-    public func traffic() async throws -> [StoreID: TrafficModel] {
-        var models: [StoreID: TrafficModel] = [:]
+    public func waitModels() async throws -> [StoreID: WaitModel] {
+        var models: [StoreID: WaitModel] = [:]
         for (store, model) in try await pool.query("SELECT store, model FROM traffic_models").decode((UUID, Data).self)
         {
-            models[store] = try Self.decoder.decode(TrafficModel.self, from: model)
+            // A model of the estimator before this one does not read: it is learnt again at the next refresh.
+            models[store] = try? Self.decoder.decode(WaitModel.self, from: model)
         }
         return models
     }

@@ -7,6 +7,7 @@ extension PostgresStorage {
         kind: TicketKind,
         store: StoreRecord,
         slot: BookingSlot?,
+        told: WaitRange?,
         validity: (from: Timestamp, until: Timestamp)?,
         statusURL: String,
         holder: Holder?,
@@ -19,6 +20,7 @@ extension PostgresStorage {
             kind: kind,
             store: store.id,
             slot: slot,
+            told: told,
             holder: holder,
             day: day.number,
             now: now

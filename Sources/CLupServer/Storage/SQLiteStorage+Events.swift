@@ -117,19 +117,8 @@ extension SQLiteStorage {
         }
     }
 
-    /// When the store admitted people since `from` (for its traffic model).
-    public func admissionTimes(store: StoreID, since from: Timestamp) async throws -> [Timestamp] {
-        try await pool.read { db in
-            try Int64.fetchAll(
-                db,
-                sql: "SELECT time FROM events WHERE store = ? AND kind = 'ticketAdmitted' AND time >= ?",
-                arguments: [store.uuidString, from.milliseconds]
-            ).map { Timestamp(milliseconds: $0) }
-        }
-    }
-
     /// One process: nothing to share (the model lives in its memory).
-    public func saveTraffic(_ models: [StoreID: TrafficModel]) async throws {}
+    public func saveWaitModels(_ models: [StoreID: WaitModel]) async throws {}
 
-    public func traffic() async throws -> [StoreID: TrafficModel] { [:] }
+    public func waitModels() async throws -> [StoreID: WaitModel] { [:] }
 }

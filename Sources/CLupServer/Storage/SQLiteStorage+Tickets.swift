@@ -13,6 +13,7 @@ extension SQLiteStorage {
         kind: TicketKind,
         store: StoreRecord,
         slot: BookingSlot?,
+        told: WaitRange?,
         validity: (from: Timestamp, until: Timestamp)?,
         statusURL: String,
         holder: Holder?,
@@ -55,7 +56,12 @@ extension SQLiteStorage {
                 issuer: StoreLogs.serverDevice
             )
             if let holder { try self.recordHolder(holder, of: ticket, in: db) }
-            let event = StoreEvent.new(.ticketIssued(ticket), store: store.id, device: StoreLogs.serverDevice, at: now)
+            let event = StoreEvent.new(
+                .ticketIssued(ticket, told: told),
+                store: store.id,
+                device: StoreLogs.serverDevice,
+                at: now
+            )
             let appended = try self.append([event], store: store.id, in: db, onCommit: onCommit)
             // Last: the commit callback `append` registered must only belong to a write that succeeded.
             return (ticket, appended[0].sequence)

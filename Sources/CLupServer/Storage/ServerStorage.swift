@@ -82,27 +82,26 @@ public protocol ServerStorage: Sendable {
     func events(store: StoreID, from start: Int64, to end: Int64) async throws -> [StoreEvent]
     /// The latest arrival the server stamped on one of a kiosk's late events.
     func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp?
-    /// When the store admitted people since `from` (for its traffic model).
-    func admissionTimes(store: StoreID, since from: Timestamp) async throws -> [Timestamp]
 
     // MARK: Wait estimates
 
-    /// Keeps the stores' traffic models that the replica holding the duties' lease computed, for the other
-    /// replicas (which read them when told, instead of reading every admission again). SQLite (one process)
+    /// Keeps the stores' wait models that the replica holding the duties' lease learnt, for the other
+    /// replicas (which read them when told, instead of reading every store's log again). SQLite (one process)
     /// keeps nothing: the model lives in its memory.
-    func saveTraffic(_ models: [StoreID: TrafficModel]) async throws
-    /// The traffic models kept by ``saveTraffic(_:)``.
-    func traffic() async throws -> [StoreID: TrafficModel]
+    func saveWaitModels(_ models: [StoreID: WaitModel]) async throws
+    /// The wait models kept by ``saveWaitModels(_:)`` (one that no longer reads is left out: learnt again).
+    func waitModels() async throws -> [StoreID: WaitModel]
 
     // MARK: App tickets and bookings
 
     /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
-    /// code, who holds it, and its `ticketIssued` event, in one transaction. `check` runs first, once every
-    /// earlier event of the store is applied in memory, and may refuse.
+    /// code, who holds it, and its `ticketIssued` event (with the wait it is `told`), in one transaction. `check`
+    /// runs first, once every earlier event of the store is applied in memory, and may refuse.
     func issue(
         kind: TicketKind,
         store: StoreRecord,
         slot: BookingSlot?,
+        told: WaitRange?,
         validity: (from: Timestamp, until: Timestamp)?,
         statusURL: String,
         holder: Holder?,
@@ -145,6 +144,15 @@ public struct AppTicket: Sendable {
     public var ticket: Ticket
     public var qr: String
     public var sequence: Int64
+    /// The wait it was told (an app ticket), as its event keeps it.
+    public var told: WaitRange?
+
+    public init(ticket: Ticket, qr: String, sequence: Int64, told: WaitRange? = nil) {
+        self.ticket = ticket
+        self.qr = qr
+        self.sequence = sequence
+        self.told = told
+    }
 }
 
 /// Stored data that cannot be read back (a damaged row), or a store that does not exist.

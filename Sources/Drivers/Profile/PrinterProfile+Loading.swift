@@ -1,4 +1,5 @@
 import Foundation
+import StrictTOML
 
 extension PrinterProfile {
     /// Keys a profile file may have, with their meaning (also the reference for `Profiles/README.md`).

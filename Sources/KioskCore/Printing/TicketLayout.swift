@@ -5,8 +5,10 @@ public struct TicketPrintout: Sendable, Equatable {
     /// The signed code's QR text (status URL + the code, ``TicketCodec``).
     public var qrPayload: String
     public var peopleAhead: Int
-    /// The wait until the ticket is called: from now, or from the opening when `opensAt` is set.
+    /// The wait until the ticket is called: from now, or from the opening when `opensAt` is set; and the range
+    /// it falls in four times out of five (``WaitRange``), printed beside it when it says more than the point.
     public var estimatedWait: Duration
+    public var estimatedRange: ClosedRange<Duration>?
     /// Issue time as the store reads it, e.g. "22.11.2026 09:41" (formatted by the caller, who knows the zone).
     public var printedAt: String
     /// When the store opens, if it is closed as the ticket is printed (`07:00`, formatted by the caller): the
@@ -23,6 +25,7 @@ public struct TicketPrintout: Sendable, Equatable {
         qrPayload: String,
         peopleAhead: Int,
         estimatedWait: Duration,
+        estimatedRange: ClosedRange<Duration>? = nil,
         printedAt: String,
         opensAt: String? = nil,
         statusURL: String? = nil,
@@ -34,6 +37,7 @@ public struct TicketPrintout: Sendable, Equatable {
         self.qrPayload = qrPayload
         self.peopleAhead = peopleAhead
         self.estimatedWait = estimatedWait
+        self.estimatedRange = estimatedRange
         self.printedAt = printedAt
         self.opensAt = opensAt
         self.statusURL = statusURL
@@ -53,7 +57,12 @@ public enum TicketLayout {
         if let opens = t.opensAt {
             doc.append(.text("Store opens at \(opens)", TextStyle(bold: true, alignment: .center)))
         }
-        let ahead = aheadLine(t.peopleAhead, wait: t.estimatedWait, fromOpening: t.opensAt != nil)
+        let ahead = aheadLine(
+            t.peopleAhead,
+            wait: t.estimatedWait,
+            range: t.estimatedRange,
+            fromOpening: t.opensAt != nil
+        )
         doc.append(.text(ahead, TextStyle(bold: true, alignment: .center)))
         doc.append(.text(t.printedAt, TextStyle(alignment: .center)))
         if let url = t.statusURL { doc.append(.text(url, TextStyle(alignment: .center))) }
@@ -62,12 +71,21 @@ public enum TicketLayout {
         return doc
     }
 
-    static func aheadLine(_ ahead: Int, wait: Duration, fromOpening: Bool = false) -> String {
+    static func aheadLine(
+        _ ahead: Int,
+        wait: Duration,
+        range: ClosedRange<Duration>? = nil,
+        fromOpening: Bool = false
+    ) -> String {
         let people = ahead == 0 ? "Nobody ahead" : ahead == 1 ? "1 person ahead" : "\(ahead) people ahead"
         let minutes = WaitEstimate.minutes(wait)
+        // "8–12": whole minutes around the point, shown when they differ from it.
+        let span = range.map { (WaitEstimate.minutes($0.lowerBound), WaitEstimate.minutes($0.upperBound)) }
+        let around = span.flatMap { $0.0 < $0.1 && minutes > 0 ? " (\($0.0)–\($0.1))" : nil } ?? ""
         if fromOpening {
-            return minutes == 0 ? "\(people) · called at opening" : "\(people) · about \(minutes) min after opening"
+            return minutes == 0
+                ? "\(people) · called at opening" : "\(people) · about \(minutes) min after opening\(around)"
         }
-        return minutes == 0 ? "\(people) · go to the door" : "\(people) · about \(minutes) min"
+        return minutes == 0 ? "\(people) · go to the door" : "\(people) · about \(minutes) min\(around)"
     }
 }

@@ -170,7 +170,6 @@ public enum Admission {
         return .notYourTurn(ahead: position)
     }
 
-    /// Tickets called longer ago than the call window and not admitted: what to log as `ticketExpired`.
     /// What a door's decision records: an admission (after the tear-off it implies for a ticket still in the
     /// printer: its holder took it and walked to the door before the sensor noticed), or the refusal with its
     /// reason and the ticket it named, if any.
@@ -195,15 +194,19 @@ public enum Admission {
         return taken + [.ticketAdmitted(ticket, door: door)]
     }
 
+    /// Tickets called longer ago than the call window and not admitted, and bookings called past the end of
+    /// their window: what to log as `ticketExpired`.
     public static func noShows(
         queue: QueueState,
         now: Timestamp,
         policy: AdmissionPolicy = AdmissionPolicy()
     ) -> [TicketID] {
         queue.called(at: now).compactMap { ticket in
-            guard ticket.slot == nil, let called = queue.callTime(of: ticket.id, at: now),
-                now > called + policy.callWindow
-            else { return nil }
+            // A booking that did not come by the end of its window: the door refuses it as too late.
+            if let slot = ticket.slot { return now > slot.start + policy.bookingLate ? ticket.id : nil }
+            guard let called = queue.callTime(of: ticket.id, at: now), now > called + policy.callWindow else {
+                return nil
+            }
             return ticket.id
         }
     }

@@ -93,7 +93,7 @@ public struct QueueState: Sendable, Equatable {
 
     private mutating func applyBody(_ event: StoreEvent) {
         switch event.body {
-        case .ticketIssued(let ticket):
+        case .ticketIssued(let ticket, _):
             guard !entries.contains(ticket.id) else { return }
             let stage: Stage =
                 ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.dayTime)
@@ -263,6 +263,14 @@ public struct QueueState: Sendable, Equatable {
     }
 
     public func stage(of id: TicketID) -> Stage? { entries.stage(of: id) }
+
+    /// When today's admissions happened (since the day's start): who may still be inside, for the wait estimate.
+    public var admissionsToday: [Timestamp] { admittedTimes }
+
+    /// Waiting tickets that join the line after `now` (bookings before their slot), in the order they will.
+    public func upcoming(after now: Timestamp) -> [Ticket] {
+        order.keys(lineLength(at: now)..<order.count).map { entries[$0.id]!.ticket }
+    }
 
     /// Free places inside the store.
     public var freePlaces: Int { max(capacity - inside, 0) }

@@ -3,14 +3,18 @@
 /// document share. An unknown type is an error naming it (a newer device's event reaches an older one).
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
-        case type, ticket, ticketId, door, reason, capacity, day, opens, closes
+        case type, ticket, ticketId, door, reason, capacity, day, opens, closes, told
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(String.self, forKey: .type)
         switch type {
-        case "ticketIssued": self = .ticketIssued(try c.decode(Ticket.self, forKey: .ticket))
+        case "ticketIssued":
+            self = .ticketIssued(
+                try c.decode(Ticket.self, forKey: .ticket),
+                told: try c.decodeIfPresent(WaitRange.self, forKey: .told)
+            )
         case "ticketTaken": self = .ticketTaken(try c.decode(TicketID.self, forKey: .ticketId))
         case "ticketAdmitted":
             self = .ticketAdmitted(
@@ -47,9 +51,10 @@ extension StoreEvent.Body {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .ticketIssued(let ticket):
+        case .ticketIssued(let ticket, let told):
             try c.encode("ticketIssued", forKey: .type)
             try c.encode(ticket, forKey: .ticket)
+            try c.encodeIfPresent(told, forKey: .told)
         case .ticketTaken(let id):
             try c.encode("ticketTaken", forKey: .type)
             try c.encode(id, forKey: .ticketId)

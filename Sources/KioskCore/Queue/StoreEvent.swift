@@ -37,8 +37,13 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
     public var lineTime: Timestamp { receivedAt ?? time }
 
     public enum Body: Sendable, Hashable, Codable {
-        /// A ticket exists: printed and waiting in the printer, or made by the server for the app or a booking.
-        case ticketIssued(Ticket)
+        /// A ticket issued without a told wait.
+        public static func ticketIssued(_ ticket: Ticket) -> Body { .ticketIssued(ticket, told: nil) }
+
+        /// A ticket exists: printed and waiting in the printer, or made by the server for the app or a booking;
+        /// `told`: the wait it was told (printed, or answered), kept to measure the estimate against what happened
+        /// (absent from devices before the wait estimate was measured).
+        case ticketIssued(Ticket, told: WaitRange?)
         /// A paper ticket was torn off: it joins the queue at the event's ``StoreEvent/lineTime``.
         case ticketTaken(TicketID)
         /// The door let the ticket's holder in.
@@ -66,7 +71,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
     /// The ticket this event is about, if any.
     public var ticketID: TicketID? {
         switch body {
-        case .ticketIssued(let ticket): return ticket.id
+        case .ticketIssued(let ticket, _): return ticket.id
         case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
             return id
         case .scanRefused(_, let id, _): return id

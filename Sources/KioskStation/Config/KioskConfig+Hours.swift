@@ -1,5 +1,6 @@
 import Drivers
 import KioskCore
+import StrictTOML
 
 extension KioskConfig {
     static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]

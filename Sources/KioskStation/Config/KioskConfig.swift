@@ -2,6 +2,7 @@ import Drivers
 import Foundation
 import KioskCore
 import ServiceSupport
+import StrictTOML
 
 /// kioskd's configuration: one struct per section, each key with its default, read in one place
 /// (``load(path:)``). The shipped `config/kioskd.toml` lists every key commented out with its default.

@@ -59,7 +59,8 @@ enum DisplayPage {
               }
               $("waiting").textContent = q.waiting;
               $("people").textContent = q.waiting == 1 ? "person" : "people";
-              $("wait").textContent = q.estimatedWaitMinutes;
+              $("wait").textContent = q.estimatedWaitLowMinutes < q.estimatedWaitHighMinutes && q.estimatedWaitMinutes > 0
+                ? q.estimatedWaitLowMinutes + "–" + q.estimatedWaitHighMinutes : q.estimatedWaitMinutes;
               $("inside").textContent = q.inside;
               $("capacity").textContent = q.capacity;
               const p = s.printer;

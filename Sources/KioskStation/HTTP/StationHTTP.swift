@@ -16,8 +16,11 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         public var next: [String]
         /// Codes called to the door now (the window display's "now serving").
         public var called: [String]
-        /// Minutes a customer taking a ticket now would wait (the fallback estimate printed on tickets).
+        /// Minutes a customer taking a ticket now would wait (what a ticket printed now says), and the range
+        /// it falls in four times out of five.
         public var estimatedWaitMinutes: Int
+        public var estimatedWaitLowMinutes: Int
+        public var estimatedWaitHighMinutes: Int
         /// Events written here that the server's log has not sent back yet: folded on top of the server's
         /// order. Small while sync works (the outbox and one pull); it grows only while the server is away.
         public var pendingEvents: Int
@@ -71,10 +74,7 @@ public enum StationHTTP {
             let state = queue.snapshot
             let now = clock.now()
             let ahead = state.lineLength(at: now)
-            let estimate =
-                state.untilOpen(at: now)
-                + WaitEstimate(averageVisit: config.store.averageVisit, capacity: state.capacity)
-                .wait(peopleAhead: ahead, freePlaces: state.freePlaces)
+            let estimate = schedule.estimator.wait(position: ahead, in: state, at: now)
             let calendar = schedule.calendar
             var opensAt: String?
             var ticketsFrom: String?
@@ -100,7 +100,9 @@ public enum StationHTTP {
                     capacity: state.capacity,
                     next: state.waiting(first: 20).map(\.code.description),
                     called: state.called(at: now, first: 20).map(\.code.description),
-                    estimatedWaitMinutes: WaitEstimate.minutes(estimate),
+                    estimatedWaitMinutes: WaitEstimate.minutes(estimate.point),
+                    estimatedWaitLowMinutes: WaitEstimate.minutes(estimate.low),
+                    estimatedWaitHighMinutes: WaitEstimate.minutes(estimate.high),
                     pendingEvents: queue.pendingCount,
                     open: state.isOpen(at: now),
                     opensAt: opensAt,

@@ -40,8 +40,11 @@ extension PrinterLoop {
         try station.days.startDayIfDue()
         let now = station.clock.now()
         let day = station.days.businessDay(at: now)
-        let ticket = try station.log.issueTicket(prefix: config.printer.codePrefix, day: day, at: now) { ticket in
-            TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL)
+        // The wait it tells: the line's end now (what it is printed with, and kept to measure the estimate by).
+        let queue = station.queue.snapshot
+        let told = station.days.schedule.estimator.wait(position: queue.lineLength(at: now), in: queue, at: now)
+        let ticket = try station.log.issueTicket(prefix: config.printer.codePrefix, day: day, at: now, told: told) {
+            TicketCodec.encode($0, signer: signer, prefix: config.store.statusURL)
         }
         // Numbers run from 1 without gaps within a day (a voided ticket keeps its number): the new ticket's
         // number is how many this printer issued today, without counting the day's tickets on every issue.
@@ -55,15 +58,19 @@ extension PrinterLoop {
         let time = station.clock.now()
         // Those in line now: a booking whose slot has not started will join behind whoever takes this one.
         let ahead = queue.lineLength(at: time)
-        let estimate = WaitEstimate(averageVisit: config.store.averageVisit, capacity: queue.capacity)
         let calendar = station.days.schedule.calendar
+        // What it was told when issued (a reprint tells the same); before opening, counted from the opening.
+        let untilOpen = queue.untilOpen(at: time)
+        let told =
+            ticket.told
+            ?? station.days.schedule.estimator.wait(position: ahead, in: queue, at: time)
         let printout = TicketPrintout(
             storeName: config.store.name,
             code: ticket.ticket.code,
             qrPayload: ticket.qr,
             peopleAhead: ahead,
-            // Before opening, the wait counts from the opening (the ticket says so).
-            estimatedWait: estimate.wait(peopleAhead: ahead, freePlaces: queue.freePlaces),
+            estimatedWait: max(told.point - untilOpen, .zero),
+            estimatedRange: max(told.low - untilOpen, .zero)...max(told.high - untilOpen, .zero),
             printedAt: Timestamp.localText(ticket.ticket.issuedAt, zone: station.days.zone),
             opensAt: queue.opensAt(after: time).map { calendar.text(of: $0, from: time) },
             footer: config.printer.footer,

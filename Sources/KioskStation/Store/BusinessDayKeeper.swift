@@ -33,7 +33,7 @@ public final class BusinessDayKeeper: Service, Sendable {
         logger: Logger,
         schedule: StoreSchedule? = nil
     ) {
-        self.schedule = schedule ?? StoreSchedule(configured: config.store, store: store, logger: logger)
+        self.schedule = schedule ?? StoreSchedule(configured: config, store: store, logger: logger)
         self.config = config
         self.store = store
         self.queue = queue

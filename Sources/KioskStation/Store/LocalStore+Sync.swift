@@ -116,4 +116,13 @@ extension LocalStore {
     func setServerHours(_ json: String) throws {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET hours = ? WHERE id = 1", arguments: [json]) }
     }
+
+    /// The store's wait model as clup-server last gave it (JSON, ``WaitModel``; nil before the first sync).
+    public func serverWaitModel() throws -> String? {
+        try db.read { try String.fetchOne($0, sql: "SELECT wait_model FROM sync_state WHERE id = 1") }
+    }
+
+    func setServerWaitModel(_ json: String) throws {
+        try db.write { try $0.execute(sql: "UPDATE sync_state SET wait_model = ? WHERE id = 1", arguments: [json]) }
+    }
 }

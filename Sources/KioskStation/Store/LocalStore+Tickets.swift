@@ -10,6 +10,8 @@ public struct IssuedTicket: Sendable, Equatable {
     /// How far the ticket got towards the printer; kept in the `printed` column.
     public var state: TicketPrintState
     public var takenAt: Timestamp?
+    /// The wait it was told (printed on it), as its `ticketIssued` event keeps it.
+    public var told: WaitRange?
 }
 
 extension LocalStore {
@@ -68,7 +70,10 @@ extension LocalStore {
             )
             let event = event(ticket)
             try insert(event, db)
-            return (IssuedTicket(ticket: ticket, qr: text, state: .notSent, takenAt: nil), event)
+            guard case .ticketIssued(_, let told) = event.body else {
+                throw StoreError(description: "ticket \(ticket.id) was issued without its issue event")
+            }
+            return (IssuedTicket(ticket: ticket, qr: text, state: .notSent, takenAt: nil, told: told), event)
         }
     }
 
@@ -141,7 +146,11 @@ extension LocalStore {
     }
 
     static func issuedTicket(_ row: Row) throws -> IssuedTicket {
-        guard case .ticketIssued(let ticket) = try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data)
+        guard
+            case .ticketIssued(let ticket, let told) = try decoder.decode(
+                StoreEvent.Body.self,
+                from: row["body"] as Data
+            )
         else {
             throw StoreError(description: "ticket \(row["id"] as String? ?? "?") has no issue event")
         }
@@ -150,7 +159,8 @@ extension LocalStore {
             ticket: ticket,
             qr: row["qr"],
             state: TicketPrintState(rawValue: row["printed"]) ?? .notSent,
-            takenAt: taken.map { Timestamp(milliseconds: $0) }
+            takenAt: taken.map { Timestamp(milliseconds: $0) },
+            told: told
         )
     }
 }

@@ -132,6 +132,10 @@ public final class LocalStore: Sendable {
             // The weekly hours clup-server gives the store (JSON), which replace the configuration's.
             try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN hours TEXT")
         }
+        migrator.registerMigration("v10: the store's wait model") { db in
+            // The wait model clup-server learnt for the store (JSON): paper tells what the app tells.
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN wait_model TEXT")
+        }
         return migrator
     }
 

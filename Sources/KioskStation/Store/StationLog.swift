@@ -43,12 +43,13 @@ public struct StationLog: Sendable {
         return events
     }
 
-    /// Issues the next paper ticket of `day` for `prefix` with its `ticketIssued` event and signed QR, in one
-    /// durable transaction.
+    /// Issues the next paper ticket of `day` for `prefix` with its `ticketIssued` event (and the wait it is
+    /// `told`, to be printed) and signed QR, in one durable transaction.
     public func issueTicket(
         prefix: String,
         day: BusinessDay,
         at time: Timestamp,
+        told: WaitRange? = nil,
         qr: (Ticket) -> String
     ) throws -> IssuedTicket {
         let (ticket, event) = try store.issueTicket(
@@ -58,7 +59,7 @@ public struct StationLog: Sendable {
             day: day,
             at: time,
             qr: qr,
-            event: { self.event(.ticketIssued($0), at: time) }
+            event: { self.event(.ticketIssued($0, told: told), at: time) }
         )
         queue.apply(event)
         return ticket

@@ -4,21 +4,25 @@ import Logging
 import ServiceSupport
 import Synchronization
 
-/// The store's clock and hours as this kiosk knows them (``StoreCalendar``).
+/// The store's clock, hours and wait model as this kiosk knows them (``StoreCalendar``, ``WaitEstimator``).
 ///
 /// The time zone: `[store] time_zone` when the configuration names one, else the zone clup-server gives the
 /// store, else UTC until the server has said — never the box's own setting (a box's clock zone is whatever its
 /// image shipped with). The weekly hours: clup-server's, where the store's manager sets them, else the
-/// configuration's (a kiosk that never synced). What the server says arrives with every page of the log and is
-/// kept in the state directory, so a kiosk that starts offline still has it.
+/// configuration's (a kiosk that never synced). The wait model: the one clup-server learnt from the store's log
+/// (so the printed ticket tells what the app tells), else the configured average visit. What the server says
+/// arrives with every page of the log and is kept in the state directory, so a kiosk that starts offline still
+/// has it.
 public final class StoreSchedule: Sendable {
     private let configured: (zone: StoreTimeZone?, hours: StoreHours)
     private let store: LocalStore
     private let logger: Logger
     private let fromServer: Mutex<(zone: StoreTimeZone?, hours: StoreHours?)>
+    /// The wait estimate of the model in use.
+    private let waits: Mutex<WaitEstimator>
 
-    public init(configured: KioskConfig.Store, store: LocalStore, logger: Logger) {
-        self.configured = (configured.timeZone, configured.hours)
+    public init(configured: KioskConfig, store: LocalStore, logger: Logger) {
+        self.configured = (configured.store.timeZone, configured.store.hours)
         self.store = store
         self.logger = logger
         let zone = (try? store.serverTimeZone()).flatMap { try? TimeZoneDirectory.system.zone(named: $0) }
@@ -26,7 +30,16 @@ public final class StoreSchedule: Sendable {
             try? JSONDecoder().decode(StoreHours.self, from: Data($0.utf8))
         }
         fromServer = Mutex((zone, hours))
-        if configured.timeZone == nil && zone == nil {
+        let model = (try? store.serverWaitModel()).flatMap {
+            try? JSONDecoder().decode(WaitModel.self, from: Data($0.utf8))
+        }
+        waits = Mutex(
+            WaitEstimator(
+                model: model ?? .prior(averageVisit: configured.store.averageVisit),
+                callWindow: .seconds(configured.door.callWindowMinutes * 60)
+            )
+        )
+        if configured.store.timeZone == nil && zone == nil {
             logger.warning(
                 "the store's time zone is not known yet: counting days in UTC until clup-server says",
                 metadata: ["action": "set [store] time_zone, e.g. \"Europe/Rome\", or let the kiosk sync once"]
@@ -42,6 +55,23 @@ public final class StoreSchedule: Sendable {
 
     /// The store's hours on its clock.
     public var calendar: StoreCalendar { StoreCalendar(hours: hours, zone: zone) }
+
+    /// The wait estimate: the server's model of the store, else the configured average visit.
+    public var estimator: WaitEstimator { waits.withLock { $0 } }
+
+    /// The wait model clup-server uses for the store: it replaces the one in use, and is stored.
+    func serverSays(model: WaitModel) {
+        guard waits.withLock({ $0.model }) != model else { return }
+        do {
+            try store.setServerWaitModel(String(decoding: try JSONEncoder().encode(model), as: UTF8.self))
+        } catch {
+            logger.error(
+                "cannot keep the store's wait model from clup-server",
+                metadata: ["error": "\(error)", "action": "check the state directory's disk space"]
+            )
+        }
+        waits.withLock { $0 = WaitEstimator(model: model, callWindow: $0.callWindow) }
+    }
 
     /// The zone clup-server names for the store (kept when the configuration names none, and stored).
     func serverSays(zone name: String) {

@@ -6,6 +6,7 @@ import Logging
 import NIOSSL
 import ServiceLifecycle
 import ServiceSupport
+import StrictTOML
 import SyncWire
 import Synchronization
 
@@ -195,6 +196,7 @@ public final class SyncClient: Service, Sendable {
             }
             if let name = page.timeZone { schedule?.serverSays(zone: name) }
             if let hours = page.hours { schedule?.serverSays(hours: hours) }
+            if let model = page.model { schedule?.serverSays(model: model) }
             if let digest = page.keyRing, ringDigest.withLock({ $0 }) != digest {
                 keysWanted.withLock { $0 = true }
                 keysFeed.notify()
@@ -252,7 +254,7 @@ public final class SyncClient: Service, Sendable {
     private func wantKeysOfNewIssuers(in events: [StoreEvent]) throws {
         let issuers = Set(
             events.compactMap { event -> DeviceID? in
-                if case .ticketIssued(let ticket) = event.body, ticket.issuer != config.device.id {
+                if case .ticketIssued(let ticket, _) = event.body, ticket.issuer != config.device.id {
                     return ticket.issuer
                 }
                 return nil

@@ -1,11 +1,11 @@
 import Logging
 import ServiceLifecycle
 
-/// Relearns every store's wait estimate from its own admissions (``TrafficModel``, R12) every 30 minutes —
-/// once for the fleet: the replica holding the duties' lease computes the models and keeps them in the
-/// database, the others read them when told (``LogFollower``) and at their start. A replica that takes the
-/// lease over computes them at once.
-struct TrafficRefresh: Service {
+/// Relearns every store's wait model from its own log (``WaitModel``, R12) every 30 minutes — once for the
+/// fleet: the replica holding the duties' lease learns the models and keeps them in the database, the others
+/// read them when told (``LogFollower``) and at their start. A replica that takes the lease over learns them at
+/// once.
+struct ModelRefresh: Service {
     let logs: StoreLogs
     let lease: DutyLease
     let interval: Duration
@@ -13,7 +13,7 @@ struct TrafficRefresh: Service {
 
     func run() async throws {
         do {
-            try await logs.loadTraffic()
+            try await logs.loadModels()
         } catch {
             logger.warning("cannot read the stored wait estimates", metadata: ["error": "\(error)"])
         }
@@ -23,7 +23,7 @@ struct TrafficRefresh: Service {
                 computed = nil
             } else if computed.map({ ContinuousClock.now - $0 >= interval }) ?? true {
                 do {
-                    try await logs.refreshTraffic(at: logs.clock.now())
+                    try await logs.refreshModels(at: logs.clock.now())
                     computed = .now
                 } catch {
                     logger.error("cannot refresh the wait estimates", metadata: ["error": "\(error)"])

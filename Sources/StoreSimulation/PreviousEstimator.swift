@@ -1,10 +1,13 @@
-/// The wait estimate learnt from a store's own traffic (R12): how many people the door lets in per minute,
-/// by day of week and hour of day, from the admissions of the last weeks. Where an hour has too little
-/// history, the documented fallback (``WaitEstimate``) answers instead.
+import KioskCore
+
+/// The estimator clup-server shipped before ``WaitEstimator``, kept as the simulator's `previous` baseline:
+/// how many people the door lets in per minute, by day of week and hour of day, from the admissions of the
+/// last weeks (every hour divided by four weeks, whatever history the store has). Where an hour has too
+/// little history, the fallback answers instead: average visit × people ahead ÷ capacity.
 ///
 /// Someone with `k` people ahead and `f` free places waits for `k − f + 1` admissions; at `r` admissions
 /// per minute in this hour that is `(k − f + 1) / r` minutes.
-public struct TrafficModel: Sendable, Equatable, Codable {
+struct TrafficModel: Sendable, Equatable, Codable {
     /// Admissions per minute, `[weekday * 24 + hour]` (Monday = 0, local time); nil where too little is known.
     public private(set) var rates: [Double?]
     /// When the model was computed and over how many days.

@@ -108,6 +108,18 @@ public final class StrictTable {
         return out
     }
 
+    /// An array of arrays of numbers (`[[1, 2.5], [3]]`); an element that is not a number is nil.
+    public func arrays(_ key: String) throws(TOMLFileError) -> [[Double?]]? {
+        guard let v = value(key) else { return nil }
+        guard let rows = v.array else { throw error(key, "expected an array of arrays, found \(v.type)") }
+        var out: [[Double?]] = []
+        for (i, row) in rows.enumerated() {
+            guard let items = row.array else { throw error("\(key)[\(i)]", "expected an array, found \(row.type)") }
+            out.append(items.map { $0.double ?? $0.int.map(Double.init) })
+        }
+        return out
+    }
+
     public func tables(_ key: String) throws(TOMLFileError) -> [StrictTable]? {
         guard let v = value(key) else { return nil }
         guard let array = v.array else { throw error(key, "expected an array of tables, found \(v.type)") }

@@ -1,0 +1,261 @@
+/// One roll of the line forward (``WaitEstimator``): expected places freed per grid step, and who takes them.
+struct LineRoll {
+    let estimator: WaitEstimator
+    let state: QueueState
+    /// When the roll starts (now, or the opening), and how long until then.
+    let start: Timestamp
+    let untilStart: Duration
+    /// Expected places freed in each step, by those already called (insiders are added as the roll goes).
+    var freed: [Double]
+    /// Everyone whose leaving frees a place, for the count's spread at the end.
+    var holders: [Holder] = []
+    /// Today's admissions by how many steps ago they were (who may still be inside), and the share of them
+    /// inside now.
+    var insiders: [(elapsed: Int, count: Double)] = []
+    var insiderScale = 0.0
+    /// Holding-time distributions of bookings by the visit they said, made once a roll.
+    var bookingHolds: [Int: (pmf: [Double], cdf: [Double])] = [:]
+
+    /// A place holder: from step `from` it frees its place per `pmf` (probability per step), having held it
+    /// `elapsed` steps already (its chances are those beyond), with weight `weight`.
+    struct Holder {
+        var from: Int
+        var elapsed: Int
+        var weight: Double
+        var cdf: [Double]
+
+        /// The chance it has freed its place by `step`.
+        func freed(by step: Int) -> Double {
+            guard step > from else { return 0 }
+            let done = cdf[min(elapsed, cdf.count - 1)]
+            let left = 1 - done
+            guard left > 1e-9 else { return weight }
+            return weight * (cdf[min(elapsed + step - from, cdf.count - 1)] - done) / left
+        }
+    }
+
+    init(estimator: WaitEstimator, state: QueueState, now: Timestamp) {
+        self.estimator = estimator
+        self.state = state
+        start = state.opensAt(after: now) ?? now
+        untilStart = start - now
+        freed = [Double](repeating: 0, count: WaitEstimator.horizonSteps + 1)
+    }
+
+    static var step: Duration { WaitEstimator.step }
+
+    func steps(_ duration: Duration) -> Int { max(Int(duration.components.seconds / Self.step.components.seconds), 0) }
+
+    /// The told waits of the line's places 0…`position`.
+    mutating func run(through position: Int) -> [WaitRange] {
+        guard position >= 0 else { return [] }
+        // After closing, before the next day's start: nobody is called (the next day starts within a second).
+        guard state.isOpen(at: start) else { return Array(repeating: .zero, count: position + 1) }
+        let line = state.line(at: start)
+        let free = state.freePlaces
+        let called = min(line.count, free)
+        var told = [WaitRange](repeating: WaitRange.zero.after(untilStart), count: min(position + 1, called))
+        guard position >= called else { return told }
+        seatInsiders()
+        for ticket in line.prefix(called) {
+            let calledAt = state.callTime(of: ticket.id, at: start) ?? start
+            hold(ticket, at: 0, elapsed: steps(start - calledAt))
+        }
+        let bookings = state.upcoming(after: start).compactMap { ticket -> (step: Int, ticket: Ticket)? in
+            guard let slot = ticket.slot else { return nil }
+            return (steps(slot.start - start), ticket)
+        }
+        var nextBooking = 0
+        var bookingDemand = 0.0
+        var cumulative = Double(free - called)
+        var next = called
+        var step = 0
+        while told.count <= position {
+            if step >= WaitEstimator.horizonSteps {
+                told += extrapolated(
+                    from: told.count,
+                    through: position,
+                    cumulative: cumulative,
+                    demand: bookingDemand,
+                    called: called
+                )
+                break
+            }
+            cumulative += freed[step] + insidersLeaving(in: step)
+            while nextBooking < bookings.count, bookings[nextBooking].step <= step {
+                let show = 1 - estimator.model.noShow
+                bookingDemand += show
+                hold(bookings[nextBooking].ticket, at: step, elapsed: 0, weight: show)
+                nextBooking += 1
+            }
+            // `told` holds a wait for each place called so far: the next place is `next` (= told.count).
+            while told.count <= position, cumulative >= Double(next - called + 1) + bookingDemand - 0.5 {
+                told.append(range(at: step, rank: Double(next - called + 1) + bookingDemand))
+                if next < line.count { hold(line[next], at: step, elapsed: 0) }
+                next += 1
+            }
+            step += 1
+        }
+        return told
+    }
+
+    // MARK: - Who frees places
+
+    /// Today's admissions within the visit's reach, and the share of them still inside: the count inside over
+    /// the chance each is still inside.
+    mutating func seatInsiders() {
+        let inside = Double(state.inside)
+        guard inside > 0 else { return }
+        let cdf = estimator.visitCDF
+        var byElapsed: [Int: Double] = [:]
+        for admitted in state.admissionsToday where admitted <= start {
+            let elapsed = steps(start - admitted)
+            if elapsed < cdf.count - 1 { byElapsed[elapsed, default: 0] += 1 }
+        }
+        let stillIn = byElapsed.reduce(0.0) { $0 + $1.value * (1 - cdf[$1.key]) }
+        if stillIn > 1e-6 {
+            insiders = byElapsed.map { ($0.key, $0.value) }
+            insiderScale = inside / stillIn
+        } else {
+            // Inside for longer than visits last (a missed exit, or no admission seen today): as if halfway.
+            insiders = [(steps(.minutes(estimator.model.visit.meanMinutes / 2)), inside / (1 - cdf[0]))]
+            insiderScale = 1
+        }
+    }
+
+    /// The places the people inside are expected to free in `step`.
+    func insidersLeaving(in step: Int) -> Double {
+        let cdf = estimator.visitCDF
+        let last = cdf.count - 1
+        var total = 0.0
+        for (elapsed, count) in insiders {
+            total += count * (cdf[min(elapsed + step + 1, last)] - cdf[min(elapsed + step, last)])
+        }
+        return total * insiderScale
+    }
+
+    /// `ticket` takes a place at `step` (having held it `elapsed` steps already): the place is freed as its
+    /// delay and visit end, or — for an app ticket or booking that may never come — at the call window's end.
+    mutating func hold(_ ticket: Ticket, at step: Int, elapsed: Int, weight: Double = 1) {
+        let (pmf, cdf) = holding(ticket)
+        var comes = weight
+        if ticket.kind != .paper {
+            // The chance it never comes, given it has not come in `elapsed` steps.
+            let noShow = estimator.model.noShow
+            let late = 1 - cdf[min(elapsed, cdf.count - 1)]
+            let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
+            let expiry = steps(estimator.callWindow) - elapsed
+            if expiry >= 0, step + expiry < freed.count { freed[step + expiry] += weight * never }
+            holders.append(
+                Holder(from: step, elapsed: 0, weight: weight * never, cdf: Self.stepCDF(at: max(expiry, 0)))
+            )
+            comes = weight * (1 - never)
+        }
+        let done = cdf[min(elapsed, cdf.count - 1)]
+        let left = max(1 - done, 1e-9)
+        for k in 0..<max(pmf.count - elapsed, 0) where step + k < freed.count {
+            freed[step + k] += comes * pmf[elapsed + k] / left
+        }
+        holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
+    }
+
+    /// A ticket's holding time: delay to the door, then the visit (a booking's own expected visit, R20).
+    mutating func holding(_ ticket: Ticket) -> (pmf: [Double], cdf: [Double]) {
+        let model = estimator.model
+        if ticket.kind == .booking, let minutes = ticket.slot?.expectedVisitMinutes, minutes > 0 {
+            if let made = bookingHolds[minutes] { return made }
+            let visit = VisitLength(meanMinutes: Double(minutes), cv: model.visit.cv)
+            let visitPMF = WaitEstimator.pmf(visit.cdfGrid(step: Self.step, steps: WaitEstimator.horizonSteps))
+            let pmf = WaitEstimator.convolve(
+                WaitEstimator.delayPMF(model.appDelay),
+                visitPMF,
+                limit: WaitEstimator.horizonSteps
+            )
+            let made = (pmf, Self.cdf(pmf))
+            bookingHolds[minutes] = made
+            return made
+        }
+        let pmf = ticket.kind == .paper ? estimator.paperHold : estimator.appHold
+        return (pmf, ticket.kind == .paper ? estimator.paperHoldCDF : estimator.appHoldCDF)
+    }
+
+    static func cdf(_ pmf: [Double]) -> [Double] {
+        var total = 0.0
+        return [0]
+            + pmf.map {
+                total += $0
+                return total
+            }
+    }
+
+    /// A CDF that steps from 0 to 1 after `steps` steps.
+    static func stepCDF(at steps: Int) -> [Double] {
+        (0...(steps + 1)).map { $0 > steps ? 1 : 0 }
+    }
+
+    // MARK: - The told range
+
+    /// The wait of a place called at `step`, the `rank`-th place to free: its spread is the count's, turned
+    /// into time at the pace places free then.
+    func range(at step: Int, rank: Double) -> WaitRange {
+        let point = Self.step * step
+        let spread = countSpread(by: step).squareRoot()
+        let pace = freedAround(step)
+        let z = WaitEstimator.rangeZ
+        guard pace > 1e-6 else { return WaitRange(point: point, low: point, high: point).after(untilStart) }
+        // Steps per place near the call, times the count's spread; at least a step either side.
+        let margin = max(z * spread / pace, 1)
+        return WaitRange(
+            point: point,
+            low: max(Self.step * (Double(step) - margin), .zero),
+            high: Self.step * (Double(step) + margin)
+        ).after(untilStart)
+    }
+
+    /// The variance of the number of places freed by `step` (each holder frees its place or not).
+    func countSpread(by step: Int) -> Double {
+        var variance = 0.0
+        for holder in holders {
+            let p = min(holder.freed(by: step), 1)
+            variance += p * (1 - p)
+        }
+        let cdf = estimator.visitCDF
+        let last = cdf.count - 1
+        for (elapsed, count) in insiders {
+            let p = min(insiderScale * (cdf[min(elapsed + step, last)] - cdf[elapsed]), 1)
+            variance += count * p * (1 - p)
+        }
+        return variance
+    }
+
+    /// Places freed per step around `step` (over ten minutes).
+    func freedAround(_ step: Int) -> Double {
+        let window = steps(.seconds(300))
+        let from = max(step - window, 0)
+        let to = min(step + window, freed.count - 1)
+        var total = 0.0
+        for k in from...to { total += freed[k] + insidersLeaving(in: k) }
+        return total / Double(to - from + 1)
+    }
+
+    /// Past the grid's horizon: the rest of the line at the steady pace (capacity ÷ a place's holding time).
+    func extrapolated(
+        from index: Int,
+        through position: Int,
+        cumulative: Double,
+        demand: Double,
+        called: Int
+    )
+        -> [WaitRange]
+    {
+        let hold = max(estimator.model.visit.meanMinutes, 1)
+        let pace = Double(max(state.capacity, 1)) / hold  // places a minute
+        let horizon = Self.step * WaitEstimator.horizonSteps
+        return (index...position).map { n in
+            let behind = max(Double(n - called + 1) + demand - 0.5 - cumulative, 0)
+            let point = horizon + .minutes(behind / pace)
+            let margin = Duration.minutes(WaitEstimator.rangeZ * (behind.squareRoot() + 1) / pace)
+            return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// Learning a store's ``WaitModel`` from its ``StoreTraffic``. Exits are anonymous (no personal data: nobody's
+/// visit is ever known), so the visit length comes from the two anonymous series the door writes, admissions and
+/// exits: the exits expected by time t are the sum, over everyone admitted before t, of the chance that a visit
+/// begun then has ended (a Poisson process whose intensity is the admissions convolved with the visit's density).
+/// The log-normal that makes the exits seen most likely is the store's visit length (maximum likelihood, on bins
+/// of a few minutes), started from Little's law (person-minutes inside ÷ admissions). A store whose door does
+/// not count exits (fewer than ``minimumExitShare`` of its admissions) keeps its configured average visit.
+/// Whatever the history — three days or four weeks — it is what the store has: nothing is divided by weeks it
+/// does not have.
+extension WaitModel {
+    /// Exits must be at least this share of admissions for them to tell the visit length.
+    public static let minimumExitShare = 0.8
+    /// Admissions of history that weigh as much as the prior (the configured average visit): a new store
+    /// trusts its own days after about an hour of a small store's traffic.
+    public static let priorAdmissions = 60.0
+    /// Called app tickets and bookings that weigh as much as the prior no-show share.
+    public static let priorCalls = 20.0
+
+    /// The model `traffic` shows, blended with `prior` where it shows little.
+    public static func learn(_ traffic: StoreTraffic, prior: WaitModel, now: Timestamp) -> WaitModel {
+        var model = prior
+        model.computedAt = now
+        let days = traffic.days.values
+        model.days = days.count { day in day.admissions.contains { $0 > 0 } }
+        let called = Double(days.reduce(0) { $0 + $1.called })
+        let expired = Double(days.reduce(0) { $0 + $1.expired })
+        model.noShow = (expired + priorCalls * prior.noShow) / (called + priorCalls)
+        model.appDelay = delayShares(days.map(\.appDelays), prior: prior.appDelay)
+        model.paperDelay = delayShares(days.map(\.paperDelays), prior: prior.paperDelay)
+        let timeline = Timeline(traffic)
+        model.admissions = Int(timeline.admitted)
+        guard timeline.admitted > 0, timeline.exited >= minimumExitShare * timeline.admitted else { return model }
+        let little = VisitLength(meanMinutes: timeline.personMinutes / timeline.admitted, cv: prior.visit.cv)
+        let fitted = VisitFit(timeline: timeline, start: little).best()
+        // Blended with the prior by weight of evidence.
+        let n = timeline.admitted
+        let mean = (n * fitted.meanMinutes + priorAdmissions * prior.visit.meanMinutes) / (n + priorAdmissions)
+        let cv = (n * fitted.cv + priorAdmissions * prior.visit.cv) / (n + priorAdmissions)
+        model.visit = VisitLength(meanMinutes: mean, cv: cv)
+        return model
+    }
+
+    /// Shares of delay bins from the days' histograms, blended with the prior's shares.
+    static func delayShares(_ histograms: [[Int]], prior: [Double]) -> [Double] {
+        var counts = prior.map { $0 * priorCalls }
+        for histogram in histograms {
+            if counts.count < histogram.count { counts += Array(repeating: 0, count: histogram.count - counts.count) }
+            for (bin, count) in histogram.enumerated() { counts[bin] += Double(count) }
+        }
+        return normalised(counts)
+    }
+}
+
+/// A store's admissions and exits per minute over its kept days, end to end (a visit may cross midnight).
+struct Timeline {
+    var admissions: [Double] = []
+    var exits: [Double] = []
+    var admitted = 0.0
+    var exited = 0.0
+    var personMinutes = 0.0
+
+    init(_ traffic: StoreTraffic) {
+        guard let first = traffic.days.keys.min(), let last = traffic.days.keys.max() else { return }
+        for day in first...last {
+            guard let counts = traffic.days[day] else {
+                admissions += Array(repeating: 0, count: StoreTraffic.minutesPerDay)
+                exits += Array(repeating: 0, count: StoreTraffic.minutesPerDay)
+                continue
+            }
+            admissions += counts.admissions.map(Double.init)
+            exits += counts.exits.map(Double.init)
+        }
+        var inside = 0.0
+        for minute in admissions.indices {
+            admitted += admissions[minute]
+            exited += exits[minute]
+            inside = max(inside + admissions[minute] - exits[minute], 0)
+            personMinutes += inside
+        }
+    }
+
+    /// The counts summed into bins of `width` minutes.
+    func binned(_ width: Int) -> (admissions: [Double], exits: [Double]) {
+        let count = (admissions.count + width - 1) / width
+        var a = [Double](repeating: 0, count: count)
+        var e = [Double](repeating: 0, count: count)
+        for minute in admissions.indices {
+            a[minute / width] += admissions[minute]
+            e[minute / width] += exits[minute]
+        }
+        return (a, e)
+    }
+}

@@ -1,0 +1,50 @@
+/// What a store's own history says about its line, for the wait estimate (``WaitEstimator``): how long visits
+/// last, how often a called ticket never comes, and how long a called ticket takes to reach the door. Learnt by
+/// the server from the store's log (``learn(_:prior:now:)``) and synced to its kiosks, so paper and app tell
+/// the same number; a store without history has the prior: its configured average visit.
+public struct WaitModel: Sendable, Hashable, Codable {
+    public var visit: VisitLength
+    /// Share of called app tickets and bookings that never come (they expire after the call window).
+    public var noShow: Double
+    /// How long a called ticket that came took to reach the door: shares of ``delayBinSeconds`` bins from 0.
+    public var appDelay: [Double]
+    public var paperDelay: [Double]
+    /// Days of history it was learnt from, and the admissions and exits that showed the visit length.
+    public var days: Int
+    public var admissions: Int
+    public var computedAt: Timestamp
+
+    /// The width of a delay bin.
+    public static let delayBinSeconds = 30
+    /// The share of called app tickets and bookings assumed never to come until a store's log says.
+    public static let priorNoShow = 0.1
+
+    public init(
+        visit: VisitLength,
+        noShow: Double = priorNoShow,
+        appDelay: [Double] = [0.6, 0.2, 0.1, 0.1],
+        paperDelay: [Double] = [1],
+        days: Int = 0,
+        admissions: Int = 0,
+        computedAt: Timestamp = Timestamp(milliseconds: 0)
+    ) {
+        self.visit = visit
+        self.noShow = min(max(noShow, 0), 0.95)
+        self.appDelay = Self.normalised(appDelay)
+        self.paperDelay = Self.normalised(paperDelay)
+        self.days = days
+        self.admissions = admissions
+        self.computedAt = computedAt
+    }
+
+    /// The model of a store that has no history: its configured average visit.
+    public static func prior(averageVisit: Duration) -> WaitModel {
+        WaitModel(visit: VisitLength(meanMinutes: averageVisit.minutes))
+    }
+
+    static func normalised(_ shares: [Double]) -> [Double] {
+        let total = shares.reduce(0) { $0 + max($1, 0) }
+        guard total > 0 else { return [1] }
+        return shares.map { max($0, 0) / total }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import KioskCore
+
+/// How each estimator did on the scored days: for every ticket that joined the line, what each said when it
+/// joined against how long it waited until it was called.
+public struct Score: Sendable {
+    public enum Estimator: String, Sendable, CaseIterable, Codable {
+        /// The shipped estimator (``WaitEstimator``): what the ticket was told.
+        case clup
+        /// The best possible: the median of many forward runs from the same state with the true parameters.
+        case oracle
+        /// The RASD's: average visit × people ahead.
+        case rasdNaive = "rasd-naive"
+        /// (ahead − free + 1) × average visit ÷ capacity (the configured average visit).
+        case queueLength = "queue-length"
+        /// The estimator shipped before this one (admissions per weekday-hour over four weeks).
+        case previous
+    }
+
+    struct Row: Sendable {
+        var kind: TicketKind
+        var joined: Timestamp
+        var ahead: Int
+        var told: [Estimator: WaitRange]
+        var waited: Duration?
+    }
+
+    var rows: [Row] = []
+    /// Scored tickets not called yet.
+    var pending: Set<TicketID> = []
+    public var noShows = 0
+    public var lateArrivals = 0
+    /// People at the door (holding a ticket, not let in) × time, over the scored days' opening hours.
+    var doorPersonMinutes = 0.0
+    var openMinutes = 0.0
+    /// Time spent computing each estimator, over the tickets it estimated.
+    var computing: [Estimator: Duration] = [:]
+
+    mutating func add(
+        _ ticket: TicketID,
+        _ told: [Estimator: WaitRange],
+        kind: TicketKind,
+        ahead: Int,
+        joined: Timestamp
+    )
+        -> Int
+    {
+        rows.append(Row(kind: kind, joined: joined, ahead: ahead, told: told))
+        pending.insert(ticket)
+        return rows.count - 1
+    }
+
+    mutating func called(_ row: Int, after waited: Duration) {
+        rows[row].waited = max(waited, .zero)
+    }
+
+    mutating func close() {
+        pending.removeAll()
+    }
+
+    /// The figures of one estimator over the scored tickets that were called.
+    public struct Figures: Codable, Sendable, Equatable {
+        public var maeSeconds: Double
+        public var p90AbsSeconds: Double
+        /// Share told within ±3 minutes.
+        public var within3min: Double
+        /// Mean of told − actual (positive: told too long).
+        public var biasSeconds: Double
+        /// Share whose told range held the actual wait (nil: no range).
+        public var rangeCoverage: Double?
+        /// Microseconds to compute one estimate.
+        public var microsecondsPerTicket: Double?
+    }
+
+    public func figures(_ estimator: Estimator) -> Figures {
+        var errors: [Double] = []
+        var bias = 0.0
+        var inside = 0
+        var ranged = 0
+        for row in rows {
+            guard let waited = row.waited, let told = row.told[estimator] else { continue }
+            let error = (told.point - waited).secondsValue
+            errors.append(abs(error))
+            bias += error
+            if told.low < told.point || told.point < told.high {
+                ranged += 1
+                if told.low <= waited && waited <= told.high { inside += 1 }
+            }
+        }
+        guard !errors.isEmpty else {
+            return Figures(maeSeconds: 0, p90AbsSeconds: 0, within3min: 0, biasSeconds: 0, rangeCoverage: nil)
+        }
+        let sorted = errors.sorted()
+        let spent = computing[estimator].map {
+            $0.secondsValue * 1e6 / Double(rows.count { $0.told[estimator] != nil })
+        }
+        return Figures(
+            maeSeconds: errors.reduce(0, +) / Double(errors.count),
+            p90AbsSeconds: sorted[min(Int(Double(sorted.count) * 0.9), sorted.count - 1)],
+            within3min: Double(errors.count { $0 <= 180 }) / Double(errors.count),
+            biasSeconds: bias / Double(errors.count),
+            rangeCoverage: ranged > 0 ? Double(inside) / Double(ranged) : nil,
+            microsecondsPerTicket: spent
+        )
+    }
+
+    /// The summary `clup-sim --json` prints.
+    public struct Summary: Codable, Sendable {
+        public struct Store: Codable, Sendable {
+            public var noShows: Int
+            public var lateArrivals: Int
+            public var meanPeopleAtDoor: Double
+        }
+
+        public var scenario: String
+        public var scored: Int
+        public var estimators: [String: Figures]
+        public var store: Store
+        /// clup's mean absolute error over the oracle's (the goal: at most 1.2).
+        public var clupOverOracle: Double
+        /// What the server learnt by the end: mean visit (minutes), its variation, the no-show share.
+        public var learnt: [String: Double]
+    }
+
+    public func summary(scenario: String, model: WaitModel? = nil) -> Summary {
+        let all = Dictionary(uniqueKeysWithValues: Estimator.allCases.map { ($0.rawValue, figures($0)) })
+        let oracle = all["oracle"]?.maeSeconds ?? 0
+        return Summary(
+            scenario: scenario,
+            scored: rows.count { $0.waited != nil },
+            estimators: all,
+            store: .init(
+                noShows: noShows,
+                lateArrivals: lateArrivals,
+                meanPeopleAtDoor: openMinutes > 0 ? doorPersonMinutes / openMinutes : 0
+            ),
+            clupOverOracle: oracle > 0 ? (all["clup"]?.maeSeconds ?? 0) / oracle : 0,
+            learnt: model.map {
+                ["visitMeanMinutes": $0.visit.meanMinutes, "visitCV": $0.visit.cv, "noShow": $0.noShow]
+            } ?? [:]
+        )
+    }
+
+    /// One line a scored ticket: when it joined, its kind, people ahead, its actual wait and what each said.
+    public func csv() -> String {
+        var lines = [
+            "joined,kind,ahead,waited_s,"
+                + Estimator.allCases.map { "\($0.rawValue)_s,\($0.rawValue)_low_s,\($0.rawValue)_high_s" }.joined(
+                    separator: ","
+                )
+        ]
+        for row in rows {
+            guard let waited = row.waited else { continue }
+            let told = Estimator.allCases.map { estimator -> String in
+                guard let range = row.told[estimator] else { return ",," }
+                return "\(Int(range.point.secondsValue)),\(Int(range.low.secondsValue)),\(Int(range.high.secondsValue))"
+            }
+            let kind = ["paper", "app", "booking"][Int(row.kind.rawValue)]
+            lines.append(
+                "\(row.joined.milliseconds),\(kind),\(row.ahead),\(Int(waited.secondsValue)),\(told.joined(separator: ","))"
+            )
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Duration {
+    var secondsValue: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

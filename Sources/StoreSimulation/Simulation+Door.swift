@@ -1,0 +1,116 @@
+import CLupServer
+import KioskCore
+
+/// The door and the shoppers' comings and goings: who is let in (the door's rule on the server's queue), who
+/// is too late, who leaves home for the store.
+extension Simulation {
+    /// Lets in, one by one, every holder at the door the queue says may come in now: a called ticket, or a
+    /// booking in its window while there is room. A ticket that expired, or a booking past its window, goes home.
+    func letIn(at now: Timestamp) async throws {
+        var changed = true
+        while changed {
+            changed = false
+            let state = live.state
+            for id in atDoor.sorted(by: { shoppers[$0]?.joined ?? now < shoppers[$1]?.joined ?? now }) {
+                guard let shopper = shoppers[id], let stage = state.stage(of: id) else {
+                    atDoor.remove(id)
+                    continue
+                }
+                guard case .waiting = stage else {
+                    atDoor.remove(id)
+                    if stage == .expired { score.lateArrivals += now >= scoredFrom ? 1 : 0 }
+                    continue
+                }
+                let may: Bool
+                if let slot = shopper.ticket.slot {
+                    guard now <= slot.start + policy.bookingLate else {
+                        atDoor.remove(id)
+                        score.lateArrivals += now >= scoredFrom ? 1 : 0
+                        continue
+                    }
+                    may = now >= slot.start && state.isOpen(at: now) && state.freePlaces > 0
+                } else {
+                    may = state.isCalled(id, at: now)
+                }
+                guard may else { continue }
+                try await admit(id, shopper, calledAt: state.callTime(of: id, at: now) ?? now, at: now)
+                changed = true
+                break
+            }
+        }
+    }
+
+    func admit(_ id: TicketID, _ shopper: Shopper, calledAt: Timestamp, at now: Timestamp) async throws {
+        atDoor.remove(id)
+        try await append([.ticketAdmitted(id, door: Self.kiosk)], at: now)
+        inside[id] = now
+        admissions.append(now)
+        if shopper.ticket.kind == .app { callOutcomes.append(max((now - calledAt).minutes, 0)) }
+        agenda.add(now + .minutes(shopper.plan.visitMinutes), .leave(id))
+    }
+
+    /// An app holder or a booking reaches the door.
+    func reachDoor(_ id: TicketID, at now: Timestamp) {
+        guard live.state.stage(of: id) != nil else {
+            score.lateArrivals += now >= scoredFrom ? 1 : 0
+            return
+        }
+        atDoor.insert(id)
+    }
+
+    /// App holders at home look at their ticket's wait: whoever's wait is now below their travel time leaves.
+    func watch(at now: Timestamp) {
+        guard !atHome.isEmpty else { return }
+        let state = live.state
+        let positions = atHome.compactMap { id in state.position(of: id, at: now).map { (id, $0) } }
+        let told = live.estimator.schedule(through: positions.map(\.1).max() ?? 0, in: state, at: now)
+        for id in atHome {
+            guard let position = state.position(of: id, at: now) else {
+                leaveHome(id, at: now)  // called already, or gone
+                continue
+            }
+            if state.isCalled(id, at: now) || told[position].point <= .minutes(shoppers[id]?.plan.travelMinutes ?? 0) {
+                leaveHome(id, at: now)
+            }
+        }
+    }
+
+    /// At the ticket's take: one told a wait shorter than the way leaves at once.
+    func leaveHomeIfDue(_ id: TicketID, at now: Timestamp) {
+        guard let shopper = shoppers[id], let told = shopper.told else { return }
+        if told.point <= .minutes(shopper.plan.travelMinutes) { leaveHome(id, at: now) }
+    }
+
+    func leaveHome(_ id: TicketID, at now: Timestamp) {
+        guard atHome.remove(id) != nil, let shopper = shoppers[id] else { return }
+        shoppers[id]?.leftHome = now
+        agenda.add(now + .minutes(shopper.plan.travelMinutes), .reachDoor(id))
+    }
+
+    /// Scored tickets called since the last look: their actual wait; app tickets that expired since.
+    func settle(at now: Timestamp) {
+        let state = live.state
+        for id in openApps {
+            switch state.stage(of: id) {
+            case .waiting?: continue
+            case .expired?:
+                if state.calledAt[id] != nil { callOutcomes.append(nil) }
+            default:
+                break
+            }
+            openApps.remove(id)
+        }
+        for id in score.pending {
+            guard let shopper = shoppers[id], let row = shopper.row else {
+                score.pending.remove(id)
+                continue
+            }
+            if let called = state.callTime(of: id, at: now) {
+                score.called(row, after: called - shopper.joined)
+                score.pending.remove(id)
+            } else if state.stage(of: id) == nil {
+                score.pending.remove(id)
+            }
+        }
+    }
+}

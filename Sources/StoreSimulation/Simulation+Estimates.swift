@@ -1,0 +1,26 @@
+import KioskCore
+
+/// What every estimator says of a ticket as it joins the line, and how long it took to say it.
+extension Simulation {
+    func estimates(for ticket: Ticket, told: WaitRange, ahead: Int, at now: Timestamp) -> [Score.Estimator: WaitRange] {
+        let state = live.state
+        let visit = Duration.seconds(scenario.averageVisitMinutes * 60)
+        var out: [Score.Estimator: WaitRange] = [.clup: told]
+        func point(_ duration: Duration) -> WaitRange { WaitRange(point: duration, low: duration, high: duration) }
+        out[.rasdNaive] = point(visit * ahead)
+        let fallback = max(ahead - state.freePlaces + 1, 0)
+        out[.queueLength] = point(visit * fallback / max(state.capacity, 1))
+        out[.previous] = point(
+            previous?.wait(peopleAhead: ahead, freePlaces: state.freePlaces, at: now, zone: calendar.zone)
+                ?? visit * fallback / max(state.capacity, 1)
+        )
+        // The shipped estimate once more, timed: what a page view costs.
+        var started = ContinuousClock.now
+        _ = live.wait(position: ahead, at: now)
+        score.computing[.clup, default: .zero] += ContinuousClock.now - started
+        started = ContinuousClock.now
+        out[.oracle] = oracle(ahead: ahead, at: now)
+        score.computing[.oracle, default: .zero] += ContinuousClock.now - started
+        return out
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Summaries as a text table: one block a scenario, one line an estimator.
+public enum SummaryTable {
+    public static func text(_ summaries: [Score.Summary]) -> String {
+        var lines: [String] = []
+        for summary in summaries {
+            lines.append(
+                "\(summary.scenario): \(summary.scored) tickets scored; clup MAE ÷ oracle MAE = "
+                    + String(format: "%.2f", summary.clupOverOracle)
+                    + " · no-shows \(summary.store.noShows), late \(summary.store.lateArrivals), "
+                    + String(format: "%.1f at the door", summary.store.meanPeopleAtDoor)
+                    + String(
+                        format: " · learnt visit %.1f min (cv %.2f), no-shows %.0f%%",
+                        summary.learnt["visitMeanMinutes"] ?? 0,
+                        summary.learnt["visitCV"] ?? 0,
+                        (summary.learnt["noShow"] ?? 0) * 100
+                    )
+            )
+            lines.append("  estimator       MAE   p90 |err|  within 3 min    bias   in range   µs/ticket")
+            for estimator in Score.Estimator.allCases {
+                guard let f = summary.estimators[estimator.rawValue] else { continue }
+                lines.append(
+                    "  " + estimator.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
+                        + String(
+                            format: "%6.1f m %8.1f m %10.0f%% %7.1f m",
+                            f.maeSeconds / 60,
+                            f.p90AbsSeconds / 60,
+                            f.within3min * 100,
+                            f.biasSeconds / 60
+                        )
+                        + (f.rangeCoverage.map { String(format: " %9.0f%%", $0 * 100) } ?? "          –")
+                        + (f.microsecondsPerTicket.map { String(format: " %10.1f", $0) } ?? "")
+                )
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import KioskCore
+
+/// The wait estimate: never negative, later for a later place, the range around the point; a store that just
+/// filled frees no place for a while; before opening it counts from the opening; bookings with a short stay and
+/// no-shows move it the way they should; the model learns a store's visits from a few days of anonymous exits.
+@Suite struct WaitEstimatorTests: TicketFixtures {
+    let store = UUID()
+    let signer = TicketSigner()
+    /// Tuesday 2026-11-24, 10:00 UTC.
+    let base = BusinessDay(year: 2026, month: 11, day: 24).instant(secondsAfterMidnight: 10 * 3600, zone: .utc)
+    let estimator = WaitEstimator(model: .prior(averageVisit: .seconds(20 * 60)), callWindow: .seconds(600))
+
+    func minutes(_ m: Double) -> Timestamp { base + .minutes(m) }
+
+    /// A store of `capacity` whose day started at 07:00, with people admitted at `admitted` (minutes from 10:00),
+    /// still inside, and `waiting` tickets in line.
+    func store(capacity: Int, admitted: [Double], waiting: Int, kind: TicketKind = .paper) -> QueueState {
+        var queue = QueueState(capacity: capacity)
+        let calendar = StoreCalendar(hours: .openAllDay, zone: .utc)
+        queue.apply(calendar.dayStarted(BusinessDay(year: 2026, month: 11, day: 24), store: store, device: "d"))
+        for (n, at) in admitted.sorted().enumerated() {
+            let t = ticket(n + 1, kind: .app, at: minutes(at - 1))
+            queue.apply(event(.ticketIssued(t), at: t.issuedAt))
+            queue.apply(event(.ticketAdmitted(t.id, door: "door"), at: minutes(at)))
+        }
+        for n in 0..<waiting {
+            let t = ticket(500 + n, kind: kind, at: minutes(-0.5 + Double(n) / 1000))
+            queue.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
+            if kind == .paper { queue.apply(event(.ticketTaken(t.id), at: t.issuedAt)) }
+        }
+        return queue
+    }
+
+    @Test(arguments: 0..<20) func laterPlacesWaitLongerNeverNegativeAndTheRangeHoldsThePoint(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let capacity = Int.random(in: 1...60, using: &random)
+        let admitted = (0..<capacity).map { _ in -Double.random(in: 0...90, using: &random) }
+        let queue = store(capacity: capacity, admitted: admitted, waiting: Int.random(in: 0...80, using: &random))
+        let told = estimator.schedule(through: queue.waitingCount + 5, in: queue, at: base)
+        #expect(told.count == queue.waitingCount + 6)
+        for (n, range) in told.enumerated() {
+            #expect(range.point >= .zero && range.low <= range.point && range.point <= range.high, "place \(n)")
+            if n > 0 { #expect(range.point >= told[n - 1].point, "place \(n) before place \(n - 1)") }
+        }
+    }
+
+    /// 20 people came in together a minute ago (the store filled at once): the first place frees when the
+    /// shortest of their visits ends, minutes away — not in a twentieth of a visit, as a pace would say. Full
+    /// since long ago, places free at about capacity ÷ visit.
+    @Test func aStoreThatJustFilledFreesNoPlaceForAWhile() {
+        let justFilled = store(capacity: 20, admitted: Array(repeating: -1, count: 20), waiting: 1)
+        let wait = estimator.wait(position: 0, in: justFilled, at: base).point
+        #expect(wait > .seconds(5 * 60) && wait < .seconds(12 * 60), "\(wait)")
+        let steady = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 3 }, waiting: 1)
+        let sooner = estimator.wait(position: 0, in: steady, at: base).point
+        #expect(sooner < .seconds(3 * 60), "\(sooner)")
+        // Ten places ahead in a steady store: about ten places' pace (20 min ÷ 20 places a place).
+        let line = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 3 }, waiting: 10)
+        let tenth = estimator.wait(position: 9, in: line, at: base).point
+        #expect(tenth > .seconds(6 * 60) && tenth < .seconds(16 * 60), "\(tenth)")
+    }
+
+    @Test func beforeOpeningTheWaitCountsFromTheOpening() {
+        var queue = QueueState(capacity: 2)
+        let calendar = StoreCalendar(
+            hours: try! .daily(open: TimeOfDay(hour: 11, minute: 0), close: TimeOfDay(hour: 21, minute: 0)),
+            zone: .utc
+        )
+        queue.apply(calendar.dayStarted(BusinessDay(year: 2026, month: 11, day: 24), store: store, device: "d"))
+        for n in 0..<3 {
+            let t = ticket(n + 1, kind: .app, at: minutes(Double(n)))
+            queue.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
+        }
+        let told = estimator.schedule(through: 2, in: queue, at: minutes(10))
+        #expect(told[0].point == .seconds(50 * 60) && told[1].point == .seconds(50 * 60), "called at 11:00")
+        #expect(told[2].point > .seconds(51 * 60))
+    }
+
+    /// The line ahead is all app tickets: the more of them never come, the sooner a place behind is called
+    /// (a no-show holds a place for the call window only).
+    @Test func noShowsAheadShortenTheWait() {
+        let queue = store(capacity: 10, admitted: (0..<10).map { -Double($0) * 2 }, waiting: 15, kind: .app)
+        var model = WaitModel.prior(averageVisit: .seconds(20 * 60))
+        model.noShow = 0.02
+        let few = WaitEstimator(model: model, callWindow: .seconds(600)).wait(position: 15, in: queue, at: base)
+        model.noShow = 0.4
+        let many = WaitEstimator(model: model, callWindow: .seconds(600)).wait(position: 15, in: queue, at: base)
+        #expect(many.point < few.point, "\(many.point) ≥ \(few.point)")
+    }
+
+    /// A booking whose slot starts in five minutes takes a place ahead of the line; one that said it stays 5
+    /// minutes gives it back sooner than one that stays the average 20 (R20).
+    @Test func bookingsTakeTheirPlaceAndTheirStayCounts() {
+        func waitBehind(bookingMinutes: Int?) -> Duration {
+            var queue = store(capacity: 3, admitted: [-5, -10, -15], waiting: 3)
+            let slot = BookingSlot(start: minutes(5), end: minutes(20), expectedVisitMinutes: bookingMinutes)
+            let booking = ticket(900, kind: .booking, at: minutes(-30), slot: slot)
+            queue.apply(event(.ticketIssued(booking, told: nil), at: booking.issuedAt))
+            return estimator.wait(position: 3, in: queue, at: base).point
+        }
+        let quiet = store(capacity: 3, admitted: [-5, -10, -15], waiting: 3)
+        let none = estimator.wait(position: 3, in: quiet, at: base).point
+        let short = waitBehind(bookingMinutes: 5)
+        let average = waitBehind(bookingMinutes: nil)
+        #expect(none < short && short < average, "\(none) \(short) \(average)")
+    }
+
+    @Test func theToldWaitRoundTripsInItsEvent() throws {
+        let t = ticket(1, kind: .app, at: base)
+        let told = WaitRange(point: .seconds(600), low: .seconds(420), high: .seconds(900))
+        let data = try JSONEncoder().encode(StoreEvent.Body.ticketIssued(t, told: told))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""told":{"#) && text.contains(#""seconds":600"#), "\(text)")
+        #expect(try JSONDecoder().decode(StoreEvent.Body.self, from: data) == .ticketIssued(t, told: told))
+        // An older device's event has none.
+        let old = #"{"type":"ticketIssued","ticket":\#(String(decoding: try JSONEncoder().encode(t), as: UTF8.self))}"#
+        #expect(try JSONDecoder().decode(StoreEvent.Body.self, from: Data(old.utf8)) == .ticketIssued(t, told: nil))
+    }
+}
+
+/// The model learns a store's visits from admissions and anonymous exits alone: a few days are enough, and
+/// nothing is divided by weeks the store does not have.
+@Suite struct WaitModelLearningTests: TicketFixtures {
+    let store = UUID()
+    let signer = TicketSigner()
+
+    /// `days` days of a store open 08:00–20:00 UTC with an admission every `every` minutes whose visits are
+    /// log-normal (`mean`, `sd` minutes); each visit's exit is anonymous.
+    func traffic(days: Int, every: Double, mean: Double, sd: Double, seed: UInt64) -> StoreTraffic {
+        var random = SplitMix64(seed: seed)
+        var events: [StoreEvent] = []
+        let calendar = StoreCalendar(
+            hours: try! .daily(open: TimeOfDay(hour: 8, minute: 0), close: TimeOfDay(hour: 20, minute: 0)),
+            zone: .utc
+        )
+        let first = BusinessDay(year: 2026, month: 11, day: 2)
+        var n = 0
+        for d in 0..<Int64(days) {
+            let day = BusinessDay(number: first.number + d)
+            events.append(calendar.dayStarted(day, store: store, device: "d"))
+            var t = calendar.opens(day)
+            while t < calendar.closes(day) {
+                n += 1
+                let ticket = ticket(n, kind: .app, at: t)
+                events.append(event(.ticketIssued(ticket), at: t))
+                events.append(event(.ticketAdmitted(ticket.id, door: "door"), at: t + .seconds(1)))
+                let sigma2 = log(1 + sd * sd / (mean * mean))
+                let z =
+                    (-2 * log(Double.random(in: 0.0001..<1, using: &random))).squareRoot()
+                    * cos(2 * Double.pi * Double.random(in: 0..<1, using: &random))
+                let visit = exp(log(mean) - sigma2 / 2 + sigma2.squareRoot() * z)
+                events.append(event(.customerExited, at: t + .minutes(visit)))
+                t = t + .minutes(every * Double.random(in: 0.5...1.5, using: &random))
+            }
+        }
+        events.sort { $0.time < $1.time }
+        return StoreTraffic.of(events, capacity: 10_000)
+    }
+
+    @Test(arguments: [(28.0, 14.0), (10.0, 8.0), (45.0, 15.0)])
+    func theVisitIsLearntFromAnonymousExits(mean: Double, sd: Double) {
+        let traffic = traffic(days: 5, every: 1.5, mean: mean, sd: sd, seed: 3)
+        let prior = WaitModel.prior(averageVisit: .seconds(20 * 60))
+        let model = WaitModel.learn(traffic, prior: prior, now: Timestamp(milliseconds: 1_800_000_000_000))
+        #expect(abs(model.visit.meanMinutes - mean) < mean * 0.1, "mean \(model.visit.meanMinutes) for \(mean)")
+        #expect(abs(model.visit.cv - sd / mean) < 0.15, "cv \(model.visit.cv) for \(sd / mean)")
+        #expect(model.days == 5)
+    }
+}
