@@ -85,6 +85,37 @@ import Testing
         await server.stop()
     }
 
+    /// Registered in the evening after closing (its line waits for tomorrow), then open round the clock: the
+    /// waiting day opens now, under its own number, and the door may admit at once.
+    @Test func newHoursOpenAWaitingDayNow() async throws {
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        offset.move(clock, to: Self.at(22, 0))
+        let server = try await ServerRig(clock: clock)
+        do {
+            let store = try await server.registerStore(
+                ["timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00")]
+            )
+            let tomorrow = BusinessDay(year: 2026, month: 11, day: 26)
+            try await waitFor { server.queue(store)?.day == tomorrow }
+            #expect(server.queue(store)?.isOpen(at: clock.now()) == false)
+            let changed = try await server.call(
+                "PATCH",
+                "/v1/stores/\(store.uuidString)",
+                json: ["openingHours": ServerRig.hours("00:00", "24:00")]
+            )
+            #expect(changed.status == 200)
+            try await waitFor { server.queue(store)?.isOpen(at: clock.now()) == true }
+            #expect(server.queue(store)?.day == tomorrow)
+            let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+            #expect(taken.status == 201 && taken.body["stage"] as? String == "called")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// The manager opens later today, after the day's line began: the day's start is said again with the new
     /// hours, and nobody is called until then.
     @Test func newHoursRestateTheDay() async throws {

@@ -119,6 +119,8 @@ import Testing
             let lateStatus = try await appStatus(late.qr)
             #expect(lateStatus["stage"] as? String == "waiting")
             #expect(lateStatus["opensAt"] as? Int == Int(Self.utc(24, 7, 0).milliseconds))
+            // Scanned once the kiosk has it from the server (a sync away).
+            #expect(await kioskd.until(.seconds(20)) { $0.queue.waiting == 1 } != nil)
             let lateScan = try await kioskd.scan(late.qr, on: scanner)
             let lateDoor = await kioskd.status()?.door
             #expect(lateScan == "closed V001", "\(String(describing: lateDoor))\n\(kioskd.logText)")

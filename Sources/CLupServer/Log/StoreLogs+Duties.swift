@@ -14,7 +14,13 @@ extension StoreLogs {
             let today = calendar.businessDay(at: now)
             let event: StoreEvent
             let what: String
-            if let day = live.state.day, day >= today {
+            if let day = live.state.day, day > today, let hours = live.state.hours, now < hours.opens {
+                // New hours put the store in an earlier business day than the one its line waits for, which has
+                // not opened yet (hours changed in the evening to open now): that day opens now, numbered as it is.
+                guard hours != calendar.hours(of: today) else { continue }
+                event = calendar.dayRestated(day, as: today, store: live.record.id, device: Self.serverDevice, at: now)
+                what = "business day's hours changed"
+            } else if let day = live.state.day, day >= today {
                 guard day == today, live.state.hours != calendar.hours(of: day) else { continue }
                 event = calendar.dayRestated(day, store: live.record.id, device: Self.serverDevice, at: now)
                 what = "business day's hours changed"

@@ -121,8 +121,16 @@ public struct StoreCalendar: Sendable, Hashable {
 
     /// The day's start said again with the hours these are now (the store's manager changed them after the
     /// day's line began): an event of its own (a fresh id), which the fold takes as the day's new hours.
-    public func dayRestated(_ day: BusinessDay, store: StoreID, device: DeviceID, at now: Timestamp) -> StoreEvent {
-        StoreEvent.new(.dayStarted(day, hours: hours(of: day)), store: store, device: device, at: now)
+    /// With `as` another day: the day keeps its number and takes that day's hours (a day that had not opened
+    /// yet, when new hours make the store open now).
+    public func dayRestated(
+        _ day: BusinessDay,
+        as other: BusinessDay? = nil,
+        store: StoreID,
+        device: DeviceID,
+        at now: Timestamp
+    ) -> StoreEvent {
+        StoreEvent.new(.dayStarted(day, hours: hours(of: other ?? day)), store: store, device: device, at: now)
     }
 }
 
