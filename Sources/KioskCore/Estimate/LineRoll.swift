@@ -13,8 +13,8 @@ struct LineRoll {
     /// inside now.
     var insiders: [(elapsed: Int, count: Double)] = []
     var insiderScale = 0.0
-    /// Holding-time distributions of bookings by the visit they said, made once a roll.
-    var bookingHolds: [Int: (pmf: [Double], cdf: [Double])] = [:]
+    /// ``insidersLeaving(in:)`` of the steps computed so far.
+    var insidersFreed: [Double] = []
 
     /// A place holder: from step `from` it frees its place per `pmf` (probability per step), having held it
     /// `elapsed` steps already (its chances are those beyond), with weight `weight`.
@@ -46,8 +46,9 @@ struct LineRoll {
 
     func steps(_ duration: Duration) -> Int { max(Int(duration.components.seconds / Self.step.components.seconds), 0) }
 
-    /// The told waits of the line's places 0…`position`.
-    mutating func run(through position: Int) -> [WaitRange] {
+    /// The told waits of the line's places 0…`position`; with `everyRange` false only the last gets its range
+    /// (the others are points), which is what one ticket's page needs.
+    mutating func run(through position: Int, everyRange: Bool = true) -> [WaitRange] {
         guard position >= 0 else { return [] }
         // After closing, before the next day's start: nobody is called (the next day starts within a second).
         guard state.isOpen(at: start) else { return Array(repeating: .zero, count: position + 1) }
@@ -90,7 +91,11 @@ struct LineRoll {
             }
             // `told` holds a wait for each place called so far: the next place is `next` (= told.count).
             while told.count <= position, cumulative >= Double(next - called + 1) + bookingDemand - 0.5 {
-                told.append(range(at: step, rank: Double(next - called + 1) + bookingDemand))
+                let point = WaitRange(point: Self.step * step, low: Self.step * step, high: Self.step * step)
+                told.append(
+                    everyRange || told.count == position
+                        ? range(at: step, rank: Double(next - called + 1) + bookingDemand) : point.after(untilStart)
+                )
                 if next < line.count { hold(line[next], at: step, elapsed: 0) }
                 next += 1
             }
@@ -107,14 +112,20 @@ struct LineRoll {
         let inside = Double(state.inside)
         guard inside > 0 else { return }
         let cdf = estimator.visitCDF
-        var byElapsed: [Int: Double] = [:]
-        for admitted in state.admissionsToday where admitted <= start {
+        let reach = estimator.visitReach
+        // Today's admissions, latest last: only those within a visit's reach may still be inside.
+        var byElapsed = [Double](repeating: 0, count: reach)
+        for admitted in state.admissionsToday.reversed() where admitted <= start {
             let elapsed = steps(start - admitted)
-            if elapsed < cdf.count - 1 { byElapsed[elapsed, default: 0] += 1 }
+            guard elapsed < reach else { break }
+            byElapsed[elapsed] += 1
         }
-        let stillIn = byElapsed.reduce(0.0) { $0 + $1.value * (1 - cdf[$1.key]) }
+        var stillIn = 0.0
+        for (elapsed, count) in byElapsed.enumerated() where count > 0 {
+            insiders.append((elapsed, count))
+            stillIn += count * (1 - cdf[elapsed])
+        }
         if stillIn > 1e-6 {
-            insiders = byElapsed.map { ($0.key, $0.value) }
             insiderScale = inside / stillIn
         } else {
             // Inside for longer than visits last (a missed exit, or no admission seen today): as if halfway.
@@ -123,15 +134,19 @@ struct LineRoll {
         }
     }
 
-    /// The places the people inside are expected to free in `step`.
-    func insidersLeaving(in step: Int) -> Double {
-        let cdf = estimator.visitCDF
-        let last = cdf.count - 1
-        var total = 0.0
-        for (elapsed, count) in insiders {
-            total += count * (cdf[min(elapsed + step + 1, last)] - cdf[min(elapsed + step, last)])
+    /// The places the people inside are expected to free in `step` (computed once a step).
+    mutating func insidersLeaving(in step: Int) -> Double {
+        while insidersFreed.count <= step {
+            let at = insidersFreed.count
+            let cdf = estimator.visitCDF
+            let last = cdf.count - 1
+            var total = 0.0
+            for (elapsed, count) in insiders where elapsed + at < last {
+                total += count * (cdf[min(elapsed + at + 1, last)] - cdf[elapsed + at])
+            }
+            insidersFreed.append(total * insiderScale)
         }
-        return total * insiderScale
+        return insidersFreed[step]
     }
 
     /// `ticket` takes a place at `step` (having held it `elapsed` steps already): the place is freed as its
@@ -160,20 +175,9 @@ struct LineRoll {
     }
 
     /// A ticket's holding time: delay to the door, then the visit (a booking's own expected visit, R20).
-    mutating func holding(_ ticket: Ticket) -> (pmf: [Double], cdf: [Double]) {
-        let model = estimator.model
+    func holding(_ ticket: Ticket) -> (pmf: [Double], cdf: [Double]) {
         if ticket.kind == .booking, let minutes = ticket.slot?.expectedVisitMinutes, minutes > 0 {
-            if let made = bookingHolds[minutes] { return made }
-            let visit = VisitLength(meanMinutes: Double(minutes), cv: model.visit.cv)
-            let visitPMF = WaitEstimator.pmf(visit.cdfGrid(step: Self.step, steps: WaitEstimator.horizonSteps))
-            let pmf = WaitEstimator.convolve(
-                WaitEstimator.delayPMF(model.appDelay),
-                visitPMF,
-                limit: WaitEstimator.horizonSteps
-            )
-            let made = (pmf, Self.cdf(pmf))
-            bookingHolds[minutes] = made
-            return made
+            return estimator.bookingHold(minutes: minutes)
         }
         let pmf = ticket.kind == .paper ? estimator.paperHold : estimator.appHold
         return (pmf, ticket.kind == .paper ? estimator.paperHoldCDF : estimator.appHoldCDF)
@@ -197,7 +201,7 @@ struct LineRoll {
 
     /// The wait of a place called at `step`, the `rank`-th place to free: its spread is the count's, turned
     /// into time at the pace places free then.
-    func range(at step: Int, rank: Double) -> WaitRange {
+    mutating func range(at step: Int, rank: Double) -> WaitRange {
         let point = Self.step * step
         let spread = countSpread(by: step).squareRoot()
         let pace = freedAround(step)
@@ -229,7 +233,7 @@ struct LineRoll {
     }
 
     /// Places freed per step around `step` (over ten minutes).
-    func freedAround(_ step: Int) -> Double {
+    mutating func freedAround(_ step: Int) -> Double {
         let window = steps(.seconds(300))
         let from = max(step - window, 0)
         let to = min(step + window, freed.count - 1)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The wait estimate (RASD G3, R11–R13, R20): for each place in the line, the time until it is called, as a point
 /// and a range — one estimator for the printed ticket, the kiosk's status and display, and clup-server's JSON
 /// and pages.
@@ -16,8 +18,9 @@ public struct WaitEstimator: Sendable {
     /// The grid's step, and how far ahead it is rolled (beyond, the line moves at the store's steady pace).
     public static let step: Duration = .seconds(30)
     static let horizonSteps = 720
-    /// The range's quantiles: 10th and 90th percentile (z = 1.2816).
-    static let rangeZ = 1.2816
+    /// The range: the count of freed places one standard deviation either side (calibrated by clup-sim to hold
+    /// the actual wait about four times in five; the spread of the count alone would hold it more often).
+    static let rangeZ = 1.0
 
     /// The visit's CDF on the grid, and each kind's holding time (delay to the door, then the visit) as
     /// probabilities per step.
@@ -26,15 +29,20 @@ public struct WaitEstimator: Sendable {
     let paperHold: [Double]
     let appHoldCDF: [Double]
     let paperHoldCDF: [Double]
+    /// Bookings' holding times by the visit they said, made when first asked (shared by the estimator's copies).
+    let bookingHolds = BookingHolds()
+    /// Steps after which a visit has almost surely ended (the grid's CDF within 10⁻⁶ of 1).
+    let visitReach: Int
 
     public init(model: WaitModel, callWindow: Duration) {
         self.model = model
         self.callWindow = callWindow
         let steps = Self.horizonSteps
         visitCDF = model.visit.cdfGrid(step: Self.step, steps: steps)
-        let visitPMF = Self.pmf(visitCDF)
-        appHold = Self.convolve(Self.delayPMF(model.appDelay), visitPMF, limit: steps)
-        paperHold = Self.convolve(Self.delayPMF(model.paperDelay), visitPMF, limit: steps)
+        visitReach = (visitCDF.firstIndex { $0 > 1 - 1e-6 } ?? steps) + 1
+        let visitPMF = Self.trimmed(Self.pmf(visitCDF))
+        appHold = Self.trimmed(Self.convolve(Self.delayPMF(model.appDelay), visitPMF, limit: steps))
+        paperHold = Self.trimmed(Self.convolve(Self.delayPMF(model.paperDelay), visitPMF, limit: steps))
         appHoldCDF = LineRoll.cdf(appHold)
         paperHoldCDF = LineRoll.cdf(paperHold)
     }
@@ -42,7 +50,8 @@ public struct WaitEstimator: Sendable {
     /// The told wait of the ticket at `position` in the line at `now` (0 = first), or of one taken now at the end
     /// of the line (`position` = the line's length).
     public func wait(position: Int, in state: QueueState, at now: Timestamp) -> WaitRange {
-        schedule(through: position, in: state, at: now).last ?? .zero
+        var roll = LineRoll(estimator: self, state: state, now: now)
+        return roll.run(through: position, everyRange: false).last ?? .zero
     }
 
     /// The told wait of every place of the line through `position`, first in line first.
@@ -51,7 +60,25 @@ public struct WaitEstimator: Sendable {
         return roll.run(through: position)
     }
 
+    /// A booking's holding time when it said its visit: its delay to the door, then a visit of that mean and
+    /// the store's variation.
+    func bookingHold(minutes: Int) -> (pmf: [Double], cdf: [Double]) {
+        bookingHolds.hold(minutes: minutes) {
+            let visit = VisitLength(meanMinutes: Double(minutes), cv: model.visit.cv)
+            let visitPMF = Self.trimmed(Self.pmf(visit.cdfGrid(step: Self.step, steps: Self.horizonSteps)))
+            let pmf = Self.trimmed(Self.convolve(Self.delayPMF(model.appDelay), visitPMF, limit: Self.horizonSteps))
+            return (pmf, LineRoll.cdf(pmf))
+        }
+    }
+
     // MARK: - Distributions on the grid
+
+    /// A distribution without its negligible tail (the roll adds each holder's pmf: fewer steps, faster).
+    static func trimmed(_ pmf: [Double]) -> [Double] {
+        var end = pmf.count
+        while end > 1, pmf[end - 1] < 1e-9 { end -= 1 }
+        return Array(pmf[..<end])
+    }
 
     static func pmf(_ cdf: [Double]) -> [Double] {
         (0..<(cdf.count - 1)).map { cdf[$0 + 1] - cdf[$0] }
@@ -70,6 +97,18 @@ public struct WaitEstimator: Sendable {
             for (j, y) in b.enumerated() where i + j < out.count { out[i + j] += x * y }
         }
         return out
+    }
+}
+
+/// The holding-time distributions of bookings by the visit they said, made once for an estimator.
+final class BookingHolds: Sendable {
+    private let made = Mutex<[Int: (pmf: [Double], cdf: [Double])]>([:])
+
+    func hold(minutes: Int, make: () -> (pmf: [Double], cdf: [Double])) -> (pmf: [Double], cdf: [Double]) {
+        if let known = made.withLock({ $0[minutes] }) { return known }
+        let new = make()
+        made.withLock { $0[minutes] = new }
+        return new
     }
 }
 

@@ -27,7 +27,7 @@ extension WaitModel {
         model.noShow = (expired + priorCalls * prior.noShow) / (called + priorCalls)
         model.appDelay = delayShares(days.map(\.appDelays), prior: prior.appDelay)
         model.paperDelay = delayShares(days.map(\.paperDelays), prior: prior.paperDelay)
-        let timeline = Timeline(traffic)
+        let timeline = Timeline(traffic, through: now)
         model.admissions = Int(timeline.admitted)
         guard timeline.admitted > 0, timeline.exited >= minimumExitShare * timeline.admitted else { return model }
         let little = VisitLength(meanMinutes: timeline.personMinutes / timeline.admitted, cv: prior.visit.cv)
@@ -51,7 +51,8 @@ extension WaitModel {
     }
 }
 
-/// A store's admissions and exits per minute over its kept days, end to end (a visit may cross midnight).
+/// A store's admissions and exits per minute over its kept days, end to end (a visit may cross midnight), up to
+/// the minute of `now`: the minutes to come have seen no exits yet, and must not look like visits that never end.
 struct Timeline {
     var admissions: [Double] = []
     var exits: [Double] = []
@@ -59,7 +60,7 @@ struct Timeline {
     var exited = 0.0
     var personMinutes = 0.0
 
-    init(_ traffic: StoreTraffic) {
+    init(_ traffic: StoreTraffic, through now: Timestamp) {
         guard let first = traffic.days.keys.min(), let last = traffic.days.keys.max() else { return }
         for day in first...last {
             guard let counts = traffic.days[day] else {
@@ -69,6 +70,11 @@ struct Timeline {
             }
             admissions += counts.admissions.map(Double.init)
             exits += counts.exits.map(Double.init)
+        }
+        let end = Int(now.milliseconds.floorDivided(by: 60_000) - first * Int64(StoreTraffic.minutesPerDay)) + 1
+        if end < admissions.count {
+            admissions.removeLast(admissions.count - max(end, 0))
+            exits.removeLast(exits.count - max(end, 0))
         }
         var inside = 0.0
         for minute in admissions.indices {
