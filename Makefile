@@ -100,13 +100,17 @@ demo: deps-run
 	$(SWIFT) build $(SWIFT_FLAGS) --product kiosk-demo
 	"$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/kiosk-demo" --out "$(DEMO_DIR)"
 
+# One group alone: make bench ONLY=estimate (printer, station, door, server, flood, pages, sync, fleet, estimate,
+# daemon).
+ONLY ?= all
+
 # The daemon benchmarks measure the kioskd that `make deb` ships (static Swift runtime, packed relocations).
 bench: deps-test
 	$(call apt_ensure,$(APT_DEB))
 	$(SWIFT) build -c release --product clup-bench
 	$(SWIFT) build -c release --product clup-server
 	kioskd=$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c release -b kioskd) && \
-		.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python --kioskd "$$kioskd"
+		.build/release/clup-bench --python $(CURDIR)/$(VENV)/bin/python --kioskd "$$kioskd" --only $(ONLY)
 
 # swift-nio's .swift-format (4 spaces, 120 columns); `make format` fixes what `make lint` reports.
 lint:

@@ -214,7 +214,7 @@ let package = Package(
             name: "clup-bench",
             dependencies: [
                 "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
-                "ClusterRigs",
+                "ClusterRigs", "StoreSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -298,7 +298,7 @@ let package = Package(
             name: "HostHILTests",
             dependencies: [
                 "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
-                "TestSupport", "CLinuxShims", "SyncWire", "Rigs",
+                "TestSupport", "CLinuxShims", "SyncWire", "Rigs", "StoreSimulation", "ClusterRigs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -51,7 +51,10 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "Stores (2 kiosks each) long-polling one replica, for the fleet benchmark.")
     var fleetStores = 1000
 
-    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon, fleet.")
+    @Option(help: "The wait estimate's scenario files, for the estimate benchmark.")
+    var scenarios = "Benchmarks/scenarios"
+
+    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon, fleet, estimate.")
     var only = "all"
 
     func run() async throws {
@@ -83,6 +86,9 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "fleet" {
             try await FleetBenchmarks.run(clients: clients, perClient: ticketsPerClient / 2, stores: fleetStores)
+        }
+        if only == "all" || only == "estimate" {
+            try await EstimateBenchmarks.scenarios(in: scenarios)
         }
         if only == "all" || only == "daemon" {
             try await DaemonBenchmarks.footprintAndSoak(binary: kioskd, tearOffs: soakTearOffs)

@@ -23,6 +23,9 @@ import StrictTOML
 /// no_show = 0.08
 /// travel_from_minutes = 5        # app holders' journey from home to the door: uniform between these
 /// travel_to_minutes = 20
+/// rush_day = 34                  # optional, one unusual hour: on day 34 (0 = the first simulated day),
+/// rush_hour = 7                  # in the 8th opening hour,
+/// rush_people = 120              # this many more people come
 /// [visit]
 /// distribution = "lognormal"     # or "exponential", "gamma"
 /// mean_minutes = 28
@@ -49,6 +52,8 @@ public struct Scenario: Sendable {
     public var bookingShare = 0.1
     public var expectedVisitShare = 0.5
     public var noShow = 0.08
+    /// One unusual hour: on `day` (0 = the first simulated), in opening hour `hour`, `people` more come.
+    public var rush: (day: Int, hour: Int, people: Double)?
     /// App holders' journey from home to the door, minutes (uniform).
     public var travelMinutes = 5.0...20.0
     public var distribution = Distribution.lognormal
@@ -66,10 +71,12 @@ public struct Scenario: Sendable {
         return (span + 3599) / 3600
     }
 
-    /// The people per hour on a weekday (Monday = 0).
-    public func arrivals(weekday: Int) -> [Double] {
+    /// The people per hour on a weekday (Monday = 0) of simulated day `day` (a rush that day included).
+    public func arrivals(weekday: Int, day: Int) -> [Double] {
         let row = perHour.count == 7 ? perHour[weekday] : perHour[0]
-        return (0..<openHours).map { $0 < row.count ? row[$0] : 0 }
+        return (0..<openHours).map { hour in
+            (hour < row.count ? row[hour] : 0) + (rush.map { $0.day == day && $0.hour == hour ? $0.people : 0 } ?? 0)
+        }
     }
 
     public static func load(path: String) throws(TOMLFileError) -> Scenario {
@@ -124,6 +131,11 @@ public struct Scenario: Sendable {
             let to = try arrivals.positive("travel_to_minutes") ?? max(s.travelMinutes.upperBound, from)
             guard from <= to else { throw arrivals.error("travel_to_minutes", "at least travel_from_minutes") }
             s.travelMinutes = from...to
+            if let day = try arrivals.int("rush_day", in: 0...(s.days - 1)) {
+                let hour = try arrivals.int("rush_hour", in: 0...23) ?? 0
+                let people = try arrivals.int("rush_people", in: 1...10_000) ?? 100
+                s.rush = (day, hour, Double(people))
+            }
             try arrivals.rejectUnknownKeys()
         }
         if let visit = try root.table("visit") {

@@ -38,7 +38,7 @@ extension Simulation {
         let date = BusinessDay(number: BusinessDay(localDateOf: start, zone: calendar.zone).number + Int64(day))
         let opening = date.instant(secondsAfterMidnight: scenario.opens.secondsAfterMidnight, zone: calendar.zone)
         let closing = date.instant(secondsAfterMidnight: scenario.closes.secondsAfterMidnight, zone: calendar.zone)
-        for (hour, rate) in scenario.arrivals(weekday: date.weekday).enumerated() {
+        for (hour, rate) in scenario.arrivals(weekday: date.weekday, day: day).enumerated() {
             let from = opening + .seconds(Int64(hour) * 3600)
             let to = min(from + .seconds(3600), closing)
             guard to > from else { continue }
@@ -114,7 +114,6 @@ extension Simulation {
             let issued = try await logs.issue(kind: .app, store: store, statusURL: "HTTPS://SIM/T/", at: now)
             ticket = issued.ticket
             record(ticket, plan: plan, told: issued.told, at: now)
-            openApps.insert(ticket.id)
             guard !plan.noShow else { return }
             atHome.insert(ticket.id)
             leaveHomeIfDue(ticket.id, at: now)

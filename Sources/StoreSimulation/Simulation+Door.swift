@@ -45,7 +45,6 @@ extension Simulation {
         try await append([.ticketAdmitted(id, door: Self.kiosk)], at: now)
         inside[id] = now
         admissions.append(now)
-        if shopper.ticket.kind == .app { callOutcomes.append(max((now - calledAt).minutes, 0)) }
         agenda.add(now + .minutes(shopper.plan.visitMinutes), .leave(id))
     }
 
@@ -87,19 +86,9 @@ extension Simulation {
         agenda.add(now + .minutes(shopper.plan.travelMinutes), .reachDoor(id))
     }
 
-    /// Scored tickets called since the last look: their actual wait; app tickets that expired since.
+    /// Scored tickets called since the last look: their actual wait.
     func settle(at now: Timestamp) {
         let state = live.state
-        for id in openApps {
-            switch state.stage(of: id) {
-            case .waiting?: continue
-            case .expired?:
-                if state.calledAt[id] != nil { callOutcomes.append(nil) }
-            default:
-                break
-            }
-            openApps.remove(id)
-        }
         for id in score.pending {
             guard let shopper = shoppers[id], let row = shopper.row else {
                 score.pending.remove(id)

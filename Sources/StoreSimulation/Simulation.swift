@@ -37,11 +37,6 @@ public final class Simulation {
     var paperNumbers: [Int64: Int] = [:]
     /// Bookings per slot start.
     var booked: [Timestamp: Int] = [:]
-    /// What became of called app tickets so far: minutes from the call to the admission, or nil for one that
-    /// expired (never came, or came too late).
-    var callOutcomes: [Double?] = []
-    /// App tickets whose outcome is not known yet.
-    var openApps: Set<TicketID> = []
     /// The baseline estimator the server shipped before, refreshed as the server refreshed it.
     var previous: TrafficModel?
     var admissions: [Timestamp] = []

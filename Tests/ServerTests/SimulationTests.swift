@@ -1,0 +1,100 @@
+import ClusterRigs
+import Foundation
+import KioskCore
+import Logging
+import StoreSimulation
+import Testing
+
+/// A short `clup-sim` run: a small store's two days through clup-server's own code on a virtual clock. The
+/// shipped estimator must be near the oracle, far ahead of the RASD's formula, and its range must hold the
+/// actual wait about as often as it says; the CLI prints the summary the issue names, and refuses a broken
+/// scenario with the key and what to write.
+@Suite struct SimulationTests {
+    static let scenario = """
+        seed = 5
+        days = 3
+        scored_days = 1
+        [store]
+        capacity = 6
+        average_visit_minutes = 15
+        call_window_minutes = 10
+        time_zone = "Europe/Rome"
+        opens = "08:00"
+        closes = "13:00"
+        [arrivals]
+        per_hour = [[20, 30, 40, 35, 25]]
+        app_share = 0.4
+        booking_share = 0.1
+        no_show = 0.08
+        travel_from_minutes = 3
+        travel_to_minutes = 12
+        [visit]
+        distribution = "gamma"
+        mean_minutes = 12
+        sd_minutes = 6
+        """
+
+    @Test func aShortRunScoresClupNearTheOracle() async throws {
+        var logger = Logger(label: "sim-test")
+        logger.logLevel = .warning
+        let scenario = try Scenario.parse(Self.scenario, file: "test.toml")
+        let simulation = try await Simulation(scenario, logger: logger)
+        let summary = try await simulation.run().summary(scenario: "test", model: simulation.model)
+        #expect(summary.scored > 60, "\(summary.scored) tickets scored")
+        let clup = try #require(summary.estimators["clup"])
+        let oracle = try #require(summary.estimators["oracle"])
+        let naive = try #require(summary.estimators["rasd-naive"])
+        #expect(
+            clup.maeSeconds <= 2 * oracle.maeSeconds + 30,
+            "clup \(clup.maeSeconds) s, oracle \(oracle.maeSeconds) s"
+        )
+        #expect(clup.maeSeconds < naive.maeSeconds / 3)
+        let coverage = try #require(clup.rangeCoverage)
+        #expect((0.6...1).contains(coverage), "range held the wait \(coverage)")
+        // The model learnt the true visit (12 min) over the configured 15.
+        let learnt = try #require(summary.learnt["visitMeanMinutes"])
+        #expect(abs(learnt - 12) < 2.5, "learnt \(learnt) min")
+    }
+
+    @Test func theCommandPrintsTheSummaryAndNamesABrokenKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("small.toml").path
+        try Self.scenario.replacingOccurrences(of: "days = 3", with: "days = 2")
+            .write(toFile: good, atomically: true, encoding: .utf8)
+        let (status, output) = try Self.run([good, "--json", "--csv", directory.appendingPathComponent("t.csv").path])
+        #expect(status == 0, "\(output)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect((summary["scored"] as? Int ?? 0) > 0)
+        let estimators = try #require(summary["estimators"] as? [String: [String: Any]])
+        #expect(Set(estimators.keys).isSuperset(of: ["clup", "oracle", "rasd-naive", "queue-length", "previous"]))
+        for key in ["maeSeconds", "p90AbsSeconds", "within3min", "biasSeconds"] {
+            #expect(estimators["clup"]?[key] is Double, "\(key)")
+        }
+        let store = try #require(summary["store"] as? [String: Any])
+        #expect(store["noShows"] is Int && store["lateArrivals"] is Int && store["meanPeopleAtDoor"] is Double)
+        let csv = try String(contentsOfFile: directory.appendingPathComponent("t.csv").path, encoding: .utf8)
+        #expect(csv.hasPrefix("joined,kind,ahead,waited_s,clup_s"))
+
+        let broken = directory.appendingPathComponent("broken.toml").path
+        try Self.scenario.replacingOccurrences(of: "no_show = 0.08", with: "no_show = 8")
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let (refused, message) = try Self.run([broken])
+        #expect(refused == 65)
+        #expect(message.contains("arrivals.no_show") && message.contains("between 0 and 1"), "\(message)")
+    }
+
+    static func run(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Programs.besideThisProgram("clup-sim"))
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
