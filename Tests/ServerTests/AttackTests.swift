@@ -312,9 +312,11 @@ import FoundationNetworking
     @Test func aKioskCredentialCannotRewriteTheQueue() async throws {
         let server = try await ServerRig(limits: PublicLimits())
         do {
-            let store = try await server.registerStore()
-            let credential = try await server.enroll("k1", store: store)
+            // Midday on the store's clock, so that a ticket backdated an hour is of the same business day.
             let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+            let utcHour = Int(now.milliseconds / 3_600_000 % 24)
+            let store = try await server.registerStore(["utcOffsetMinutes": (12 - utcHour) * 60])
+            let credential = try await server.enroll("k1", store: store)
             func ticket(kind: TicketKind = .paper, issuer: DeviceID = "k1", at time: Timestamp = now) -> StoreEvent {
                 let t = Ticket(
                     id: .v7(at: time),
