@@ -144,6 +144,9 @@ import FoundationNetworking
             #expect(report.body["app"] as? Int == 2 && report.body["admitted"] as? Int == 2, "\(report.body)")
             #expect(report.body["refusedScans"] as? Int == 1 && report.body["peakInside"] as? Int == 2)
             #expect((report.body["joinedByHour"] as? [Int])?.reduce(0, +) == 2)
+            // Both were told a wait when taken and both were called: the day's accuracy counts them.
+            let accuracy = report.body["estimateAccuracy"] as? [String: Any]
+            #expect(accuracy?["scored"] as? Int == 2, "\(report.body)")
             var request = URLRequest(url: URL(string: "\(server.url)/v1/stores/\(store.uuidString)/export")!)
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             let csv = String(decoding: try await URLSession.shared.data(for: request).0, as: UTF8.self)

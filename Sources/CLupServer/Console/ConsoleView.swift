@@ -149,6 +149,31 @@ enum ConsoleView {
             """
     }
 
+    /// Each scored ticket's told wait (across) against its actual wait (up), with the line where they are equal:
+    /// points above it were told too short, below too long.
+    static func accuracyChart(_ report: DayReport, title: String) -> String {
+        let points = report.toldAndWaited
+        guard !points.isEmpty else { return "" }
+        let size = 200
+        let pad = 24
+        // The axes reach the longest wait, in whole ten minutes.
+        let longest = points.reduce(0) { max($0, $1.told, $1.waited) }
+        let top = max((longest + 599) / 600 * 600, 600)
+        func x(_ seconds: Int) -> Int { pad + seconds * (size - pad) / top }
+        func y(_ seconds: Int) -> Int { size - pad - seconds * (size - pad * 2) / top }
+        var marks = "<line x1=\"\(x(0))\" y1=\"\(y(0))\" x2=\"\(x(top))\" y2=\"\(y(top))\" stroke=\"#666\"/>"
+        marks += "<text x=\"\(x(top))\" y=\"\(size - 6)\" text-anchor=\"end\">\(top / 60)</text>"
+        marks += "<text x=\"2\" y=\"\(y(top) + 4)\">\(top / 60)</text>"
+        for point in points.suffix(2000) {
+            marks +=
+                "<circle cx=\"\(x(point.told))\" cy=\"\(y(point.waited))\" r=\"2\" fill=\"#1f4e99\" fill-opacity=\"0.5\"/>"
+        }
+        return """
+            <svg class="chart" id="accuracy-chart" viewBox="0 0 \(size) \(size)" role="img" \
+            aria-label="\(HTML.escape(title)): \(points.count)"><title>\(HTML.escape(title))</title>\(marks)</svg>
+            """
+    }
+
     static func minutes(_ seconds: Int?, _ strings: PageStrings) -> String {
         seconds.map { strings.format("minutes", ($0 + 30) / 60) } ?? "—"
     }

@@ -154,6 +154,7 @@ struct StoreConsole {
             "report": Self.dictionary(report), "today": StoreClock.date(clock.day(now.milliseconds)),
             "meanWait": ConsoleView.minutes(report.meanWaitSeconds, strings),
             "meanEstimate": ConsoleView.minutes(report.meanEstimateSeconds, strings),
+            "accuracyChart": ConsoleView.accuracyChart(report, title: strings["console.accuracy_chart"]),
             "chart": ConsoleView.chart(
                 report,
                 hours: profile.openingHours[BusinessDay(number: day).weekday],
@@ -178,6 +179,14 @@ struct StoreConsole {
                 ]
             },
         ]
+        if let accuracy = report.estimateAccuracy {
+            values["accuracy"] = [
+                "median": ConsoleView.minutes(accuracy.medianAbsErrorSeconds, strings),
+                "p90": ConsoleView.minutes(accuracy.p90AbsErrorSeconds, strings),
+                "within3": "\(Int((accuracy.within3Minutes * 100).rounded())) %",
+                "inRange": "\(Int((accuracy.rangeCoverage * 100).rounded())) %",
+            ]
+        }
         values["problem"] = problem.map { strings.format("console.problem", text: $0) }
         if query["saved"] != nil { values["notice"] = strings["console.saved"] }
         if let device = query["revoked"] { values["notice"] = strings.format("console.revoked", text: String(device)) }

@@ -3,9 +3,9 @@ import KioskCore
 
 /// A store's figures for one local day, folded from that day's events (pure: the caller reads them):
 /// tickets that joined the line by hour and by kind, admissions, no-shows, cancellations, refused scans,
-/// the most people inside at once, and for walk-in tickets (paper and app) admitted that day the mean wait
-/// they had against the mean wait they were told when they joined (the fallback estimate: average visit ×
-/// people ahead ÷ capacity, from the line as it was then).
+/// the most people inside at once, and how right the told waits were — for tickets that joined the line that
+/// day told a wait (what the kiosk printed, what the app showed: their `ticketIssued` events keep it) and were
+/// called, the told point and range against the actual wait until the call.
 struct DayReport: ResponseCodable, Equatable {
     var date: String
     /// Tickets that joined the line in each local hour, 0–23: paper at its tear-off, app tickets when
@@ -19,20 +19,38 @@ struct DayReport: ResponseCodable, Equatable {
     var cancelled = 0
     var refusedScans = 0
     var peakInside = 0
+    /// Over the scored tickets: the mean actual wait and the mean wait they were told.
     var meanWaitSeconds: Int?
     var meanEstimateSeconds: Int?
+    var estimateAccuracy: EstimateAccuracy?
+    /// Each scored ticket's told and actual wait, seconds (the console's plot; not in the JSON).
+    var toldAndWaited: [(told: Int, waited: Int)] = []
+
+    enum CodingKeys: String, CodingKey {
+        case date, joinedByHour, paper, app, bookings, admitted, noShows, cancelled, refusedScans, peakInside
+        case meanWaitSeconds, meanEstimateSeconds, estimateAccuracy
+    }
+
+    static func == (a: DayReport, b: DayReport) -> Bool {
+        a.date == b.date && a.joinedByHour == b.joinedByHour && a.paper == b.paper && a.app == b.app
+            && a.bookings == b.bookings && a.admitted == b.admitted && a.noShows == b.noShows
+            && a.cancelled == b.cancelled && a.refusedScans == b.refusedScans && a.peakInside == b.peakInside
+            && a.meanWaitSeconds == b.meanWaitSeconds && a.meanEstimateSeconds == b.meanEstimateSeconds
+            && a.estimateAccuracy == b.estimateAccuracy
+    }
 
     init(date: String, events: [StoreEvent], profile: StoreProfile, clock: StoreClock) {
         self.date = date
         joinedByHour = Array(repeating: 0, count: 24)
         var state = QueueState(capacity: profile.capacity)
-        var joined: [TicketID: (time: Timestamp, estimate: Duration)] = [:]
-        var waits: [Duration] = []
-        var estimates: [Duration] = []
+        var told: [TicketID: WaitRange] = [:]
+        var joined: [TicketID: Timestamp] = [:]
+        var admittedAt: [TicketID: Timestamp] = [:]
         for event in events {
             var joining: TicketID?
             switch event.body {
-            case .ticketIssued(let ticket, _):
+            case .ticketIssued(let ticket, let range):
+                told[ticket.id] = range
                 switch ticket.kind {
                 case .paper: break
                 case .app:
@@ -47,10 +65,7 @@ struct DayReport: ResponseCodable, Equatable {
                 joining = id
             case .ticketAdmitted(let id, _):
                 admitted += 1
-                if let start = joined[id] {
-                    waits.append(event.lineTime - start.time)
-                    estimates.append(start.estimate)
-                }
+                if admittedAt[id] == nil { admittedAt[id] = event.lineTime }
             case .ticketExpired: noShows += 1
             case .ticketCancelled: cancelled += 1
             case .scanRefused: refusedScans += 1
@@ -58,18 +73,22 @@ struct DayReport: ResponseCodable, Equatable {
             }
             if let joining {
                 count(event.lineTime, clock)
-                let estimate = WaitEstimate(
-                    averageVisit: .seconds(profile.averageVisitMinutes * 60),
-                    capacity: state.capacity
-                )
-                let ahead = state.lineLength(at: event.lineTime)
-                joined[joining] = (event.lineTime, estimate.wait(peopleAhead: ahead, freePlaces: state.freePlaces))
+                joined[joining] = event.lineTime
             }
             state.apply(event)
             peakInside = max(peakInside, state.inside)
         }
-        meanWaitSeconds = Self.meanSeconds(waits)
-        meanEstimateSeconds = Self.meanSeconds(estimates)
+        // Scored: told a wait when it joined, and called (a ticket let in before its call was called then).
+        let calls = state.calledAt
+        var pairs: [(told: WaitRange, waited: Duration)] = []
+        for (id, start) in joined.sorted(by: { $0.value < $1.value }) {
+            guard let range = told[id], let called = calls[id] ?? admittedAt[id] else { continue }
+            pairs.append((range, max(called - start, .zero)))
+        }
+        estimateAccuracy = EstimateAccuracy(pairs)
+        meanWaitSeconds = Self.meanSeconds(pairs.map(\.waited))
+        meanEstimateSeconds = Self.meanSeconds(pairs.map(\.told.point))
+        toldAndWaited = pairs.map { (Int($0.told.point.components.seconds), Int($0.waited.components.seconds)) }
     }
 
     private mutating func count(_ time: Timestamp, _ clock: StoreClock) {

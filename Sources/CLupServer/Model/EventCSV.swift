@@ -3,7 +3,8 @@ import KioskCore
 
 /// A day's events as CSV (RFC 4180, a header row, CRLF): one row per event with its log sequence, time
 /// (UTC, ISO 8601, and the store's local HH:MM), the device that wrote it, its kind, the ticket's id, code
-/// and kind, and a detail (a capacity, a refusal's reason, the door). No personal data exists to leak; a
+/// and kind, and a detail (a capacity, a refusal's reason, the door, the wait a ticket was told when issued:
+/// with the times of its call or admission, the actual wait). No personal data exists to leak; a
 /// field a spreadsheet would read as a formula is quoted with a leading apostrophe.
 enum EventCSV {
     static let header = ["sequence", "time_utc", "local_time", "device", "event", "ticket", "code", "kind", "detail"]
@@ -37,6 +38,9 @@ enum EventCSV {
         case .ticketAdmitted(_, let door): return "door \(door)"
         case .scanRefused(let reason, _, let door): return "\(reason) at door \(door)"
         case .dayStarted(let day, _): return "business day \(day.number)"
+        case .ticketIssued(_, let told?):
+            return
+                "told \(told.point.components.seconds) s (\(told.low.components.seconds)-\(told.high.components.seconds))"
         case .ticketIssued, .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled: return ""
         }
     }

@@ -1,0 +1,28 @@
+/// How right the told waits were (issue 31's figures): for tickets that were told a wait when they joined the
+/// line and were then called, the error of the told point against the actual wait, and how often the told range
+/// held it.
+public struct EstimateAccuracy: Sendable, Equatable, Codable {
+    /// Tickets scored: told a wait, and called.
+    public var scored: Int
+    public var medianAbsErrorSeconds: Int
+    public var p90AbsErrorSeconds: Int
+    /// Share told within ±3 minutes of the actual wait.
+    public var within3Minutes: Double
+    /// Share whose told range held the actual wait.
+    public var rangeCoverage: Double
+
+    /// The figures of `pairs`; nil without any.
+    public init?(_ pairs: [(told: WaitRange, waited: Duration)]) {
+        guard !pairs.isEmpty else { return nil }
+        let errors = pairs.map { abs(($0.told.point - $0.waited).components.seconds) }.sorted()
+        scored = pairs.count
+        medianAbsErrorSeconds = Int(errors[errors.count / 2])
+        p90AbsErrorSeconds = Int(errors[min(errors.count * 9 / 10, errors.count - 1)])
+        within3Minutes = Double(errors.count { $0 <= 180 }) / Double(errors.count)
+        // The range holds a wait within it, to the second it is told in.
+        let held = pairs.count { pair in
+            pair.told.low - .seconds(1) < pair.waited && pair.waited < pair.told.high + .seconds(1)
+        }
+        rangeCoverage = Double(held) / Double(pairs.count)
+    }
+}
