@@ -4,7 +4,10 @@ import KioskCore
 /// A kioskd.toml for a kioskd process under test: one store, the printer emulator at `printer` (Custom VKP80III,
 /// polled every 20 ms), the state in `state`, logs at error level, and `extra` sections appended. A kiosk that
 /// syncs with a test server is installed with its store's `zone` (else it counts days in UTC until its first
-/// sync, and its first ticket may belong to a day it guessed).
+/// sync, and its first ticket may belong to a day it guessed) and, unless `extraStore` gives hours, the test
+/// store's: open round the clock, the day turning at midnight (``ServerRig/storeProfile``) — with the
+/// configuration's own default (the day turning at 07:00) a kiosk's first tickets between midnight and 07:00
+/// would be of another day than the server's.
 enum KioskdConfig {
     /// Writes a kiosk credential where kioskd takes it from, as an installer does: a file of its own, mode
     /// 600 (kioskd refuses a credential others can read); its path, for `[sync] credential_file`.
@@ -40,6 +43,7 @@ enum KioskdConfig {
         id = "\(store.uuidString)"
         name = "Test Market"
         \(zone.map { "time_zone = \"\($0)\"" } ?? "")
+        \(["hours", "opening_time"].contains { extraStore.contains($0) } ? "" : "opening_time = \"00:00\"")
         \(extraStore)
         [device]
         id = "\(device)"

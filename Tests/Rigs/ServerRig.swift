@@ -243,6 +243,13 @@ extension StoreTimeZone {
     static let standardStore = StoreTimeZone(fixedOffsetSeconds: 3600)
 }
 
+extension StoreHours {
+    /// The hours of ``ServerRig/storeProfile`` (open round the clock: the day turns at midnight), as a kiosk of it
+    /// is installed with: the configuration's default turns the day at 07:00, and between midnight and 07:00 a
+    /// kiosk's tickets before its first sync would be of another day than the server's.
+    static let standardStore = try! StoreHours.daily(open: TimeOfDay(hour: 0, minute: 0))
+}
+
 extension KioskConfig {
     /// This kiosk as `device` of `store` (of `capacity`), syncing with `server` in long-polls of `pullWait` s,
     /// in the store's time zone as installed (`[store] time_zone`): the standard test store's UTC+01:00 unless
@@ -261,6 +268,7 @@ extension KioskConfig {
         self.store.id = store
         self.store.capacity = capacity
         self.store.timeZone = zone
+        if zone == .standardStore { self.store.hours = .standardStore }
         self.device.id = device
         sync.server = server.url
         sync.credential = credential

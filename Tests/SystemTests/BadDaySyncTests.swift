@@ -24,6 +24,7 @@ import Testing
             $0.device.id = "entrance-printer"
             $0.sync.server = "http://127.0.0.1:\(proxy.port)"
             $0.store.timeZone = .standardStore  // as installed: no day guessed in UTC before the first sync
+            $0.store.hours = .standardStore
             $0.sync.credential = credential
             $0.sync.pullWaitSeconds = 2
         }

@@ -101,7 +101,14 @@ import Testing
     }
 
     func writeConfig(state: String, printer: String, store: StoreID, extra: String = "") throws -> String {
-        try KioskdConfig.write(state: state, printer: printer, store: store, device: "crash-entrance", extra: extra)
+        try KioskdConfig.write(
+            state: state,
+            printer: printer,
+            store: store,
+            device: "crash-entrance",
+            zone: StoreTimeZone.fixedName(3600),  // the test store's, as installed
+            extra: extra
+        )
     }
 
     /// Starts kioskd and kills it with SIGKILL at a random moment, `rounds` times, while customers take

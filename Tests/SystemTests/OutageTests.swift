@@ -33,6 +33,7 @@ import Testing
                 $0.device.id = name
                 $0.sync.server = server.url
                 $0.store.timeZone = .standardStore  // as installed: no day guessed in UTC before the first sync
+                $0.store.hours = .standardStore
                 $0.sync.credential = credentials[name]!
                 $0.sync.pullWaitSeconds = 5
                 $0.printer.enabled = printing

@@ -127,6 +127,7 @@ import Testing
             $0.device.id = "entrance"
             $0.sync.server = server.url
             $0.store.timeZone = .standardStore  // as installed: no day guessed in UTC before the first sync
+            $0.store.hours = .standardStore
             $0.sync.credential = credential
             $0.sync.pullWaitSeconds = 5
             $0.door.enabled = true
