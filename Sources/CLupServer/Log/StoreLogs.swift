@@ -21,35 +21,35 @@ public final class StoreLogs: Sendable {
         /// The wait estimate of `model`, else of the store's configured average visit.
         public private(set) var estimator: WaitEstimator
 
-        init(
-            record: StoreRecord,
-            state: QueueState,
-            lastSequence: Int64,
-            traffic: StoreTraffic = StoreTraffic(),
-            callWindow: Duration
-        ) {
+        init(record: StoreRecord, state: QueueState, lastSequence: Int64, callWindow: Duration) {
             self.record = record
             self.state = state
-            self.traffic = traffic
             self.lastSequence = lastSequence
             changes = ChangeFeed()
             model = nil
-            estimator = Self.estimator(nil, record.profile, callWindow)
+            estimator = WaitEstimator(model: Self.prior(record.profile), callWindow: callWindow)
         }
 
-        static func estimator(_ model: WaitModel?, _ profile: StoreProfile, _ callWindow: Duration) -> WaitEstimator {
-            let prior = WaitModel.prior(averageVisit: .seconds(profile.averageVisitMinutes * 60))
-            return WaitEstimator(model: model ?? prior, callWindow: callWindow)
+        /// The model of a store without history: its configured average visit.
+        static func prior(_ profile: StoreProfile) -> WaitModel {
+            .prior(averageVisit: .seconds(profile.averageVisitMinutes * 60))
         }
 
-        /// The store's prior: its configured average visit.
-        var prior: WaitModel { .prior(averageVisit: .seconds(record.profile.averageVisitMinutes * 60)) }
+        /// The store's prior (``prior(_:)``).
+        var prior: WaitModel { Self.prior(record.profile) }
 
-        mutating func set(model: WaitModel?, profile: StoreProfile) {
-            let changed = model != self.model || profile.averageVisitMinutes != record.profile.averageVisitMinutes
+        /// Takes a newly learnt (or another replica's) model; the estimator follows.
+        mutating func set(model: WaitModel) {
+            guard model != self.model else { return }
             self.model = model
+            estimator = WaitEstimator(model: model, callWindow: estimator.callWindow)
+        }
+
+        /// Takes the store's changed profile; without a learnt model the estimator follows its average visit.
+        mutating func set(profile: StoreProfile) {
+            let visitChanged = profile.averageVisitMinutes != record.profile.averageVisitMinutes
             record.profile = profile
-            if changed { estimator = Self.estimator(model, profile, estimator.callWindow) }
+            if model == nil, visitChanged { estimator = WaitEstimator(model: prior, callWindow: estimator.callWindow) }
         }
 
         /// Folds `event` into the queue, and what it says into the traffic (before: who was called when).
@@ -90,20 +90,15 @@ public final class StoreLogs: Sendable {
         var stores: [StoreID: Live] = [:]
         for record in try await database.stores() {
             let events = try await database.events(store: record.id, after: 0, limit: .max)
-            var state = QueueState(capacity: record.profile.capacity)
-            var traffic = StoreTraffic()
-            for event in events {
-                traffic.observe(event, before: state)
-                state.apply(event)
-            }
-            traffic.prune(now: database.clock.now())
-            stores[record.id] = Live(
+            var store = Live(
                 record: record,
-                state: state,
+                state: QueueState(capacity: record.profile.capacity),
                 lastSequence: events.last?.sequence ?? 0,
-                traffic: traffic,
                 callWindow: callWindow
             )
+            for event in events { store.apply(event) }
+            store.traffic.prune(now: database.clock.now())
+            stores[record.id] = store
         }
         live = Mutex(stores)
     }
@@ -165,13 +160,7 @@ public final class StoreLogs: Sendable {
 
     /// A store's changed profile, once stored.
     func setProfile(_ profile: StoreProfile, store: StoreID) {
-        live.withLock { stores in
-            guard let model = stores[store]?.model else {
-                stores[store]?.set(model: nil, profile: profile)
-                return
-            }
-            stores[store]?.set(model: model, profile: profile)
-        }
+        live.withLock { $0[store]?.set(profile: profile) }
     }
 
     /// Learns every store's wait model from its traffic of the last weeks (``WaitModel/learn(_:prior:now:)``),
@@ -181,7 +170,7 @@ public final class StoreLogs: Sendable {
         for store in all {
             let model = WaitModel.learn(store.traffic, prior: store.prior, now: now)
             live.withLock {
-                $0[store.record.id]?.set(model: model, profile: store.record.profile)
+                $0[store.record.id]?.set(model: model)
                 $0[store.record.id]?.traffic.prune(now: now)
             }
             models[store.record.id] = model
@@ -189,14 +178,11 @@ public final class StoreLogs: Sendable {
         try await database.saveWaitModels(models)
     }
 
-    /// Takes the wait models another replica learnt (``refreshModels(days:at:)``).
+    /// Takes the wait models another replica learnt (``refreshModels(at:)``).
     public func loadModels() async throws {
         let models = try await database.waitModels()
         live.withLock { stores in
-            for (store, model) in models {
-                guard let profile = stores[store]?.record.profile else { continue }
-                stores[store]?.set(model: model, profile: profile)
-            }
+            for (store, model) in models { stores[store]?.set(model: model) }
         }
     }
 
