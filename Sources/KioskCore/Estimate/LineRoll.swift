@@ -92,10 +92,7 @@ struct LineRoll {
             // `told` holds a wait for each place called so far: the next place is `next` (= told.count).
             while told.count <= position, cumulative >= Double(next - called + 1) + bookingDemand - 0.5 {
                 let point = WaitRange(point: Self.step * step, low: Self.step * step, high: Self.step * step)
-                told.append(
-                    everyRange || told.count == position
-                        ? range(at: step, rank: Double(next - called + 1) + bookingDemand) : point.after(untilStart)
-                )
+                told.append(everyRange || told.count == position ? range(at: step) : point.after(untilStart))
                 if next < line.count { hold(line[next], at: step, elapsed: 0) }
                 next += 1
             }
@@ -199,9 +196,9 @@ struct LineRoll {
 
     // MARK: - The told range
 
-    /// The wait of a place called at `step`, the `rank`-th place to free: its spread is the count's, turned
-    /// into time at the pace places free then.
-    mutating func range(at step: Int, rank: Double) -> WaitRange {
+    /// The wait of a place called at `step`: its spread is the count's, turned into time at the pace places free
+    /// then.
+    mutating func range(at step: Int) -> WaitRange {
         let point = Self.step * step
         let spread = countSpread(by: step).squareRoot()
         let pace = freedAround(step)
