@@ -8,11 +8,12 @@ extension Simulation {
         var out: [Score.Estimator: WaitRange] = [.clup: told]
         func point(_ duration: Duration) -> WaitRange { WaitRange(point: duration, low: duration, high: duration) }
         out[.rasdNaive] = point(visit * ahead)
-        let fallback = max(ahead - state.freePlaces + 1, 0)
-        out[.queueLength] = point(visit * fallback / max(state.capacity, 1))
+        let queueLength = QueueLengthEstimate(averageVisit: visit, capacity: state.capacity)
+            .wait(peopleAhead: ahead, freePlaces: state.freePlaces)
+        out[.queueLength] = point(queueLength)
         out[.previous] = point(
             previous?.wait(peopleAhead: ahead, freePlaces: state.freePlaces, at: now, zone: calendar.zone)
-                ?? visit * fallback / max(state.capacity, 1)
+                ?? queueLength
         )
         // The shipped estimate once more, timed: what a page view costs.
         var started = ContinuousClock.now

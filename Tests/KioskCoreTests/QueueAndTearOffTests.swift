@@ -107,11 +107,10 @@ import Testing
         }
     }
 
-    @Test func waitEstimateFallback() {
-        let estimate = WaitEstimate(averageVisit: .seconds(20 * 60), capacity: 10)
-        #expect(estimate.wait(peopleAhead: 0, freePlaces: 1) == .zero)
-        #expect(estimate.wait(peopleAhead: 5, freePlaces: 0) == .seconds(12 * 60))  // 6 × 20 min ÷ 10
-        #expect(WaitEstimate.minutes(.seconds(61)) == 2)
+    @Test func aWaitIsShownInWholeMinutesRoundedUp() {
+        #expect(Duration.seconds(61).minutesRoundedUp == 2)
+        #expect(Duration.seconds(60).minutesRoundedUp == 1)
+        #expect(Duration.zero.minutesRoundedUp == 0)
     }
 }
 

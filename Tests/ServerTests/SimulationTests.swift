@@ -2,8 +2,9 @@ import ClusterRigs
 import Foundation
 import KioskCore
 import Logging
-import StoreSimulation
 import Testing
+
+@testable import StoreSimulation
 
 /// A short `clup-sim` run: a small store's two days through clup-server's own code on a virtual clock. The
 /// shipped estimator must be near the oracle, far ahead of the RASD's formula, and its range must hold the
@@ -54,6 +55,13 @@ import Testing
         // The model learnt the true visit (12 min) over the configured 15.
         let learnt = try #require(summary.learnt["visitMeanMinutes"])
         #expect(abs(learnt - 12) < 2.5, "learnt \(learnt) min")
+    }
+
+    /// The queue-length baseline: average visit × the admissions to wait for ÷ capacity.
+    @Test func theQueueLengthBaseline() {
+        let estimate = QueueLengthEstimate(averageVisit: .seconds(20 * 60), capacity: 10)
+        #expect(estimate.wait(peopleAhead: 0, freePlaces: 1) == .zero)
+        #expect(estimate.wait(peopleAhead: 5, freePlaces: 0) == .seconds(12 * 60))  // 6 × 20 min ÷ 10
     }
 
     @Test func theCommandPrintsTheSummaryAndNamesABrokenKey() throws {

@@ -100,6 +100,11 @@ public struct WaitEstimator: Sendable {
     }
 }
 
+extension Duration {
+    /// Rounded up to whole minutes, as a wait is printed and shown: "about 6 min".
+    public var minutesRoundedUp: Int { Int((wholeMilliseconds + 59_999) / 60_000) }
+}
+
 /// The holding-time distributions of bookings by the visit they said, made once for an estimator.
 final class BookingHolds: Sendable {
     private let made = Mutex<[Int: (pmf: [Double], cdf: [Double])]>([:])
