@@ -6,7 +6,7 @@ import KioskCore
 /// the most people inside at once, and how right the told waits were — for tickets that joined the line that
 /// day told a wait (what the kiosk printed, what the app showed: their `ticketIssued` events keep it) and were
 /// called, the told point and range against the actual wait until the call.
-struct DayReport: ResponseCodable, Equatable {
+struct DayReport: ResponseCodable {
     var date: String
     /// Tickets that joined the line in each local hour, 0–23: paper at its tear-off, app tickets when
     /// taken, bookings when made.
@@ -29,14 +29,6 @@ struct DayReport: ResponseCodable, Equatable {
     enum CodingKeys: String, CodingKey {
         case date, joinedByHour, paper, app, bookings, admitted, noShows, cancelled, refusedScans, peakInside
         case meanWaitSeconds, meanEstimateSeconds, estimateAccuracy
-    }
-
-    static func == (a: DayReport, b: DayReport) -> Bool {
-        a.date == b.date && a.joinedByHour == b.joinedByHour && a.paper == b.paper && a.app == b.app
-            && a.bookings == b.bookings && a.admitted == b.admitted && a.noShows == b.noShows
-            && a.cancelled == b.cancelled && a.refusedScans == b.refusedScans && a.peakInside == b.peakInside
-            && a.meanWaitSeconds == b.meanWaitSeconds && a.meanEstimateSeconds == b.meanEstimateSeconds
-            && a.estimateAccuracy == b.estimateAccuracy
     }
 
     init(date: String, events: [StoreEvent], profile: StoreProfile, clock: StoreClock) {
