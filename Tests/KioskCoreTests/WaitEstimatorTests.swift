@@ -129,8 +129,8 @@ import Testing
     let signer = TicketSigner()
 
     /// `days` days of a store open 08:00–20:00 UTC with an admission every `every` minutes whose visits are
-    /// log-normal (`mean`, `sd` minutes); each visit's exit is anonymous.
-    func traffic(days: Int, every: Double, mean: Double, sd: Double, seed: UInt64) -> StoreTraffic {
+    /// log-normal (`mean`, `sd` minutes), or exponential (`sd` nil); each visit's exit is anonymous.
+    func traffic(days: Int, every: Double, mean: Double, sd: Double?, seed: UInt64) -> StoreTraffic {
         var random = SplitMix64(seed: seed)
         var events: [StoreEvent] = []
         let calendar = StoreCalendar(
@@ -148,11 +148,16 @@ import Testing
                 let ticket = ticket(n, kind: .app, at: t)
                 events.append(event(.ticketIssued(ticket), at: t))
                 events.append(event(.ticketAdmitted(ticket.id, door: "door"), at: t + .seconds(1)))
-                let sigma2 = log(1 + sd * sd / (mean * mean))
-                let z =
-                    (-2 * log(Double.random(in: 0.0001..<1, using: &random))).squareRoot()
-                    * cos(2 * Double.pi * Double.random(in: 0..<1, using: &random))
-                let visit = exp(log(mean) - sigma2 / 2 + sigma2.squareRoot() * z)
+                let visit: Double
+                if let sd {
+                    let sigma2 = log(1 + sd * sd / (mean * mean))
+                    let z =
+                        (-2 * log(Double.random(in: 0.0001..<1, using: &random))).squareRoot()
+                        * cos(2 * Double.pi * Double.random(in: 0..<1, using: &random))
+                    visit = exp(log(mean) - sigma2 / 2 + sigma2.squareRoot() * z)
+                } else {
+                    visit = -mean * log(Double.random(in: 0.000001..<1, using: &random))
+                }
                 events.append(event(.customerExited, at: t + .minutes(visit)))
                 t = t + .minutes(every * Double.random(in: 0.5...1.5, using: &random))
             }
@@ -169,5 +174,40 @@ import Testing
         #expect(abs(model.visit.meanMinutes - mean) < mean * 0.1, "mean \(model.visit.meanMinutes) for \(mean)")
         #expect(abs(model.visit.cv - sd / mean) < 0.15, "cv \(model.visit.cv) for \(sd / mean)")
         #expect(model.days == 5)
+        // Whichever family fits, its visits are the true ones: the CDFs within 0.05 at every minute (a log-normal
+        // of small spread and a gamma are near alike).
+        let truth = VisitLength(meanMinutes: mean, cv: sd / mean, family: .logNormal)
+        let distance = (1...240).map { abs(model.visit.cdf(minutes: Double($0)) - truth.cdf(minutes: Double($0))) }
+            .max()
+        #expect((distance ?? 1) < 0.05, "\(model.visit) against \(truth)")
+    }
+
+    /// A corner shop's visits are exponential (someone inside for long is as likely to leave as someone just
+    /// in): the fit says gamma of shape about 1, not a log-normal that keeps the long-inside in.
+    @Test func exponentialVisitsAreLearntAsSuch() {
+        let traffic = traffic(days: 5, every: 1.5, mean: 12, sd: nil, seed: 5)
+        let prior = WaitModel.prior(averageVisit: .seconds(12 * 60))
+        let model = WaitModel.learn(traffic, prior: prior, now: Timestamp(milliseconds: 1_800_000_000_000))
+        #expect(model.visit.family == .gamma)
+        #expect(abs(model.visit.meanMinutes - 12) < 1.2, "mean \(model.visit.meanMinutes)")
+        #expect(abs(model.visit.cv - 1) < 0.2, "cv \(model.visit.cv)")
+    }
+
+    /// The gamma's CDF against closed forms: shape 1 (exponential), 2 (Erlang) and ½ (erf of the root).
+    @Test(arguments: [0.05, 0.5, 1, 2.5, 7, 30])
+    func theGammaCDFMatchesClosedForms(x: Double) {
+        #expect(abs(VisitLength.regularizedGammaP(1, x) - (1 - exp(-x))) < 1e-10)
+        #expect(abs(VisitLength.regularizedGammaP(2, x) - (1 - exp(-x) * (1 + x))) < 1e-10)
+        #expect(abs(VisitLength.regularizedGammaP(0.5, x) - erf(x.squareRoot())) < 1e-10)
+        let visit = VisitLength(meanMinutes: 12, cv: 1, family: .gamma)
+        #expect(abs(visit.cdf(minutes: x * 12) - (1 - exp(-x))) < 1e-10)
+    }
+
+    /// A model from a server before visit families decodes as log-normal; a gamma one keeps its family.
+    @Test func aVisitWithoutFamilyIsLogNormal() throws {
+        let old = try JSONDecoder().decode(VisitLength.self, from: Data(#"{"meanMinutes":20,"cv":0.5}"#.utf8))
+        #expect(old == VisitLength(meanMinutes: 20, cv: 0.5, family: .logNormal))
+        let gamma = VisitLength(meanMinutes: 12, cv: 1, family: .gamma)
+        #expect(try JSONDecoder().decode(VisitLength.self, from: JSONEncoder().encode(gamma)) == gamma)
     }
 }

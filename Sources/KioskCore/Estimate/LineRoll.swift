@@ -5,8 +5,12 @@ struct LineRoll {
     /// When the roll starts (now, or the opening), and how long until then.
     let start: Timestamp
     let untilStart: Duration
-    /// Expected places freed in each step, by those already called (insiders are added as the roll goes).
-    var freed: [Double]
+    /// Expected places freed in each step by called tickets that never come (their call window ends then).
+    var expiries: [Double]
+    /// Those who hold a place and free it as their delay and visit end: the places they free in a step are
+    /// summed when the roll reaches it (``freed(in:)``), so a roll that calls the place it is asked about in a
+    /// few steps pays for those steps, not for every holder's whole visit.
+    var releases: [Release] = []
     /// Everyone whose leaving frees a place, for the count's spread at the end.
     var holders: [Holder] = []
     /// Today's admissions by how many steps ago they were (who may still be inside), and the share of them
@@ -34,17 +38,44 @@ struct LineRoll {
         }
     }
 
+    /// From step `from`, frees `scale` × `pmf[elapsed + k]` places in step `from + k` (`scale`: its weight over
+    /// the chance it had not freed its place in its first `elapsed` steps).
+    struct Release {
+        var from: Int
+        var elapsed: Int
+        var scale: Double
+        var pmf: [Double]
+
+        func freed(in step: Int) -> Double {
+            let index = elapsed + step - from
+            return step >= from && index < pmf.count ? scale * pmf[index] : 0
+        }
+    }
+
     init(estimator: WaitEstimator, state: QueueState, now: Timestamp) {
         self.estimator = estimator
         self.state = state
         start = state.opensAt(after: now) ?? now
         untilStart = start - now
-        freed = [Double](repeating: 0, count: WaitEstimator.horizonSteps + 1)
+        expiries = [Double](repeating: 0, count: WaitEstimator.horizonSteps + 1)
     }
 
     static var step: Duration { WaitEstimator.step }
 
     func steps(_ duration: Duration) -> Int { max(Int(duration.components.seconds / Self.step.components.seconds), 0) }
+
+    /// Whole steps from `start` back to `time` (in milliseconds: `Duration`'s arithmetic costs a 128-bit
+    /// multiplication, and a big store's roll does this for each of the day's admissions).
+    func steps(before time: Timestamp) -> Int {
+        max(Int((start.milliseconds - time.milliseconds) / Self.stepMilliseconds), 0)
+    }
+
+    /// Whole steps from `start` on to `time`.
+    func steps(after time: Timestamp) -> Int {
+        max(Int((time.milliseconds - start.milliseconds) / Self.stepMilliseconds), 0)
+    }
+
+    static let stepMilliseconds = Int64(WaitEstimator.step.components.seconds) * 1000
 
     /// The told waits of the line's places 0…`position`; with `everyRange` false only the last gets its range
     /// (the others are points), which is what one ticket's page needs.
@@ -59,13 +90,12 @@ struct LineRoll {
         guard position >= called else { return told }
         seatInsiders()
         for ticket in line.prefix(called) {
-            let calledAt = state.callTime(of: ticket.id, at: start) ?? start
+            let calledAt = state.callTime(ofCalled: ticket.id) ?? start
             hold(ticket, at: 0, elapsed: steps(start - calledAt))
         }
-        let bookings = state.upcoming(after: start).compactMap { ticket -> (step: Int, ticket: Ticket)? in
-            guard let slot = ticket.slot else { return nil }
-            return (steps(slot.start - start), ticket)
-        }
+        // Bookings join at their slot's start: looked up when the roll reaches it.
+        let horizon = start + Self.step * WaitEstimator.horizonSteps
+        let joining = state.upcomingJoins(after: start, through: horizon)
         var nextBooking = 0
         var bookingDemand = 0.0
         var cumulative = Double(free - called)
@@ -82,17 +112,23 @@ struct LineRoll {
                 )
                 break
             }
-            cumulative += freed[step] + insidersLeaving(in: step)
-            while nextBooking < bookings.count, bookings[nextBooking].step <= step {
-                let show = 1 - estimator.model.noShow
-                bookingDemand += show
-                hold(bookings[nextBooking].ticket, at: step, elapsed: 0, weight: show)
+            cumulative += freed(in: step) + insidersLeaving(in: step)
+            while nextBooking < joining.count, steps(after: joining[nextBooking].joined) <= step {
+                if let booking = state.ticket(joining[nextBooking].id), booking.slot != nil {
+                    let show = 1 - estimator.model.noShow
+                    bookingDemand += show
+                    hold(booking, at: step, elapsed: 0, weight: show)
+                }
                 nextBooking += 1
             }
             // `told` holds a wait for each place called so far: the next place is `next` (= told.count).
             while told.count <= position, cumulative >= Double(next - called + 1) + bookingDemand - 0.5 {
                 let point = WaitRange(point: Self.step * step, low: Self.step * step, high: Self.step * step)
-                told.append(everyRange || told.count == position ? range(at: step) : point.after(untilStart))
+                // A place free now calls it at once, no range about it (nor a booking's claim: it holds its own).
+                let certain = next < free && bookingDemand == 0
+                told.append(
+                    (everyRange || told.count == position) && !certain ? range(at: step) : point.after(untilStart)
+                )
                 if next < line.count { hold(line[next], at: step, elapsed: 0) }
                 next += 1
             }
@@ -102,6 +138,13 @@ struct LineRoll {
     }
 
     // MARK: - Who frees places
+
+    /// The places those called are expected to free in `step`.
+    func freed(in step: Int) -> Double {
+        var total = expiries[step]
+        for release in releases { total += release.freed(in: step) }
+        return total
+    }
 
     /// Today's admissions within the visit's reach, and the share of them still inside: the count inside over
     /// the chance each is still inside.
@@ -113,7 +156,7 @@ struct LineRoll {
         // Today's admissions, latest last: only those within a visit's reach may still be inside.
         var byElapsed = [Double](repeating: 0, count: reach)
         for admitted in state.admissionsToday.reversed() where admitted <= start {
-            let elapsed = steps(start - admitted)
+            let elapsed = steps(before: admitted)
             guard elapsed < reach else { break }
             byElapsed[elapsed] += 1
         }
@@ -157,7 +200,7 @@ struct LineRoll {
             let late = 1 - cdf[min(elapsed, cdf.count - 1)]
             let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
             let expiry = steps(estimator.callWindow) - elapsed
-            if expiry >= 0, step + expiry < freed.count { freed[step + expiry] += weight * never }
+            if expiry >= 0, step + expiry < expiries.count { expiries[step + expiry] += weight * never }
             holders.append(
                 Holder(from: step, elapsed: 0, weight: weight * never, cdf: Self.stepCDF(at: max(expiry, 0)))
             )
@@ -165,9 +208,7 @@ struct LineRoll {
         }
         let done = cdf[min(elapsed, cdf.count - 1)]
         let left = max(1 - done, 1e-9)
-        for k in 0..<max(pmf.count - elapsed, 0) where step + k < freed.count {
-            freed[step + k] += comes * pmf[elapsed + k] / left
-        }
+        releases.append(Release(from: step, elapsed: elapsed, scale: comes / left, pmf: pmf))
         holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
     }
 
@@ -204,8 +245,8 @@ struct LineRoll {
         let pace = freedAround(step)
         let z = WaitEstimator.rangeZ
         guard pace > 1e-6 else { return WaitRange(point: point, low: point, high: point).after(untilStart) }
-        // Steps per place near the call, times the count's spread; at least a step either side.
-        let margin = max(z * spread / pace, 1)
+        // Steps per place near the call, times the count's spread; at least half a step either side.
+        let margin = max(z * spread / pace, 0.5)
         return WaitRange(
             point: point,
             low: max(Self.step * (Double(step) - margin), .zero),
@@ -233,9 +274,9 @@ struct LineRoll {
     mutating func freedAround(_ step: Int) -> Double {
         let window = steps(.seconds(300))
         let from = max(step - window, 0)
-        let to = min(step + window, freed.count - 1)
+        let to = min(step + window, expiries.count - 1)
         var total = 0.0
-        for k in from...to { total += freed[k] + insidersLeaving(in: k) }
+        for k in from...to { total += freed(in: k) + insidersLeaving(in: k) }
         return total / Double(to - from + 1)
     }
 

@@ -10,30 +10,33 @@ struct VisitFit {
     /// The width of a bin: a tenth of the visit, 1 to 10 whole minutes.
     var binMinutes: Int { Int(min(max(start.meanMinutes / 10, 1), 10)) }
 
-    /// The likeliest variation for the mean Little's law gives (the mean of the start): the exits of a store
-    /// with people coming and going all day tell the mean poorly — visits overlap, and a likelihood ridge
+    /// The likeliest family and variation for the mean Little's law gives (the mean of the start): the exits of
+    /// a store with people coming and going all day tell the mean poorly — visits overlap, and a likelihood ridge
     /// lets mean and spread trade for each other — but Little's law tells it exactly; their timing after a
-    /// rush tells the spread.
+    /// rush tells the spread, and whether someone inside for long is about to leave (log-normal with a long
+    /// tail, gamma of shape above 1) or as likely to as anyone (the exponential, gamma of shape 1).
     func best() -> VisitLength {
         let width = binMinutes
         let (admissions, exits) = timeline.binned(width)
         let mean = start.meanMinutes
-        let cv = Self.goldenMaximum(in: VisitLength.cvRange) {
-            Self.logLikelihood(
-                admissions: admissions,
-                exits: exits,
-                VisitLength(meanMinutes: mean, cv: $0),
-                Double(width)
-            )
+        func likelihood(_ visit: VisitLength) -> Double {
+            Self.logLikelihood(admissions: admissions, exits: exits, visit, Double(width))
         }
-        return VisitLength(meanMinutes: mean, cv: cv)
+        let fits = VisitLength.Family.allCases.map { family in
+            let cv = Self.goldenMaximum(in: family.cvRange) {
+                likelihood(VisitLength(meanMinutes: mean, cv: $0, family: family))
+            }
+            let visit = VisitLength(meanMinutes: mean, cv: cv, family: family)
+            return (visit, likelihood(visit))
+        }
+        return fits.max { $0.1 < $1.1 }?.0 ?? start
     }
 
     /// The binned Poisson log-likelihood of the exits, up to a constant. An admission is taken at the middle of
     /// its bin.
     static func logLikelihood(admissions: [Double], exits: [Double], _ visit: VisitLength, _ width: Double) -> Double {
         guard !admissions.isEmpty else { return 0 }
-        let kernel = Int(Double.exp(visit.mu + 4 * visit.sigma) / width) + 2
+        let kernel = Int(visit.reachMinutes / width) + 2
         // P(a visit begun in the middle of bin 0 ends in bin k).
         var ends = [Double](repeating: 0, count: kernel)
         var previous = 0.0

@@ -10,17 +10,19 @@ import Synchronization
 /// frees them fast), and as called tickets that never come expire after the call window; each freed place goes
 /// to the next in line, or first to a booking whose slot has come, who then hold it for their own delay and
 /// visit (a booking for the length it said, R20). A place in line is called when the places expected to free
-/// reach it (the median of that count), and the range is where that count's spread puts the call between its
-/// 10th and 90th percentiles. Before opening everything starts at the opening.
+/// reach it (the median of that count), and the range is where that count's spread (``rangeZ`` of its standard
+/// deviations) puts the call. Before opening everything starts at the opening.
 public struct WaitEstimator: Sendable {
     public let model: WaitModel
     public let callWindow: Duration
     /// The grid's step, and how far ahead it is rolled (beyond, the line moves at the store's steady pace).
     public static let step: Duration = .seconds(30)
     static let horizonSteps = 720
-    /// The range: the count of freed places one standard deviation either side (calibrated by clup-sim to hold
-    /// the actual wait about four times in five; the spread of the count alone would hold it more often).
-    static let rangeZ = 1.0
+    /// The range: the count of freed places this many standard deviations either side (calibrated by clup-sim on
+    /// the scenarios of Benchmarks/scenarios to hold the actual wait about four times in five: the count's spread
+    /// leaves out how the pace itself may differ from the model's). A place free now has no range: its call is
+    /// certain, and a range about it would count as held whatever happened.
+    static let rangeZ = 1.45
 
     /// The visit's CDF on the grid, and each kind's holding time (delay to the door, then the visit) as
     /// probabilities per step.
@@ -64,7 +66,7 @@ public struct WaitEstimator: Sendable {
     /// the store's variation.
     func bookingHold(minutes: Int) -> (pmf: [Double], cdf: [Double]) {
         bookingHolds.hold(minutes: minutes) {
-            let visit = VisitLength(meanMinutes: Double(minutes), cv: model.visit.cv)
+            let visit = VisitLength(meanMinutes: Double(minutes), cv: model.visit.cv, family: model.visit.family)
             let visitPMF = Self.trimmed(Self.pmf(visit.cdfGrid(step: Self.step, steps: Self.horizonSteps)))
             let pmf = Self.trimmed(Self.convolve(Self.delayPMF(model.appDelay), visitPMF, limit: Self.horizonSteps))
             return (pmf, LineRoll.cdf(pmf))

@@ -2,9 +2,10 @@
 /// visit is ever known), so the visit length comes from the two anonymous series the door writes, admissions and
 /// exits: the exits expected by time t are the sum, over everyone admitted before t, of the chance that a visit
 /// begun then has ended (a Poisson process whose intensity is the admissions convolved with the visit's density).
-/// The log-normal that makes the exits seen most likely is the store's visit length (maximum likelihood, on bins
-/// of a few minutes), started from Little's law (person-minutes inside ÷ admissions). A store whose door does
-/// not count exits (fewer than ``minimumExitShare`` of its admissions) keeps its configured average visit.
+/// The visit length (log-normal or gamma) that makes the exits seen most likely is the store's (maximum
+/// likelihood, on bins of a few minutes), its mean from Little's law (person-minutes inside ÷ admissions). A
+/// store whose door does not count exits (fewer than ``minimumExitShare`` of its admissions) keeps its
+/// configured average visit.
 /// Whatever the history — three days or four weeks — it is what the store has: nothing is divided by weeks it
 /// does not have.
 extension WaitModel {
@@ -36,7 +37,7 @@ extension WaitModel {
         let n = timeline.admitted
         let mean = (n * fitted.meanMinutes + priorAdmissions * prior.visit.meanMinutes) / (n + priorAdmissions)
         let cv = (n * fitted.cv + priorAdmissions * prior.visit.cv) / (n + priorAdmissions)
-        model.visit = VisitLength(meanMinutes: mean, cv: cv)
+        model.visit = VisitLength(meanMinutes: mean, cv: cv, family: fitted.family)
         return model
     }
 

@@ -272,6 +272,16 @@ public struct QueueState: Sendable, Equatable {
         order.keys(lineLength(at: now)..<order.count).map { entries[$0.id]!.ticket }
     }
 
+    /// When each of ``upcoming(after:)`` joins, through `end`, and its id (its ticket is ``ticket(_:)``): the
+    /// wait estimate reads only those whose time comes before the place it is asked about is called.
+    func upcomingJoins(after now: Timestamp, through end: Timestamp) -> [(joined: Timestamp, id: TicketID)] {
+        let from = lineLength(at: now)
+        return order.keys(from..<max(from, lineLength(at: end))).map { ($0.joined, $0.id) }
+    }
+
+    /// The ticket of `id`, while the day's queue holds it.
+    func ticket(_ id: TicketID) -> Ticket? { entries[id]?.ticket }
+
     /// Free places inside the store.
     public var freePlaces: Int { max(capacity - inside, 0) }
 
@@ -340,7 +350,15 @@ public struct QueueState: Sendable, Equatable {
     /// the store opened.
     public func callTime(of id: TicketID, at now: Timestamp) -> Timestamp? {
         if let stamped = entries.calledAt(id) { return stamped }
-        guard isCalled(id, at: now), case .waiting(let joined)? = entries.stage(of: id) else { return nil }
+        guard isCalled(id, at: now) else { return nil }
+        return callTime(ofCalled: id)
+    }
+
+    /// ``callTime(of:at:)`` of a ticket known to be called (the wait estimate's, for the line's called prefix):
+    /// without finding its place in the line again.
+    func callTime(ofCalled id: TicketID) -> Timestamp? {
+        if let stamped = entries.calledAt(id) { return stamped }
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return nil }
         return max(joined, hours?.opens ?? joined)
     }
 
