@@ -28,7 +28,7 @@ struct FleetRoutes {
                 body: .init(
                     byteBuffer: ByteBuffer(
                         string: FleetMetrics.exposition(auth.contacts, logs: logs, lease: lease)
-                            + ReplicaMetrics.registry.emitToString()
+                            + logs.estimates.exposition() + ReplicaMetrics.registry.emitToString()
                     )
                 )
             )

@@ -18,6 +18,8 @@ public final class StoreLogs: Sendable {
         public private(set) var model: WaitModel?
         /// What the log's last weeks say about the line, gathered as events are applied (the model's input).
         public internal(set) var traffic = StoreTraffic()
+        /// What the tickets in line were told, to score the estimate as they leave the line.
+        var toldWaits = ToldWaits()
         /// The wait estimate of `model`, else of the store's configured average visit.
         public private(set) var estimator: WaitEstimator
 
@@ -52,10 +54,15 @@ public final class StoreLogs: Sendable {
             if model == nil, visitChanged { estimator = WaitEstimator(model: prior, callWindow: estimator.callWindow) }
         }
 
-        /// Folds `event` into the queue, and what it says into the traffic (before: who was called when).
-        mutating func apply(_ event: StoreEvent) {
+        /// Folds `event` into the queue, and what it says into the traffic (before: who was called when); the
+        /// told wait it scores, if any.
+        @discardableResult
+        mutating func apply(_ event: StoreEvent) -> (told: WaitRange, waited: Duration)? {
             traffic.observe(event, before: state)
+            let scored = toldWaits.observe(event, before: state)
             state.apply(event)
+            if case .dayStarted = event.body { toldWaits.prune(keeping: state) }
+            return scored
         }
 
         /// The told wait of the ticket at `position` in the line at `now` (the line's length: one taken now).
@@ -77,6 +84,10 @@ public final class StoreLogs: Sendable {
     private let reads = Mutex<(begun: Int, running: [StoreID: (number: Int, task: Task<Void, any Error>)])>(
         (0, [:])
     )
+
+    /// The told waits scored as events are applied after the start (the start's own fold scores none: a
+    /// restarted replica would count them again).
+    public let estimates = EstimateMetrics()
 
     /// The device id the server signs app tickets and writes its own events (expiries) as.
     public static let serverDevice: DeviceID = "clup-server"
@@ -300,17 +311,19 @@ public final class StoreLogs: Sendable {
     /// Applies each event that is the next one of the store's log (others were applied already, or come after
     /// a gap) and wakes the store's waiters. True when `events` went past a gap.
     private func apply(_ events: [StoreEvent], store: StoreID) -> Bool {
+        var scored: [(told: WaitRange, waited: Duration)] = []
         let (feed, behind) = live.withLock { stores -> (ChangeFeed?, Bool) in
             // In place: copying the entry out would copy the whole queue on every commit.
             guard let last = stores[store]?.lastSequence else { return (nil, false) }
             var next = last + 1
             for event in events where event.sequence == next {
-                stores[store]?.apply(event)
+                if let score = stores[store]?.apply(event) { scored.append(score) }
                 next += 1
             }
             stores[store]?.lastSequence = next - 1
             return (next - 1 > last ? stores[store]?.changes : nil, (events.last?.sequence ?? 0) >= next)
         }
+        estimates.record(scored, store: store)
         feed?.notify()
         return behind
     }
