@@ -160,6 +160,14 @@ import FoundationNetworking
             #expect(row("ticketAdmitted", code: "V002", detail: "door door-1"))
             #expect(row("capacityChanged", code: "", detail: "capacity 2"))
             #expect(row("scanRefused", code: "V002", detail: "store_full at door door-1"))
+            // What V001 was told and how long it waited: called at once, so "waited 0 s".
+            #expect(
+                rows.contains { row in
+                    row.count == 9 && row[4] == "ticketIssued" && row[6] == "V001" && row[8].hasPrefix("told ")
+                        && row[8].hasSuffix(" waited 0 s")
+                },
+                "\(csv)"
+            )
             await HIL.ok(browser, "open figures \(server.url)/console/stores/\(store.uuidString.lowercased())")
             await HIL.ok(browser, "expect figures admitted 2")
 

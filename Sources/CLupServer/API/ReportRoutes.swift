@@ -55,7 +55,10 @@ struct ReportRoutes {
     func export(_ store: StoreID, date: String?) async throws(APIError) -> Response {
         let live = try await logs.require(store)
         let day = try day(live, date: date)
-        let text = EventCSV.text(try await events(live, day: day), clock: StoreClock(live.record.profile), live: live)
+        let events = try await events(live, day: day)
+        let clock = StoreClock(live.record.profile)
+        let report = DayReport(date: StoreClock.date(day), events: events, profile: live.record.profile, clock: clock)
+        let text = EventCSV.text(events, clock: clock, live: live, waited: report.waited)
         return Response(
             status: .ok,
             headers: [

@@ -25,6 +25,8 @@ struct DayReport: ResponseCodable {
     var estimateAccuracy: EstimateAccuracy?
     /// Each scored ticket's told and actual wait, seconds (the console's plot; not in the JSON).
     var toldAndWaited: [(told: Int, waited: Int)] = []
+    /// Each scored ticket's actual wait (the CSV export's; not in the JSON).
+    var waited: [TicketID: Duration] = [:]
 
     enum CodingKeys: String, CodingKey {
         case date, joinedByHour, paper, app, bookings, admitted, noShows, cancelled, refusedScans, peakInside
@@ -76,6 +78,7 @@ struct DayReport: ResponseCodable {
         for (id, start) in joined.sorted(by: { $0.value < $1.value }) {
             guard let range = told[id], let called = calls[id] ?? admittedAt[id] else { continue }
             pairs.append((range, max(called - start, .zero)))
+            waited[id] = pairs.last?.waited
         }
         estimateAccuracy = EstimateAccuracy(pairs)
         meanWaitSeconds = Self.meanSeconds(pairs.map(\.waited))

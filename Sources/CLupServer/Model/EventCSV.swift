@@ -3,13 +3,18 @@ import KioskCore
 
 /// A day's events as CSV (RFC 4180, a header row, CRLF): one row per event with its log sequence, time
 /// (UTC, ISO 8601, and the store's local HH:MM), the device that wrote it, its kind, the ticket's id, code
-/// and kind, and a detail (a capacity, a refusal's reason, the door, the wait a ticket was told when issued:
-/// with the times of its call or admission, the actual wait). No personal data exists to leak; a
+/// and kind, and a detail (a capacity, a refusal's reason, the door, the wait a ticket was told when issued and,
+/// once it was called, the wait it had: from joining the line to its call). No personal data exists to leak; a
 /// field a spreadsheet would read as a formula is quoted with a leading apostrophe.
 enum EventCSV {
     static let header = ["sequence", "time_utc", "local_time", "device", "event", "ticket", "code", "kind", "detail"]
 
-    static func text(_ events: [StoreEvent], clock: StoreClock, live: StoreLogs.Live) -> String {
+    static func text(
+        _ events: [StoreEvent],
+        clock: StoreClock,
+        live: StoreLogs.Live,
+        waited: [TicketID: Duration] = [:]
+    ) -> String {
         var tickets: [TicketID: Ticket] = [:]
         for event in events {
             if case .ticketIssued(let ticket, _) = event.body { tickets[ticket.id] = ticket }
@@ -25,7 +30,8 @@ enum EventCSV {
                 iso.string(from: Date(timeIntervalSince1970: Double(event.time.milliseconds) / 1000)),
                 clock.time(event.time.milliseconds), event.device, event.kind,
                 id?.uuidString.lowercased() ?? "", ticket?.code.description ?? "",
-                ticket.map { ["paper", "app", "booking"][Int($0.kind.rawValue)] } ?? "", detail(event.body),
+                ticket.map { ["paper", "app", "booking"][Int($0.kind.rawValue)] } ?? "",
+                detail(event.body) + waitedText(event, waited),
             ]
             lines.append(row.map(field).joined(separator: ","))
         }
@@ -43,6 +49,12 @@ enum EventCSV {
                 "told \(told.point.components.seconds) s (\(told.low.components.seconds)-\(told.high.components.seconds))"
         case .ticketIssued, .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled: return ""
         }
+    }
+
+    /// After a `ticketIssued`'s told wait: the wait it had, once it was called.
+    private static func waitedText(_ event: StoreEvent, _ waited: [TicketID: Duration]) -> String {
+        guard case .ticketIssued(let ticket, _) = event.body, let wait = waited[ticket.id] else { return "" }
+        return " waited \(wait.components.seconds) s"
     }
 
     private static func field(_ value: String) -> String {
