@@ -44,9 +44,14 @@ struct ReportRoutes {
     func report(_ store: StoreID, date: String?) async throws(APIError) -> DayReport {
         let live = try await logs.require(store)
         let day = try day(live, date: date)
-        return DayReport(
+        return report(live, day: day, events: try await events(live, day: day))
+    }
+
+    /// The figures of `day`, folded from its `events`.
+    func report(_ live: StoreLogs.Live, day: Int64, events: [StoreEvent]) -> DayReport {
+        DayReport(
             date: StoreClock.date(day),
-            events: try await events(live, day: day),
+            events: events,
             profile: live.record.profile,
             clock: StoreClock(live.record.profile)
         )
@@ -56,9 +61,8 @@ struct ReportRoutes {
         let live = try await logs.require(store)
         let day = try day(live, date: date)
         let events = try await events(live, day: day)
-        let clock = StoreClock(live.record.profile)
-        let report = DayReport(date: StoreClock.date(day), events: events, profile: live.record.profile, clock: clock)
-        let text = EventCSV.text(events, clock: clock, live: live, waited: report.waited)
+        let waited = report(live, day: day, events: events).waited
+        let text = EventCSV.text(events, clock: StoreClock(live.record.profile), live: live, waited: waited)
         return Response(
             status: .ok,
             headers: [

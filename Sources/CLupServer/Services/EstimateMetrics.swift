@@ -45,8 +45,7 @@ public final class EstimateMetrics: Sendable {
         let held = registry.makeCounter(descriptor: Self.inRange, labels: labels)
         for (told, waited) in scored {
             errors.record(told.point > waited ? told.point - waited : waited - told.point)
-            // As the console counts it: to the second the wait is told in.
-            if told.low - .seconds(1) < waited, waited < told.high + .seconds(1) { held.increment() }
+            if told.holds(waited) { held.increment() }
         }
     }
 

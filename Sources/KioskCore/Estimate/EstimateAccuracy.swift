@@ -19,10 +19,7 @@ public struct EstimateAccuracy: Sendable, Equatable, Codable {
         medianAbsErrorSeconds = Int(errors[errors.count / 2])
         p90AbsErrorSeconds = Int(errors[min(errors.count * 9 / 10, errors.count - 1)])
         within3Minutes = Double(errors.count { $0 <= 180 }) / Double(errors.count)
-        // The range holds a wait within it, to the second it is told in.
-        let held = pairs.count { pair in
-            pair.told.low - .seconds(1) < pair.waited && pair.waited < pair.told.high + .seconds(1)
-        }
+        let held = pairs.count { $0.told.holds($0.waited) }
         rangeCoverage = Double(held) / Double(pairs.count)
     }
 }

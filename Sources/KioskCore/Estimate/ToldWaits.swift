@@ -7,9 +7,6 @@ public struct ToldWaits: Sendable {
 
     public init() {}
 
-    /// Tickets told a wait that have not left the line yet.
-    public var count: Int { told.count }
-
     /// Takes `event`, before it is applied to `state`; the told wait and the actual one when it scores one.
     public mutating func observe(
         _ event: StoreEvent,

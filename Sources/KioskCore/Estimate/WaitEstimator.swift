@@ -136,6 +136,11 @@ public struct WaitRange: Sendable, Hashable {
 
     public static let zero = WaitRange(point: .zero, low: .zero, high: .zero)
 
+    /// Whether `waited` fell inside the range, to the second a wait is told in.
+    public func holds(_ waited: Duration) -> Bool {
+        low - .seconds(1) < waited && waited < high + .seconds(1)
+    }
+
     /// The range moved later by `delay` (a wait told before opening counts from the opening).
     func after(_ delay: Duration) -> WaitRange {
         WaitRange(point: point + delay, low: low + delay, high: high + delay)
