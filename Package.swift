@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 //
 // CLup Kiosk: the store-entrance daemon (kioskd), its drivers and the device emulators.
-// Module layout and dependency direction: ../shared/ARCHITECTURE.md and README.md.
+// Module layout and dependency direction: README.md, section Layout.
 import PackageDescription
 
 /// Our own targets build with warnings as errors; dependencies keep their own settings.
