@@ -43,6 +43,13 @@ import FoundationNetworking
             let third = try await Self.page(url(codes[2]))
             #expect(third.html.contains("V003") && third.html.contains("Waiting"))
             #expect(third.html.contains("2 people ahead of you"))
+            // The wait as the JSON tells it, with its range as the printed ticket shows it: "12 min (5–21)".
+            let json = try await server.call("GET", "/v1/tickets/\(ids[2])", token: nil)
+            let told = try [json.body["estimatedWaitSeconds"], json.body["estimatedWaitLowSeconds"],
+                json.body["estimatedWaitHighSeconds"]].map { try #require($0 as? Int).minutesUp }
+            #expect(told[1] < told[0] && told[0] < told[2], "a wait behind two in a store of 1: \(told)")
+            let shown = try await Self.page(url(codes[2])).html  // a few ms after the JSON: the same minutes
+            #expect(shown.contains("\(told[0]) min (\(told[1])–\(told[2]))"), "\(told)")
             #expect(third.html.contains("/v1/tickets/"), "the page follows its ticket's event stream")
             // Italian from the browser's language, or from the page's switch.
             let italian = try await Self.page(url(codes[2]), language: "it-IT,it;q=0.9,en;q=0.5")
@@ -115,4 +122,8 @@ import FoundationNetworking
         }
         await server.stop()
     }
+}
+
+extension Int {
+    fileprivate var minutesUp: Int { (self + 59) / 60 }
 }

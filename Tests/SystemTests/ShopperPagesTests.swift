@@ -203,6 +203,9 @@ import Testing
             // A002 torn off: its page shows it waiting behind A001, live.
             await kiosk.customerTakes()
             #expect(await browser.ask("expect second ahead 1 person ahead of you") == "ok")
+            // Its wait, written by the page's script from the stream (the page was printed: no wait then),
+            // with the range the printed ticket shows too.
+            #expect(await browser.ask("expect second minutes min (") == "ok")
             #expect(await browser.ask("expect second notice Get ready: you are next") == "ok")
             #expect(try await kiosk.scan(urls[0], on: scanner) == "admit A001")
             #expect(await browser.ask("expect first stage Admitted") == "ok")

@@ -7,7 +7,7 @@ enum PageCatalogue {
         // The ticket page.
         "ticket": "Ticket", "your_ticket": "Your ticket", "ahead_one": "1 person ahead of you",
         "ahead_many": "{n} people ahead of you", "ahead_none": "Nobody ahead of you", "wait": "Estimated wait",
-        "minutes": "{n} min", "stage.printing": "Printed — take it from the kiosk",
+        "minutes": "{n} min", "minutes_range": "{n} min ({lo}–{hi})", "stage.printing": "Printed — take it from the kiosk",
         "stage.booked": "Booked", "stage.waiting": "Waiting", "stage.called": "It is your turn — go to the door",
         "stage.admitted": "Admitted — welcome", "stage.expired": "Expired", "stage.cancelled": "Cancelled",
         "live": "This page updates by itself.", "reload": "Reload the page to see your place now.",
@@ -66,7 +66,7 @@ enum PageCatalogue {
         "app": "CLup — fai la fila da casa", "language": "Lingua",
         "ticket": "Biglietto", "your_ticket": "Il tuo biglietto", "ahead_one": "1 persona prima di te",
         "ahead_many": "{n} persone prima di te", "ahead_none": "Nessuno prima di te", "wait": "Attesa stimata",
-        "minutes": "{n} min", "stage.printing": "Stampato — prendilo dal chiosco",
+        "minutes": "{n} min", "minutes_range": "{n} min ({lo}–{hi})", "stage.printing": "Stampato — prendilo dal chiosco",
         "stage.booked": "Prenotato", "stage.waiting": "In attesa", "stage.called": "Tocca a te — vai all'ingresso",
         "stage.admitted": "Entrato — benvenuto", "stage.expired": "Scaduto", "stage.cancelled": "Annullato",
         "live": "Questa pagina si aggiorna da sola.", "reload": "Ricarica la pagina per vedere il tuo posto.",

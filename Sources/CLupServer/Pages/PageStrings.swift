@@ -52,13 +52,23 @@ struct PageStrings: Sendable {
     /// `key`'s text with `{t}` replaced.
     func format(_ key: String, text: String) -> String { self[key].replacingOccurrences(of: "{t}", with: text) }
 
+    /// A told wait in whole minutes rounded up, "12 min (8–15)": the range the wait falls in four times out of
+    /// five, as the printed ticket shows it (``TicketLayout``), when its ends differ and the wait is not nil.
+    func wait(seconds: Int, low: Int?, high: Int?) -> String {
+        let minutes = (seconds + 59) / 60
+        guard let low, let high, minutes > 0, (low + 59) / 60 < (high + 59) / 60 else { return format("minutes", minutes) }
+        return format("minutes_range", minutes)
+            .replacingOccurrences(of: "{lo}", with: "\((low + 59) / 60)")
+            .replacingOccurrences(of: "{hi}", with: "\((high + 59) / 60)")
+    }
+
     /// `?lang=xx` when the page was asked for in a language by its switch, so links keep it; else empty.
     let languageQuery: String
 
     /// The words the page's script needs, as JSON safe inside a `<script>` element.
     var scriptJSON: String {
         let words = table.filter { key, _ in
-            ["js.", "stage.", "ahead_", "error."].contains { key.hasPrefix($0) } || key == "minutes"
+            ["js.", "stage.", "ahead_", "error."].contains { key.hasPrefix($0) } || key.hasPrefix("minutes")
         }
         let data = (try? JSONSerialization.data(withJSONObject: words, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")

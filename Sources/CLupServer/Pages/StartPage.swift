@@ -42,7 +42,11 @@ struct StartPage {
     }
 
     private func store(_ store: AppRoutes.StoreSummary, _ strings: PageStrings) -> [String: Any] {
-        let minutes = strings.format("minutes", (store.estimatedWaitSeconds + 59) / 60)
+        let minutes = strings.wait(
+            seconds: store.estimatedWaitSeconds,
+            low: store.estimatedWaitLowSeconds,
+            high: store.estimatedWaitHighSeconds
+        )
         var values: [String: Any] = [
             "id": store.id.uuidString.lowercased(), "name": store.name, "address": store.address,
             "waiting": strings.count(store.waiting, none: "waiting_none", one: "waiting_one", many: "waiting_many"),

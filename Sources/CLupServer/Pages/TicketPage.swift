@@ -46,7 +46,9 @@ struct TicketPage {
         let ahead = status.peopleAhead.map {
             strings.count($0, none: "ahead_none", one: "ahead_one", many: "ahead_many")
         }
-        let minutes = status.estimatedWaitSeconds.map { strings.format("minutes", ($0 + 59) / 60) }
+        let minutes = status.estimatedWaitSeconds.map {
+            strings.wait(seconds: $0, low: status.estimatedWaitLowSeconds, high: status.estimatedWaitHighSeconds)
+        }
         let over = ["admitted", "expired", "cancelled"].contains(status.stage)
         var values: [String: Any] = [
             "title": strings["your_ticket"], "store": profile.name, "code": status.ticket.code,
