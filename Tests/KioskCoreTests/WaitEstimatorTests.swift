@@ -109,6 +109,26 @@ import Testing
         #expect(none < short && short < average, "\(none) \(short) \(average)")
     }
 
+    /// App holders who waited long enough to plan their trip come about when called; one called soon after
+    /// taking its ticket comes late. A line that has waited long is told a shorter wait behind it.
+    @Test func aLineThatPlannedItsTripHoldsPlacesLess() {
+        func line(joinedAt: Double) -> QueueState {
+            var queue = store(capacity: 2, admitted: [-5, -10], waiting: 0)
+            for n in 0..<4 {
+                let t = ticket(600 + n, kind: .app, at: minutes(joinedAt + Double(n) / 1000))
+                queue.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
+            }
+            return queue
+        }
+        var model = WaitModel.prior(averageVisit: .seconds(20 * 60))
+        model.appDelay = Array(repeating: 0, count: 16) + [1]  // 8 minutes late
+        model.plannedAppDelay = [1]  // at the door when called
+        let estimator = WaitEstimator(model: model, callWindow: .seconds(600))
+        let fresh = estimator.wait(position: 4, in: line(joinedAt: -0.5), at: base).point
+        let planned = estimator.wait(position: 4, in: line(joinedAt: -40), at: base).point
+        #expect(planned + .minutes(1) < fresh, "planned \(planned), fresh \(fresh)")
+    }
+
     @Test func theToldWaitRoundTripsInItsEvent() throws {
         let t = ticket(1, kind: .app, at: base)
         let told = WaitRange(point: .seconds(600), low: .seconds(420), high: .seconds(900))
@@ -201,6 +221,44 @@ import Testing
         #expect(abs(VisitLength.regularizedGammaP(0.5, x) - erf(x.squareRoot())) < 1e-10)
         let visit = VisitLength(meanMinutes: 12, cv: 1, family: .gamma)
         #expect(abs(visit.cdf(minutes: x * 12) - (1 - exp(-x))) < 1e-10)
+    }
+
+    /// A called app ticket's delay to the door is learnt apart when it had waited ``WaitModel/plannedWait`` in
+    /// line: A, called at once, comes 8 minutes later; B, called 19 minutes after it joined, comes at once.
+    @Test func delaysAfterALongWaitAreLearntApart() throws {
+        var queue = QueueState(capacity: 1)
+        var traffic = StoreTraffic()
+        let day = BusinessDay(year: 2026, month: 11, day: 24)
+        let start = day.instant(secondsAfterMidnight: 10 * 3600, zone: .utc)
+        func take(_ e: StoreEvent) {
+            traffic.observe(e, before: queue)
+            queue.apply(e)
+        }
+        func apply(_ body: StoreEvent.Body, at minute: Double) { take(event(body, at: start + .minutes(minute))) }
+        take(StoreCalendar(hours: .openAllDay, zone: .utc).dayStarted(day, store: store, device: "d"))
+        let a = ticket(1, kind: .app, at: start)
+        let b = ticket(2, kind: .app, at: start + .minutes(1))
+        apply(.ticketIssued(a, told: nil), at: 0)
+        apply(.ticketIssued(b, told: nil), at: 1)
+        apply(.ticketAdmitted(a.id, door: "door"), at: 8)
+        apply(.customerExited, at: 20)
+        apply(.ticketAdmitted(b.id, door: "door"), at: 20.25)
+        let counted = try #require(traffic.days.values.first)
+        #expect(counted.appDelays == Array(repeating: 0, count: 16) + [1], "\(counted.appDelays)")
+        #expect(counted.plannedAppDelays == [1], "\(counted.plannedAppDelays)")
+        let model = WaitModel.learn(traffic, prior: .prior(averageVisit: .seconds(600)), now: start + .minutes(30))
+        func mean(_ shares: [Double]) -> Double { shares.enumerated().reduce(0) { $0 + Double($1.0) * $1.1 } }
+        #expect(mean(model.plannedAppDelay) < mean(model.appDelay))
+    }
+
+    /// A model from a server of the previous version has no planned delay: its app delay serves for both.
+    @Test func aModelWithoutPlannedDelayUsesItsAppDelay() throws {
+        let model = WaitModel(visit: VisitLength(meanMinutes: 12), appDelay: [0.5, 0.5])
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(model)) as! [String: Any]
+        #expect(json["plannedAppDelay"] != nil)
+        json["plannedAppDelay"] = nil
+        let old = try JSONDecoder().decode(WaitModel.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(old.plannedAppDelay == [0.5, 0.5] && old == model)
     }
 
     /// A model from a server before visit families decodes as log-normal; a gamma one keeps its family.

@@ -45,8 +45,10 @@ import FoundationNetworking
             #expect(third.html.contains("2 people ahead of you"))
             // The wait as the JSON tells it, with its range as the printed ticket shows it: "12 min (5–21)".
             let json = try await server.call("GET", "/v1/tickets/\(ids[2])", token: nil)
-            let told = try [json.body["estimatedWaitSeconds"], json.body["estimatedWaitLowSeconds"],
-                json.body["estimatedWaitHighSeconds"]].map { try #require($0 as? Int).minutesUp }
+            let told = try [
+                json.body["estimatedWaitSeconds"], json.body["estimatedWaitLowSeconds"],
+                json.body["estimatedWaitHighSeconds"],
+            ].map { try #require($0 as? Int).minutesUp }
             #expect(told[1] < told[0] && told[0] < told[2], "a wait behind two in a store of 1: \(told)")
             let shown = try await Self.page(url(codes[2])).html  // a few ms after the JSON: the same minutes
             #expect(shown.contains("\(told[0]) min (\(told[1])–\(told[2]))"), "\(told)")

@@ -56,7 +56,9 @@ struct PageStrings: Sendable {
     /// five, as the printed ticket shows it (``TicketLayout``), when its ends differ and the wait is not nil.
     func wait(seconds: Int, low: Int?, high: Int?) -> String {
         let minutes = (seconds + 59) / 60
-        guard let low, let high, minutes > 0, (low + 59) / 60 < (high + 59) / 60 else { return format("minutes", minutes) }
+        guard let low, let high, minutes > 0, (low + 59) / 60 < (high + 59) / 60 else {
+            return format("minutes", minutes)
+        }
         return format("minutes_range", minutes)
             .replacingOccurrences(of: "{lo}", with: "\((low + 59) / 60)")
             .replacingOccurrences(of: "{hi}", with: "\((high + 59) / 60)")

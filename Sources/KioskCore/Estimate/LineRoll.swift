@@ -76,6 +76,7 @@ struct LineRoll {
     }
 
     static let stepMilliseconds = Int64(WaitEstimator.step.components.seconds) * 1000
+    static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
 
     /// The told waits of the line's places 0…`position`; with `everyRange` false only the last gets its range
     /// (the others are points), which is what one ticket's page needs.
@@ -192,7 +193,7 @@ struct LineRoll {
     /// `ticket` takes a place at `step` (having held it `elapsed` steps already): the place is freed as its
     /// delay and visit end, or — for an app ticket or booking that may never come — at the call window's end.
     mutating func hold(_ ticket: Ticket, at step: Int, elapsed: Int, weight: Double = 1) {
-        let (pmf, cdf) = holding(ticket)
+        let (pmf, cdf) = holding(ticket, calledAt: step - elapsed)
         var comes = weight
         if ticket.kind != .paper {
             // The chance it never comes, given it has not come in `elapsed` steps.
@@ -212,13 +213,23 @@ struct LineRoll {
         holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
     }
 
-    /// A ticket's holding time: delay to the door, then the visit (a booking's own expected visit, R20).
-    func holding(_ ticket: Ticket) -> (pmf: [Double], cdf: [Double]) {
-        if ticket.kind == .booking, let minutes = ticket.slot?.expectedVisitMinutes, minutes > 0 {
-            return estimator.bookingHold(minutes: minutes)
+    /// A ticket's holding time when called at step `calledAt` (negative: before the roll's start): delay to the
+    /// door, then the visit (a booking's own expected visit, R20; an app ticket that waited long enough to plan
+    /// its trip, the planned delay).
+    func holding(_ ticket: Ticket, calledAt: Int) -> (pmf: [Double], cdf: [Double]) {
+        switch ticket.kind {
+        case .paper:
+            return (estimator.paperHold, estimator.paperHoldCDF)
+        case .booking:
+            if let minutes = ticket.slot?.expectedVisitMinutes, minutes > 0 {
+                return estimator.bookingHold(minutes: minutes)
+            }
+            return (estimator.appHold, estimator.appHoldCDF)
+        case .app:
+            let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
+            return state.waitedInLine(ticket.id, calledAt: call) >= Self.plannedWaitMilliseconds
+                ? (estimator.plannedAppHold, estimator.plannedAppHoldCDF) : (estimator.appHold, estimator.appHoldCDF)
         }
-        let pmf = ticket.kind == .paper ? estimator.paperHold : estimator.appHold
-        return (pmf, ticket.kind == .paper ? estimator.paperHoldCDF : estimator.appHoldCDF)
     }
 
     static func cdf(_ pmf: [Double]) -> [Double] {

@@ -15,8 +15,10 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
         /// Called app tickets and bookings, and those of them that expired.
         public var called = 0
         public var expired = 0
-        /// Call → admission, in ``WaitModel/delayBinSeconds`` bins, for app tickets and bookings, and for paper.
+        /// Call → admission, in ``WaitModel/delayBinSeconds`` bins, for app tickets and bookings, for app tickets
+        /// that had waited ``WaitModel/plannedWait`` or more, and for paper.
         public var appDelays: [Int] = []
+        public var plannedAppDelays: [Int] = []
         public var paperDelays: [Int] = []
     }
 
@@ -36,9 +38,15 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
             guard let called = state.callTime(of: id, at: event.time) else { return }
             let bin = max(Int((event.time - called).components.seconds) / WaitModel.delayBinSeconds, 0)
             let capped = min(bin, 39)
+            let planned =
+                entry.ticket.kind == .app
+                && state.waitedInLine(id, calledAt: called.milliseconds) >= LineRoll.plannedWaitMilliseconds
             count(event.time) { day, _ in
                 if entry.ticket.kind == .paper {
                     Self.add(capped, to: &day.paperDelays)
+                } else if planned {
+                    Self.add(capped, to: &day.plannedAppDelays)
+                    day.called += 1
                 } else {
                     Self.add(capped, to: &day.appDelays)
                     day.called += 1

@@ -31,6 +31,9 @@ public struct WaitEstimator: Sendable {
     let paperHold: [Double]
     let appHoldCDF: [Double]
     let paperHoldCDF: [Double]
+    /// The holding time of an app ticket called after ``WaitModel/plannedWait`` in line.
+    let plannedAppHold: [Double]
+    let plannedAppHoldCDF: [Double]
     /// Bookings' holding times by the visit they said, made when first asked (shared by the estimator's copies).
     let bookingHolds = BookingHolds()
     /// Steps after which a visit has almost surely ended (the grid's CDF within 10⁻⁶ of 1).
@@ -45,8 +48,10 @@ public struct WaitEstimator: Sendable {
         let visitPMF = Self.trimmed(Self.pmf(visitCDF))
         appHold = Self.trimmed(Self.convolve(Self.delayPMF(model.appDelay), visitPMF, limit: steps))
         paperHold = Self.trimmed(Self.convolve(Self.delayPMF(model.paperDelay), visitPMF, limit: steps))
+        plannedAppHold = Self.trimmed(Self.convolve(Self.delayPMF(model.plannedAppDelay), visitPMF, limit: steps))
         appHoldCDF = LineRoll.cdf(appHold)
         paperHoldCDF = LineRoll.cdf(paperHold)
+        plannedAppHoldCDF = LineRoll.cdf(plannedAppHold)
     }
 
     /// The told wait of the ticket at `position` in the line at `now` (0 = first), or of one taken now at the end

@@ -28,6 +28,7 @@ extension WaitModel {
         model.noShow = (expired + priorCalls * prior.noShow) / (called + priorCalls)
         model.appDelay = delayShares(days.map(\.appDelays), prior: prior.appDelay)
         model.paperDelay = delayShares(days.map(\.paperDelays), prior: prior.paperDelay)
+        model.plannedAppDelay = delayShares(days.map(\.plannedAppDelays), prior: prior.plannedAppDelay)
         let timeline = Timeline(traffic, through: now)
         model.admissions = Int(timeline.admitted)
         guard timeline.admitted > 0, timeline.exited >= minimumExitShare * timeline.admitted else { return model }

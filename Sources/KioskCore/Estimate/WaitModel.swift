@@ -9,6 +9,9 @@ public struct WaitModel: Sendable, Hashable, Codable {
     /// How long a called ticket that came took to reach the door: shares of ``delayBinSeconds`` bins from 0.
     public var appDelay: [Double]
     public var paperDelay: [Double]
+    /// The same for app tickets that had waited ``plannedWait`` or more in line when called: their holders had
+    /// time to time their trip and come about when called, where one told "5 min" who lives 12 away comes late.
+    public var plannedAppDelay: [Double]
     /// Days of history it was learnt from, and the admissions and exits that showed the visit length.
     public var days: Int
     public var admissions: Int
@@ -16,6 +19,8 @@ public struct WaitModel: Sendable, Hashable, Codable {
 
     /// The width of a delay bin.
     public static let delayBinSeconds = 30
+    /// A wait in line after which an app ticket's holder is taken to have planned the trip to the door.
+    public static let plannedWait: Duration = .minutes(15)
     /// The share of called app tickets and bookings assumed never to come until a store's log says.
     public static let priorNoShow = 0.1
 
@@ -24,6 +29,7 @@ public struct WaitModel: Sendable, Hashable, Codable {
         noShow: Double = priorNoShow,
         appDelay: [Double] = [0.6, 0.2, 0.1, 0.1],
         paperDelay: [Double] = [1],
+        plannedAppDelay: [Double]? = nil,
         days: Int = 0,
         admissions: Int = 0,
         computedAt: Timestamp = Timestamp(milliseconds: 0)
@@ -32,6 +38,7 @@ public struct WaitModel: Sendable, Hashable, Codable {
         self.noShow = min(max(noShow, 0), 0.95)
         self.appDelay = Self.normalised(appDelay)
         self.paperDelay = Self.normalised(paperDelay)
+        self.plannedAppDelay = Self.normalised(plannedAppDelay ?? appDelay)
         self.days = days
         self.admissions = admissions
         self.computedAt = computedAt
@@ -46,5 +53,26 @@ public struct WaitModel: Sendable, Hashable, Codable {
         let total = shares.reduce(0) { $0 + max($1, 0) }
         guard total > 0 else { return [1] }
         return shares.map { max($0, 0) / total }
+    }
+}
+
+extension WaitModel {
+    private enum CodingKeys: String, CodingKey {
+        case visit, noShow, appDelay, paperDelay, plannedAppDelay, days, admissions, computedAt
+    }
+
+    /// A model from a server of the previous version has no ``plannedAppDelay``: its app delay serves for both.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            visit: try c.decode(VisitLength.self, forKey: .visit),
+            noShow: try c.decode(Double.self, forKey: .noShow),
+            appDelay: try c.decode([Double].self, forKey: .appDelay),
+            paperDelay: try c.decode([Double].self, forKey: .paperDelay),
+            plannedAppDelay: try c.decodeIfPresent([Double].self, forKey: .plannedAppDelay),
+            days: try c.decode(Int.self, forKey: .days),
+            admissions: try c.decode(Int.self, forKey: .admissions),
+            computedAt: try c.decode(Timestamp.self, forKey: .computedAt)
+        )
     }
 }

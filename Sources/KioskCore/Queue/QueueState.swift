@@ -340,6 +340,12 @@ public struct QueueState: Sendable, Equatable {
         order.keys(0..<min(calledCount(at: now), limit)).map { entries[$0.id]!.ticket }
     }
 
+    /// How long `id` waited in line before a call at `calledAt`, in milliseconds (0 unless it is in line).
+    func waitedInLine(_ id: TicketID, calledAt: Int64) -> Int64 {
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return 0 }
+        return max(calledAt - joined.milliseconds, 0)
+    }
+
     /// Whether `id` is called at `now`.
     public func isCalled(_ id: TicketID, at now: Timestamp) -> Bool {
         guard let position = position(of: id, at: now) else { return false }
