@@ -196,6 +196,25 @@ import Testing
             ).id
             await #expect(throws: APIError.self) { _ = try await storage.append([late], store: other) { _ in } }
             #expect(try await storage.events(store: other, after: 0).isEmpty)
+
+            // A ticket id belongs to one store: the other store's log names it, this store's own does not count.
+            let at = Timestamp(milliseconds: 10_000)
+            let ticket = Ticket(
+                id: .v7(at: at),
+                store: store,
+                kind: .paper,
+                code: TicketCode(prefix: "A", number: 1),
+                issuedAt: at,
+                issuer: "door-1"
+            )
+            _ = try await storage.append(
+                [StoreEvent.new(.ticketIssued(ticket), store: store, device: "door-1", at: at)],
+                store: store
+            ) { _ in }
+            let fresh = TicketID.v7(at: at)
+            #expect(try await storage.ticketsOfOtherStores([ticket.id, fresh], store: other) == [ticket.id])
+            #expect(try await storage.ticketsOfOtherStores([ticket.id, fresh], store: store).isEmpty)
+            #expect(try await storage.ticketsOfOtherStores([], store: other).isEmpty)
         }
     }
 

@@ -75,6 +75,8 @@ public final class StoreLogs: Sendable {
     /// How long a called ticket holds its place (the wait estimate's no-shows).
     let callWindow: Duration
     private let live: Mutex<[StoreID: Live]>
+    /// The store of each ticket the queues hold.
+    private let tickets = TicketIndex()
     /// Database look-ups of store ids this replica does not know (``require(_:)``): 20 at once, then 20 a second.
     private let lookups = RateLimiter(RateLimiter.Rule(burst: 20, interval: .milliseconds(50)))
     /// Reads of a store's log to catch up with it since the start (``catchUp(_:through:)``): a commit that found
@@ -109,6 +111,7 @@ public final class StoreLogs: Sendable {
             )
             for event in events { store.apply(event) }
             store.traffic.prune(now: database.clock.now())
+            tickets.update(.all(of: store.state), store: record.id)
             stores[record.id] = store
         }
         live = Mutex(stores)
@@ -208,9 +211,12 @@ public final class StoreLogs: Sendable {
         }
     }
 
-    /// The store whose log has this ticket.
+    /// The store whose queue holds this ticket.
     public func store(containing ticket: TicketID) -> Live? {
-        live.withLock { stores in stores.values.first { $0.state.entries[ticket] != nil } }
+        guard let id = tickets.store(of: ticket), let store = store(id), store.state.entries[ticket] != nil else {
+            return nil
+        }
+        return store
     }
 
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
@@ -223,6 +229,19 @@ public final class StoreLogs: Sendable {
 
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
         _ = try await require(store)
+        // A ticket id belongs to one store for ever: a kiosk of another store cannot issue a ticket under it.
+        let issued = events.compactMap { event -> TicketID? in
+            if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
+        }
+        if let taken = try await database.ticketsOfOtherStores(issued, store: store).first,
+            let index = issued.firstIndex(of: taken)
+        {
+            throw APIError(
+                .conflict,
+                "ticket id \(taken) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints",
+                field: "events[\(events.firstIndex { $0.ticketID == issued[index] } ?? 0)].body.ticket.id"
+            )
+        }
         let results = try await database.append(events, store: store) { [self] added in
             applyCommitted(added, store: store)
         }
@@ -312,17 +331,19 @@ public final class StoreLogs: Sendable {
     /// a gap) and wakes the store's waiters. True when `events` went past a gap.
     private func apply(_ events: [StoreEvent], store: StoreID) -> Bool {
         var scored: [(told: WaitRange, waited: Duration)] = []
+        var change = TicketIndex.Change()
         let (feed, behind) = live.withLock { stores -> (ChangeFeed?, Bool) in
             // In place: copying the entry out would copy the whole queue on every commit.
             guard let last = stores[store]?.lastSequence else { return (nil, false) }
             var next = last + 1
             for event in events where event.sequence == next {
-                if let score = stores[store]?.apply(event) { scored.append(score) }
+                if stores[store] != nil, let score = change.apply(event, to: &stores[store]!) { scored.append(score) }
                 next += 1
             }
             stores[store]?.lastSequence = next - 1
             return (next - 1 > last ? stores[store]?.changes : nil, (events.last?.sequence ?? 0) >= next)
         }
+        tickets.update(change, store: store)
         estimates.record(scored, store: store)
         feed?.notify()
         return behind

@@ -121,6 +121,16 @@ extension PostgresStorage {
         )
     }
 
+    public func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) async throws -> [TicketID] {
+        guard !tickets.isEmpty else { return [] }
+        let rows = try await pool.query(
+            "SELECT DISTINCT ticket FROM events WHERE ticket = ANY(\(tickets)) AND store <> \(store)"
+        )
+        var taken: [TicketID] = []
+        for ticket in try rows.decode(UUID.self) { taken.append(ticket) }
+        return taken
+    }
+
     public func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp? {
         let rows = try await pool.query(
             """

@@ -104,6 +104,18 @@ extension SQLiteStorage {
     }
 
     /// The latest arrival the server stamped on one of a kiosk's late events (``LateEvents``).
+    public func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) throws -> [TicketID] {
+        guard !tickets.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: tickets.count).joined(separator: ",")
+        return try pool.read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT DISTINCT ticket FROM events WHERE ticket IN (\(marks)) AND store != ?",
+                arguments: StatementArguments(tickets.map(\.uuidString) + [store.uuidString])
+            ).compactMap(UUID.init(uuidString:))
+        }
+    }
+
     public func lastReceivedAt(store: StoreID, device: DeviceID) throws -> Timestamp? {
         try pool.read { db in
             try Int64.fetchOne(

@@ -80,6 +80,8 @@ public protocol ServerStorage: Sendable {
     func events(store: StoreID, after sequence: Int64, limit: Int) async throws -> [StoreEvent]
     /// The events that happened from `start` up to `end` (milliseconds since 1970), in log order.
     func events(store: StoreID, from start: Int64, to end: Int64) async throws -> [StoreEvent]
+    /// Those of `tickets` that some other store's log names: a ticket id belongs to one store for ever.
+    func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) async throws -> [TicketID]
     /// The latest arrival the server stamped on one of a kiosk's late events.
     func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp?
 
