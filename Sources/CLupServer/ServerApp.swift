@@ -37,7 +37,7 @@ public struct ServerApp: Sendable {
         /// Proxies (load balancers) whose `X-Forwarded-For` names the client; nobody else's is believed.
         public var trustedProxies: [CIDR] = []
         /// How far ahead of the server's clock a kiosk's event may be (its clock is off: it is told to check NTP).
-        public var clockSkew: Duration = .seconds(5 * 60)
+        public var clockSkew: Duration = .seconds(EventChecks.defaultSkewSeconds)
         /// A kiosk's event that reaches the server later than this after it happened counts for the line from
         /// its arrival (behind everyone already waiting).
         public var lateEventAfter: Duration = .seconds(60)

@@ -86,7 +86,7 @@ struct ClupServerCommand: AsyncParsableCommand {
     var maxConnectionsPerAddress = ConnectionLimits().perAddress
 
     @Option(help: "Seconds a kiosk's event may be ahead of this server's clock (beyond: refused, check NTP).")
-    var clockSkewSeconds = 300
+    var clockSkewSeconds = 120
 
     @Option(
         help: """

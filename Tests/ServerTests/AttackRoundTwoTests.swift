@@ -62,4 +62,48 @@ import FoundationNetworking
         }
         await server.stop()
     }
+
+    /// A kiosk credential does what a kiosk does, no more: the capacity is the manager's, and a day's start sent
+    /// before the store's hours begin that day's line (which would end today's line: every ticket 404) is
+    /// refused; an event further ahead than the clock skew sync needs (120 s) is refused too.
+    @Test func aKioskCannotLiftTheCapacityNorStartTomorrowNow() async throws {
+        let server = try await ServerRig()
+        do {
+            let store = try await server.registerStore(["capacity": 5], manager: "owner")
+            let credential = try await server.enroll("k1", store: store)
+            let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+            let victim = try #require((taken.body["ticket"] as? [String: Any])?["id"] as? String)
+            let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+            func push(_ event: StoreEvent) async throws -> (status: Int, field: String?) {
+                let answer = try await server.call(
+                    "POST",
+                    "/v1/stores/\(store.uuidString)/events",
+                    token: credential,
+                    raw: try JSONEncoder().encode(["events": [event]])
+                )
+                return (answer.status, answer.body["field"] as? String)
+            }
+            let lift = try await push(.new(.capacityChanged(100_000), store: store, device: "k1", at: now))
+            #expect(lift.status == 403 && lift.field == "events[0].body", "\(lift)")
+            #expect(server.queue(store)?.capacity == 5)
+
+            let calendar = try #require(server.app.logs.store(store)?.record.profile.calendar)
+            let tomorrow = BusinessDay(number: calendar.businessDay(at: now).number + 1)
+            let early = try await push(.dayStarted(tomorrow, store: store, device: "k1", at: now))
+            #expect(early.status == 400 && early.field == "events[0].body.day", "\(early)")
+            #expect(try await server.call("GET", "/v1/tickets/\(victim)", token: nil).status == 200)
+            // Today's start, as every kiosk writes it, is still taken.
+            let today = try await push(calendar.dayStarted(calendar.businessDay(at: now), store: store, device: "k1"))
+            #expect(today.status == 200, "\(today)")
+
+            let ahead = try await push(.new(.customerExited, store: store, device: "k1", at: now + .seconds(150)))
+            #expect(ahead.status == 400 && ahead.field == "events[0].time", "\(ahead)")
+            let near = try await push(.new(.customerExited, store: store, device: "k1", at: now + .seconds(60)))
+            #expect(near.status == 200, "\(near)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
 }

@@ -28,6 +28,11 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
 
     public static let unauthorized = APIError(.unauthorized, "missing or invalid credentials")
 
+    /// An event id another store's log holds: said without naming that store.
+    static func eventIDInUse(_ id: UUID) -> APIError {
+        .badRequest("event id \(id) is in use: a kiosk makes a new id (UUIDv7) for each event", field: "events")
+    }
+
     public static func notFound(_ what: String) -> APIError { APIError(.notFound, "\(what) not found") }
 
     /// What an unexpected failure answers (500): nothing of the server's inside.

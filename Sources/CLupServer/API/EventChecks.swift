@@ -4,12 +4,23 @@ import KioskCore
 /// this device, its times are within the server's clock window (a kiosk that was offline may send events up
 /// to `maxAge` old; none may come from further ahead than `skew`), and its values are in the ranges a kiosk
 /// makes. A kiosk credential is a secret of one box, not a key to rewrite the queue: a ticket cannot be dated
-/// into next year, nor be anything but a paper ticket of that kiosk.
+/// into next year, nor be anything but a paper ticket of that kiosk; the capacity is the manager's; a day's
+/// start cannot come before the store's hours begin that day's line.
 struct EventChecks: Sendable {
-    var skew: Duration = .seconds(5 * 60)
+    /// Two minutes: a kiosk's clock follows NTP; one cut off from it for a month drifts within about a minute
+    /// (a real-time clock of ±20 ppm), and more than that is a clock to fix, which the refusal says.
+    var skew: Duration = .seconds(defaultSkewSeconds)
     var maxAge: Duration = .seconds(366 * 86_400)
 
-    func check(_ events: [StoreEvent], store: StoreID, device: DeviceID, now: Timestamp) throws(APIError) {
+    static let defaultSkewSeconds: Int64 = 120
+
+    func check(
+        _ events: [StoreEvent],
+        store: StoreID,
+        device: DeviceID,
+        calendar: StoreCalendar,
+        now: Timestamp
+    ) throws(APIError) {
         let window = (now - maxAge)...(now + skew)
         for (i, event) in events.enumerated() {
             let at = "events[\(i)]"
@@ -46,20 +57,26 @@ struct EventChecks: Sendable {
                 if case .scanRefused(let reason, _, _) = event.body, reason.count > 200 {
                     throw APIError.badRequest("at most 200 characters", field: "\(at).body.reason")
                 }
-            case .capacityChanged(let capacity):
-                guard (0...100_000).contains(capacity) else {
-                    throw APIError.badRequest("0 to 100000 people", field: "\(at).body.capacity")
-                }
+            case .capacityChanged:
+                throw APIError(
+                    .forbidden,
+                    "the capacity is the store manager's: change it in the console (PUT /v1/stores/{id})",
+                    field: "\(at).body"
+                )
             case .dayStarted(let day, _):
                 // The day's start that every device writes alike (its derived id); a kiosk does not restate hours.
                 guard event.id == StoreEvent.dayStarted(day, store: store, device: device, at: event.time).id else {
                     throw APIError(.forbidden, "a kiosk writes a day's start with its derived id", field: "\(at).id")
                 }
                 // Its time is the previous opening day's closing: the day itself may be a few days ahead (a
-                // weekend, holidays).
+                // weekend, holidays), never ahead of the day whose line the store's hours have begun (a start
+                // sent early would end today's line; a kiosk's clock may be `skew` ahead).
                 let today = now.milliseconds.floorDivided(by: 86_400_000)
-                guard (today - 2...today + 8).contains(day.number) else {
-                    throw APIError.badRequest("a business day near today", field: "\(at).body.day")
+                guard day.number >= today - 2, day <= calendar.businessDay(at: now + skew) else {
+                    throw APIError.badRequest(
+                        "the business day whose line has begun, by the store's hours, or an earlier one",
+                        field: "\(at).body.day"
+                    )
                 }
             case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled:
                 break

@@ -22,7 +22,8 @@ struct EventRoutes {
                 throw APIError.badRequest("at most \(EventBatch.maxEvents) events per request", field: "events")
             }
             let now = logs.clock.now()
-            try checks.check(batch.events, store: store, device: device, now: now)
+            let calendar = try await logs.require(store).record.profile.calendar
+            try checks.check(batch.events, store: store, device: device, calendar: calendar, now: now)
             let events = try await late.stamped(batch.events, store: store, device: device, now: now)
             let appended = try await logs.append(events, store: store)
             return AppendedEvents(

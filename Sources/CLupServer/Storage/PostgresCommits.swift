@@ -173,10 +173,7 @@ final class PostgresCommits: Sendable {
                     for var event in events {
                         if let first = known[event.id] {
                             guard first.store == store else {
-                                throw APIError.badRequest(
-                                    "event \(event.id) already belongs to another store",
-                                    field: "events"
-                                )
+                                throw APIError.eventIDInUse(event.id)
                             }
                             results.append(AppendResult(id: event.id, sequence: first.sequence, new: false))
                             continue
