@@ -71,10 +71,14 @@ public struct ServerApp: Sendable {
     /// What the server presents when it serves HTTPS.
     public let certificate: ServerCertificate?
 
+    /// 32 random bytes written in base64 (43 characters without padding; in hex, 64).
+    public static let minimumAdminTokenLength = 43
+
     public static func build(_ options: Options, logger: Logger) async throws -> ServerApp {
-        guard options.adminToken.count >= 16 else {
+        guard options.adminToken.utf8.count >= Self.minimumAdminTokenLength else {
             throw ConfigurationError(
-                "the admin token must be at least 16 characters — generate one with `openssl rand -hex 24`"
+                "the admin token must be at least \(Self.minimumAdminTokenLength) characters (32 random bytes) — "
+                    + "generate one with `openssl rand -hex 32`"
             )
         }
         guard TicketCodec.isValidPrefix(options.statusURL) else {
@@ -96,8 +100,14 @@ public struct ServerApp: Sendable {
             database = postgres!
         }
         let logs = try await StoreLogs(database: database, callWindow: .seconds(options.callWindowMinutes * 60))
-        let auth = Authenticator(adminToken: options.adminToken, database: database)
         let clients = ClientAddress(trustedProxies: options.trustedProxies)
+        let throttle = LoginThrottle()
+        let auth = Authenticator(
+            adminToken: options.adminToken,
+            database: database,
+            throttle: throttle,
+            clients: clients
+        )
         let now = options.clock.now()
         let gate = TicketGate(
             limits: options.limits,
@@ -115,6 +125,9 @@ public struct ServerApp: Sendable {
         let router = Router(context: ServerContext.self)
         let knownRoutes = KnownRoutes()
         router.middlewares.add(MetricsMiddleware())
+        // Outside the error envelope: error responses over HTTPS carry HSTS too.
+        let transport = TransportSecurity(clients: clients, tls: options.tls != nil)
+        router.middlewares.add(transport)
         router.middlewares.add(ErrorEnvelope(routes: knownRoutes))
         router.get("healthz") { _, _ in "ok" }
         let office = StoreOffice(database: database, logs: logs, contacts: auth.contacts)
@@ -133,7 +146,7 @@ public struct ServerApp: Sendable {
         .register(on: router)
         let accounts = AccountRoutes(
             database: database,
-            throttle: LoginThrottle(),
+            throttle: throttle,
             devices: KnownDevices(key: try await database.serverKey("login-devices")),
             sessionLifetime: options.sessionLifetime,
             clients: clients
@@ -151,7 +164,8 @@ public struct ServerApp: Sendable {
             key: try await database.serverKey("console"),
             auth: auth,
             lifetime: options.sessionLifetime,
-            secure: options.tls != nil
+            secure: options.tls != nil,
+            transport: transport
         )
         ConsoleRoutes(sessions: sessions, accounts: accounts, pages: pages, clients: clients).register(on: router)
         StoreConsole(sessions: sessions, office: office, reports: reports, logs: logs, pages: pages)

@@ -25,7 +25,7 @@ final class ServerRig: Sendable {
     let cluster: PostgresRig?
     /// With TLS: a client that trusts the test's CA (URLSession cannot be told to).
     let tlsClient: HTTPClient?
-    static let adminToken = "test-admin-token-0123456789"
+    static let adminToken = "test-admin-token-0123456789abcdef0123456789abcdef0123456789abcdef"
 
     struct Failure: Error, CustomStringConvertible {
         let description: String

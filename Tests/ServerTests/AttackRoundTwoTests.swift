@@ -1,5 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import KioskCore
+import NIOCore
+import NIOHTTP1
 import Testing
 
 @testable import CLupServer
@@ -105,5 +108,203 @@ import FoundationNetworking
             throw error
         }
         await server.stop()
+    }
+
+    /// Forty wrong passwords for one manager sent at once reach the password check as often as forty sent one
+    /// after another (3 free for the name, then the wait): each attempt is counted before it is hashed.
+    @Test func simultaneousWrongPasswordsAreCountedBeforeHashing() async throws {
+        let server = try await ServerRig()
+        do {
+            _ = try await server.registerStore(manager: "racer")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for n in 0..<40 {
+                    group.addTask {
+                        let login = ["username": "racer", "password": "wrong guess \(n)"]
+                        return try await server.call("POST", "/v1/login", token: nil, json: login).status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            let checked = statuses.count { $0 == 401 }
+            #expect(checked <= 4 && statuses.count { $0 == 429 } == 40 - checked, "\(statuses.sorted())")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// The admin token is guessed like a password: wrong tokens on `/metrics`, the admin API and the console's
+    /// login count against the address, which then waits (429) before any token is checked — the right one too.
+    @Test func theAdminTokenCannotBeGuessedWithoutLimit() async throws {
+        let server = try await ServerRig()
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        do {
+            var statuses: [Int] = []
+            for n in 0..<12 { statuses.append(try await server.call("GET", "/metrics", token: "guess-\(n)").status) }
+            #expect(statuses.prefix(11).allSatisfy { $0 == 401 } && statuses.last == 429, "\(statuses)")
+            #expect(try await server.call("GET", "/metrics").status == 429, "waiting: even the right token")
+            let form = try await Self.post(client, server.url + "/console/login", form: "token=guess")
+            #expect(form.status == 429 && form.headers["Retry-After"].first != nil)
+        } catch {
+            try? await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        try? await client.shutdown()
+        await server.stop()
+    }
+
+    /// The console's login and logout forms refuse a post from another site's page; a `problem=` in a link
+    /// that the server did not make shows nothing on the store's page.
+    @Test func theConsoleActsOnlyOnItsOwnFormsAndWords() async throws {
+        let server = try await ServerRig()
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        do {
+            let store = try await server.registerStore(manager: "anna")
+            let login = "username=anna&password=correct+horse+battery"
+            let foreign = try await Self.post(
+                client,
+                server.url + "/console/login",
+                form: login,
+                headers: ["Origin": "https://evil.example"]
+            )
+            #expect(foreign.status == 403 && foreign.headers["Set-Cookie"].isEmpty, "\(foreign.status)")
+            let own = try await Self.post(client, server.url + "/console/login", form: login)
+            #expect(own.status == 303)
+            let cookie = try #require(own.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=") })
+            let session = String(cookie.prefix { $0 != ";" })
+            let phishing = "Your+account+is+locked%3A+call+555-0100"
+            let page = try await Self.get(
+                client,
+                server.url + "/console/stores/\(store.uuidString)?problem=\(phishing)",
+                cookie: session
+            )
+            #expect(page.status == 200 && !page.body.contains("555-0100"), "\(page.status)")
+            let logout = try await Self.post(
+                client,
+                server.url + "/console/logout",
+                form: "csrf=x",
+                headers: ["Origin": "https://evil.example", "Cookie": session]
+            )
+            #expect(logout.status == 403)
+        } catch {
+            try? await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        try? await client.shutdown()
+        await server.stop()
+    }
+
+    /// Behind a trusted proxy that says the client came over HTTPS, responses carry HSTS and cookies `Secure`;
+    /// the same header from anyone else is not believed. `X-Forwarded-For` entries with a port count as their
+    /// address, not as the proxy.
+    @Test func theProxysSchemeAndPortsAreReadAsTheProxySaysThem() async throws {
+        let server = try await ServerRig(limits: PublicLimits(), trustedProxies: [CIDR("127.0.0.1")!])
+        let direct = try await ServerRig()
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        do {
+            _ = try await server.registerStore(manager: "anna")
+            let login = "username=anna&password=correct+horse+battery"
+            let https = ["X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.9"]
+            let secure = try await Self.post(client, server.url + "/console/login", form: login, headers: https)
+            #expect(secure.status == 303)
+            #expect(secure.headers["Strict-Transport-Security"].first?.hasPrefix("max-age=") == true)
+            #expect(!secure.headers["Set-Cookie"].isEmpty)
+            #expect(
+                secure.headers["Set-Cookie"].allSatisfy { $0.lowercased().contains("; secure") },
+                "\(secure.headers)"
+            )
+            let plain = try await Self.get(client, server.url + "/healthz", headers: ["X-Forwarded-Proto": "http"])
+            #expect(plain.headers["Strict-Transport-Security"].isEmpty)
+            let believed = try await Self.get(client, direct.url + "/healthz", headers: ["X-Forwarded-Proto": "https"])
+            #expect(believed.headers["Strict-Transport-Security"].isEmpty, "not from a trusted proxy")
+
+            // Two clients whose proxy adds ports: each has its own allowance (5 tickets at once).
+            let store = try await server.registerStore(["capacity": 50, "name": "Port Market"], manager: "bruno")
+            for address in ["198.51.100.20:4020", "[2001:db8::1]:4021"] {
+                var taken = 0
+                for _ in 0..<5 {
+                    let answer = try await server.call(
+                        "POST",
+                        "/v1/stores/\(store.uuidString)/tickets",
+                        token: nil,
+                        headers: ["X-Forwarded-For": address]
+                    )
+                    if answer.status == 201 { taken += 1 }
+                }
+                #expect(taken == 5, "\(address) shared another client's allowance")
+            }
+            #expect(ClientAddress.host(of: "198.51.100.20:4020") == "198.51.100.20")
+            #expect(ClientAddress.host(of: "[2001:db8::1]:4021") == "2001:db8::1")
+            #expect(ClientAddress.host(of: "2001:db8::1") == "2001:db8::1")
+        } catch {
+            try? await client.shutdown()
+            await server.stop()
+            await direct.stop()
+            throw error
+        }
+        try? await client.shutdown()
+        await server.stop()
+        await direct.stop()
+    }
+
+    /// Every cell a spreadsheet could read as a formula is neutralised, also after a `;` that a spreadsheet in
+    /// Italian splits on.
+    @Test(arguments: [
+        ("x;=HYPERLINK(\"http://e\")", "\"x;'=HYPERLINK(\"\"http://e\"\")\""),
+        ("=1+1", "'=1+1"),
+        ("a|@SUM(A1)", "a|'@SUM(A1)"),
+        ("door 1", "door 1"),
+        ("told 600 s (420-900)", "told 600 s (420-900)"),
+        ("a,-2", "\"a,'-2\""),
+    ])
+    func csvCellsNeverBecomeFormulas(cell: String, written: String) {
+        #expect(EventCSV.field(cell) == written)
+    }
+
+    static func post(
+        _ client: HTTPClient,
+        _ url: String,
+        form: String,
+        headers: [String: String] = [:]
+    ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(string: form))
+        return try await send(client, request)
+    }
+
+    static func get(
+        _ client: HTTPClient,
+        _ url: String,
+        cookie: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        var request = HTTPClientRequest(url: url)
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        return try await send(client, request)
+    }
+
+    static func send(
+        _ client: HTTPClient,
+        _ request: HTTPClientRequest
+    ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 4 << 20)
+        return (Int(response.status.code), response.headers, String(buffer: body))
     }
 }

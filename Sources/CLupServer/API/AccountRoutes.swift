@@ -52,26 +52,22 @@ struct AccountRoutes {
         let now = database.clock.now()
         let address = LoginThrottle.addressKey(client)
         let user = LoginThrottle.userKey(login.username)
-        // A blocked address is refused before any hashing: its guesses cost the server nothing.
-        let addressWait = throttle.wait(address, at: now)
-        if addressWait > 0 { throw Self.slowDown(addressWait) }
+        // A blocked address is refused before any hashing: its guesses cost the server nothing. A user name
+        // slowed down by failures takes attempts only from devices it logged in from before; the others wait.
+        // The attempt counts as a failure from here (given back if it succeeds): attempts sent at once cannot
+        // all reach the hashing before the first one's failure is recorded.
+        let knownDevice = devices.vouches(login.device, for: login.username)
+        let wait = throttle.reserve([address, user], exempt: knownDevice ? [user] : [], at: now)
+        if wait > 0 { throw Self.slowDown(wait) }
         guard login.username.count <= 64, login.password.count <= 1024 else {
-            throttle.failed([address], at: now)
             throw APIError(.unauthorized, "wrong user name or password")
         }
-        // A user name slowed down by failures takes attempts only from devices it logged in from before;
-        // the others wait, refused before any hashing.
-        let knownDevice = devices.vouches(login.device, for: login.username)
-        let userWait = throttle.wait(user, at: now)
-        if userWait > 0 && !knownDevice { throw Self.slowDown(userWait) }
         // An unknown user name costs the same hashing as a known one: the answer's time tells nothing.
         let account = try await StoreOffice.storingAsync { try await database.manager(login.username) }
         let matches = (account?.password ?? Self.dummy).matches(login.password) && account != nil
-        guard let account, matches else {
-            throttle.failed([user, address], at: now)
-            throw APIError(.unauthorized, "wrong user name or password")
-        }
+        guard let account, matches else { throw APIError(.unauthorized, "wrong user name or password") }
         throttle.succeeded(user)
+        throttle.refund(address)
         let expires = now + sessionLifetime
         let token = try await StoreOffice.storingAsync {
             try await database.openSession(username: login.username, expires: expires)

@@ -88,7 +88,7 @@ struct AppRoutes {
             guard let live = logs.store(containing: id), let entry = live.state.entries[id] else {
                 throw APIError.notFound("ticket \(id)")
             }
-            try await authorizeCancel(id, of: entry.ticket, request: request)
+            try await authorizeCancel(id, of: entry.ticket, request: request, from: context.remoteAddress)
             switch entry.stage {
             case .inPrinter, .waiting: break
             case .cancelled:
@@ -111,7 +111,12 @@ struct AppRoutes {
 
     /// Only who took a ticket may cancel it (its holder token), or a manager of its store; paper tickets have
     /// no holder. The ticket id alone, or anything in the QR, is never enough.
-    func authorizeCancel(_ id: TicketID, of ticket: Ticket, request: Request) async throws(APIError) {
+    func authorizeCancel(
+        _ id: TicketID,
+        of ticket: Ticket,
+        request: Request,
+        from peer: SocketAddress?
+    ) async throws(APIError) {
         if let token = request.headers[HolderTokens.field] {
             guard let holder = gate.tokens.holder(token) else {
                 throw APIError(.unauthorized, "unknown holder token", field: HolderTokens.header)
@@ -128,7 +133,7 @@ struct AppRoutes {
                     + "(or a manager of the store)"
             )
         }
-        try await auth.requireManager(request, of: ticket.store)
+        try await auth.requireManager(request, from: peer, of: ticket.store)
     }
 
     func status(of id: TicketID) -> TicketStatus? {

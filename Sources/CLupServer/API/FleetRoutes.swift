@@ -20,8 +20,8 @@ struct FleetRoutes {
             auth.contacts.report(health, from: device, of: store, at: logs.clock.now())
             return Response(status: .noContent)
         }
-        router.get("metrics") { request, _ -> Response in
-            try auth.requireAdmin(request)
+        router.get("metrics") { request, context -> Response in
+            try await auth.requireAdmin(request, from: context.remoteAddress)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],

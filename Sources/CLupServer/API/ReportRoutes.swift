@@ -14,12 +14,12 @@ struct ReportRoutes {
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores/:store/report") { request, context -> DayReport in
             let store = try context.parameters.require("store", as: UUID.self)
-            try await auth.requireManager(request, of: store)
+            try await auth.requireManager(request, from: context.remoteAddress, of: store)
             return try await report(store, date: request.uri.queryParameters["date"].map(String.init))
         }
         router.get("v1/stores/:store/export") { request, context -> Response in
             let store = try context.parameters.require("store", as: UUID.self)
-            try await auth.requireManager(request, of: store)
+            try await auth.requireManager(request, from: context.remoteAddress, of: store)
             return try await export(store, date: request.uri.queryParameters["date"].map(String.init))
         }
     }

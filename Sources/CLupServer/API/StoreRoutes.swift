@@ -14,32 +14,32 @@ struct StoreRoutes {
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
-        router.post("v1/stores") { request, _ -> EditedResponse<StoreOffice.Registered> in
-            try auth.requireAdmin(request)
+        router.post("v1/stores") { request, context -> EditedResponse<StoreOffice.Registered> in
+            try await auth.requireAdmin(request, from: context.remoteAddress)
             let registration = try await request.decode(StoreOffice.Registration.self)
             return EditedResponse(status: .created, response: try await office.register(registration))
         }
         router.patch("v1/stores/:store") { request, context -> StoreProfile in
             let store = try context.parameters.require("store", as: UUID.self)
-            try await auth.requireManager(request, of: store)
+            try await auth.requireManager(request, from: context.remoteAddress, of: store)
             let settings = try await request.decode(StoreOffice.Settings.self, limit: 16 << 10)
             return try await office.update(store, settings)
         }
         router.post("v1/stores/:store/devices") { request, context -> EditedResponse<Enrolled> in
             let store = try context.parameters.require("store", as: UUID.self)
-            try await auth.requireManager(request, of: store)
+            try await auth.requireManager(request, from: context.remoteAddress, of: store)
             let enrollment = try await request.decode(Enrollment.self)
             return EditedResponse(status: .created, response: try await office.enroll(enrollment.device, store: store))
         }
         router.get("v1/stores/:store/devices") { request, context -> Devices in
             let store = try context.parameters.require("store", as: UUID.self)
-            try await auth.requireManager(request, of: store)
+            try await auth.requireManager(request, from: context.remoteAddress, of: store)
             return Devices(devices: try await office.devices(store))
         }
         router.delete("v1/stores/:store/devices/:device") { request, context -> Response in
             let store = try context.parameters.require("store", as: UUID.self)
             let device = try context.parameters.require("device")
-            try await auth.requireManager(request, of: store)
+            try await auth.requireManager(request, from: context.remoteAddress, of: store)
             try await office.revoke(device, store: store)
             return Response(status: .noContent)
         }

@@ -2,24 +2,49 @@ import Crypto
 import Foundation
 import Hummingbird
 import KioskCore
+import NIOCore
 
 /// Who may call what: the system manager (the admin token from the configuration), store managers (a
 /// session token from `POST /v1/login`), and kiosks (their enrollment credential, which ties them to one
 /// store and one device id). Wrong or missing credentials are
-/// a 401 that does not say which part was wrong.
+/// a 401 that does not say which part was wrong. A wrong admin or manager token counts against its address as a
+/// wrong password does (``LoginThrottle``): past ten, the address waits (429) before any token is checked.
 public struct Authenticator: Sendable {
     let adminTokenHash: Data
     let database: any ServerStorage
     /// When each kiosk last called (every request it authenticates counts).
     let contacts = DeviceContacts()
+    let throttle: LoginThrottle
+    let clients: ClientAddress
 
-    public init(adminToken: String, database: any ServerStorage) {
+    init(adminToken: String, database: any ServerStorage, throttle: LoginThrottle, clients: ClientAddress) {
         self.adminTokenHash = Secrets.hash(adminToken)
         self.database = database
+        self.throttle = throttle
+        self.clients = clients
     }
 
-    public func requireAdmin(_ request: Request) throws(APIError) {
-        guard isAdmin(request.bearerToken) else { throw .unauthorized }
+    /// The admin token's holder, or 401 (429 while the address waits for its wrong guesses).
+    func requireAdmin(_ request: Request, from peer: SocketAddress?) async throws(APIError) {
+        guard let token = request.bearerToken else { throw .unauthorized }
+        try await throttled(request, from: peer) { () async throws(APIError) in
+            guard isAdmin(token) else { throw .unauthorized }
+        }
+    }
+
+    /// Runs `check` as one attempt of the request's address (``LoginThrottle/reserve(_:exempt:at:)``): refused
+    /// at once while the address waits, given back when `check` passes.
+    func throttled<T>(
+        _ request: Request,
+        from peer: SocketAddress?,
+        _ check: () async throws(APIError) -> T
+    ) async throws(APIError) -> T {
+        let key = LoginThrottle.addressKey(clients.of(request, peer: peer))
+        let wait = throttle.reserve([key], at: database.clock.now())
+        if wait > 0 { throw AccountRoutes.slowDown(wait) }
+        let value = try await check()
+        throttle.refund(key)
+        return value
     }
 
     /// Whether `token` is the admin token.
@@ -58,12 +83,12 @@ public struct Authenticator: Sendable {
     }
 
     /// The admin, or a manager of `store` (with an unexpired session).
-    public func requireManager(_ request: Request, of store: StoreID) async throws(APIError) {
+    func requireManager(_ request: Request, from peer: SocketAddress?, of store: StoreID) async throws(APIError) {
         guard let token = request.bearerToken else { throw .unauthorized }
-        if isAdmin(token) { return }
-        guard try await manager(session: token).store == store else {
-            throw APIError(.forbidden, "you manage another store")
+        let manages = try await throttled(request, from: peer) { () async throws(APIError) -> StoreID? in
+            isAdmin(token) ? nil : try await manager(session: token).store
         }
+        if let manages, manages != store { throw APIError(.forbidden, "you manage another store") }
     }
 
 }

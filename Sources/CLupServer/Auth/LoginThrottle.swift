@@ -8,7 +8,10 @@ import Synchronization
 /// before any password is hashed (a blocked address costs the server nothing). A user name past 3 failures
 /// waits the same way, from every address, except for devices that user logged in from before
 /// (``KnownDevices``): the manager's own phone still logs in while someone guesses. A success clears the
-/// user's count. Records are forgotten 15 minutes after their last failure once their
+/// user's count. An attempt is counted as a failure before its password is hashed (``reserve(_:exempt:at:)``)
+/// and given back when it succeeds, so that attempts sent at once cannot all pass the check before the first
+/// failure is recorded. The admin token and managers' bearer tokens are throttled by address the same way.
+/// Records are forgotten 15 minutes after their last failure once their
 /// wait is over; past `maxKeys` the oldest idle ones go first, never all at once. In memory: a restart
 /// forgets, which costs a guesser little.
 final class LoginThrottle: Sendable {
@@ -32,28 +35,43 @@ final class LoginThrottle: Sendable {
     /// Failures allowed before waiting starts, by key kind.
     static func free(_ key: String) -> Int { key.hasPrefix("ip:") ? 10 : 3 }
 
-    /// Seconds `key` must wait before its next attempt; 0 when it may try now.
-    func wait(_ key: String, at now: Timestamp) -> Int {
+    /// Takes an attempt for `keys` at `now`: 0 when it may go ahead — counted as a failure of each key until
+    /// ``succeeded(_:)`` or ``refund(_:)`` — else the seconds the longest-waiting key must wait (nothing counted).
+    /// Keys in `exempt` count the attempt but do not stop it.
+    func reserve(_ keys: [String], exempt: Set<String> = [], at now: Timestamp) -> Int {
         records.withLock { records in
-            guard let record = records[key] else { return 0 }
-            return max(0, Int((record.blockedUntil - now).wholeMilliseconds + 999) / 1000)
+            let wait =
+                keys.filter { !exempt.contains($0) }.map { key in
+                    records[key].map { max(0, Int(($0.blockedUntil - now).wholeMilliseconds + 999) / 1000) } ?? 0
+                }.max() ?? 0
+            guard wait == 0 else { return wait }
+            Self.count(keys, in: &records, at: now, maxKeys: maxKeys)
+            return 0
         }
     }
 
-    func failed(_ keys: [String], at now: Timestamp) {
+    /// Gives back an attempt ``reserve(_:exempt:at:)`` counted for `key` (it succeeded).
+    func refund(_ key: String) {
         records.withLock { records in
-            if records.count >= maxKeys { Self.forgetIdle(&records, at: now, keep: maxKeys * 3 / 4) }
-            for key in keys {
-                var record = records[key] ?? Record()
-                record.failures += 1
-                record.lastFailure = now
-                let free = Self.free(key)
-                if record.failures > free {
-                    let seconds = min(1 << min(record.failures - free - 1, 20), 300)
-                    record.blockedUntil = now + .seconds(seconds)
-                }
-                records[key] = record
+            guard var record = records[key] else { return }
+            record.failures -= 1
+            if record.failures <= Self.free(key) { record.blockedUntil = Timestamp(milliseconds: 0) }
+            records[key] = record.failures > 0 ? record : nil
+        }
+    }
+
+    private static func count(_ keys: [String], in records: inout [String: Record], at now: Timestamp, maxKeys: Int) {
+        if records.count >= maxKeys { forgetIdle(&records, at: now, keep: maxKeys * 3 / 4) }
+        for key in keys {
+            var record = records[key] ?? Record()
+            record.failures += 1
+            record.lastFailure = now
+            let free = Self.free(key)
+            if record.failures > free {
+                let seconds = min(1 << min(record.failures - free - 1, 20), 300)
+                record.blockedUntil = now + .seconds(seconds)
             }
+            records[key] = record
         }
     }
 

@@ -7,6 +7,7 @@ enum ConsoleCatalogue {
         "console.admin_token": "Admin token", "console.logout": "Log out",
         "console.ended": "Your session ended — log in again to go on.",
         "console.wrong": "Wrong user name, password or token.",
+        "console.foreign": "This form was sent from another site's page. Open the console from its own address.",
         "console.slow": "Too many failed logins — wait {n} s and try again.",
         "console.forbidden": "You manage another store.",
         "console.stale_form": "This form was too old or came from elsewhere; nothing was changed — try again.",
@@ -69,6 +70,8 @@ enum ConsoleCatalogue {
         "console.admin_token": "Token di amministrazione", "console.logout": "Esci",
         "console.ended": "La sessione è scaduta — accedi di nuovo per continuare.",
         "console.wrong": "Nome utente, password o token errati.",
+        "console.foreign":
+            "Questo modulo è stato inviato dalla pagina di un altro sito. Apri la console dal suo indirizzo.",
         "console.slow": "Troppi accessi falliti — aspetta {n} s e riprova.",
         "console.forbidden": "Gestisci un altro negozio.",
         "console.stale_form": "Questo modulo era troppo vecchio o arrivava da altrove; nulla è cambiato — riprova.",

@@ -30,10 +30,20 @@ struct ConsoleRoutes {
             let strings = PageStrings(request)
             let form = await ConsoleForm.read(request)
             let next = Self.safeNext(form["next"])
+            // A login form posted from another site's page would log the browser in as the sender chose.
+            guard sessions.isSameOrigin(request) else {
+                return login(strings, next: next, notice: strings["console.foreign"], status: .forbidden)
+            }
             let now = sessions.auth.database.clock.now()
             if let token = form["token"], !token.isEmpty {
-                guard sessions.auth.isAdmin(token) else {
-                    return login(strings, next: next, notice: strings["console.wrong"], status: .unauthorized)
+                // Guessed like a password: counted against the address before it is checked.
+                do throws(APIError) {
+                    try await sessions.auth.throttled(request, from: context.remoteAddress) {
+                        () async throws(APIError) in
+                        guard sessions.auth.isAdmin(token) else { throw .unauthorized }
+                    }
+                } catch {
+                    return failed(error, strings, next: next)
                 }
                 var response = Self.redirect(next.isEmpty ? "/console" : next)
                 response.setCookie(sessions.cookie(sessions.adminSession(at: now)))
@@ -54,16 +64,19 @@ struct ConsoleRoutes {
                 response.setCookie(sessions.deviceCookie(session.device))
                 return response
             } catch {
-                let notice =
-                    error.status == .tooManyRequests
-                    ? strings.format("console.slow", error.retryAfter ?? 60) : strings["console.wrong"]
-                var response = login(strings, next: next, notice: notice, status: error.status)
-                if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
-                return response
+                return failed(error, strings, next: next)
             }
         }
         router.post("console/logout") { request, _ -> Response in
             let form = await ConsoleForm.read(request)
+            guard sessions.isSameOrigin(request) else {
+                return login(
+                    PageStrings(request),
+                    next: "",
+                    notice: PageStrings(request)["console.foreign"],
+                    status: .forbidden
+                )
+            }
             if let value = request.cookies[ConsoleSessions.sessionCookie]?.value, !value.hasPrefix("a."),
                 sessions.formIsGenuine(request, csrf: form["csrf"])
             {
@@ -96,6 +109,16 @@ struct ConsoleRoutes {
         ]
         values["notice"] = notice
         return pages.page("consoleLogin", values, strings, status: status)
+    }
+
+    /// The login page again after a refused login: wrong credentials, or wait (429, with `Retry-After`).
+    private func failed(_ error: APIError, _ strings: PageStrings, next: String) -> Response {
+        let notice =
+            error.status == .tooManyRequests
+            ? strings.format("console.slow", error.retryAfter ?? 60) : strings["console.wrong"]
+        var response = login(strings, next: next, notice: notice, status: error.status)
+        if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
+        return response
     }
 
     /// Only a console path is followed after login (never another site).

@@ -34,6 +34,8 @@ struct ConsoleSessions: Sendable {
     let lifetime: Duration
     /// Cookies only over HTTPS (the server has TLS, or a proxy in front of it does).
     let secure: Bool
+    /// Whether a request came over HTTPS (this server's TLS, or a trusted proxy's `X-Forwarded-Proto`).
+    let transport: TransportSecurity
 
     /// Who the request's cookie stands for, if anyone (an ended session is no one).
     func who(_ request: Request) async -> Who? {
@@ -82,6 +84,34 @@ struct ConsoleSessions: Sendable {
         )
     }
 
+    /// The query that carries a problem to the page an action redirects to, with a MAC of it: the page shows
+    /// only problems this server chose (a link with any other `problem=` text shows nothing — no phishing line
+    /// in a red alert).
+    func problemQuery(_ problem: String) -> String {
+        let mac = MACToken.mint(key: key, binding: Data(("problem:" + problem).utf8))
+        let text = problem.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return "problem=\(text)&p=\(mac)"
+    }
+
+    /// The problem a redirect carried, if this server chose it (``problemQuery(_:)``).
+    func problem(_ request: Request) -> String? {
+        let query = request.uri.queryParameters
+        guard let problem = query["problem"].map(String.init), let mac = query["p"].map(String.init),
+            MACToken.isValid(mac, key: key, binding: Data(("problem:" + problem).utf8))
+        else { return nil }
+        return problem
+    }
+
+    /// Whether a form came from this server's own page: a browser's `Origin`, when it sends one, is this server.
+    func isSameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return true }
+        guard let host = request.head.authority, let url = URL(string: origin), let originHost = url.host else {
+            return false
+        }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return (originHost + port).lowercased() == host.lowercased()
+    }
+
     /// A fresh CSRF token for the forms of a page shown to the holder of this request's session cookie.
     func csrf(_ request: Request) -> String {
         MACToken.mint(key: key, binding: binding(request))
@@ -90,12 +120,7 @@ struct ConsoleSessions: Sendable {
     /// Whether a posted form may act: its CSRF token is one this server made for this session, and the
     /// browser's `Origin`, when it sent one, is this server.
     func formIsGenuine(_ request: Request, csrf: String?) -> Bool {
-        if let origin = request.headers[.origin], let host = request.head.authority {
-            guard let url = URL(string: origin), let originHost = url.host else { return false }
-            let port = url.port.map { ":\($0)" } ?? ""
-            guard (originHost + port).lowercased() == host.lowercased() else { return false }
-        }
-        guard let csrf else { return false }
+        guard isSameOrigin(request), let csrf else { return false }
         return MACToken.isValid(csrf, key: key, binding: binding(request))
     }
 

@@ -27,7 +27,7 @@ struct StoreConsole {
             switch await access(request, context) {
             case .refused(let response): return response
             case .allowed(let who, let live):
-                return try await page(request, who: who, live: live, strings)
+                return try await page(request, context, who: who, live: live, strings)
             }
         }
         router.post("console/stores/:store/settings") { request, context -> Response in
@@ -108,19 +108,19 @@ struct StoreConsole {
         case .allowed(_, let live):
             let back = "/console/stores/\(ConsoleRoutes.id(live.record.id))"
             guard sessions.formIsGenuine(request, csrf: form["csrf"]) else {
-                return ConsoleRoutes.redirect(back + "?problem=stale")
+                return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery("stale"))
             }
             do throws(APIError) {
                 return ConsoleRoutes.redirect(back + "?" + (try await action(live, form)))
             } catch {
-                let problem = error.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                return ConsoleRoutes.redirect(back + "?problem=" + problem)
+                return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery(error.description))
             }
         }
     }
 
     private func page(
         _ request: Request,
+        _ context: ServerContext,
         who: ConsoleSessions.Who,
         live: StoreLogs.Live,
         _ strings: PageStrings
@@ -134,7 +134,7 @@ struct StoreConsole {
         let devices = (try? await office.devices(store)) ?? []
         let line = ConsoleView.line(live, devices: devices, now: now, strings)
         let report: DayReport
-        var problem = query["problem"].map { $0 == "stale" ? strings["console.stale_form"] : String($0) }
+        var problem = sessions.problem(request).map { $0 == "stale" ? strings["console.stale_form"] : $0 }
         do throws(APIError) {
             report = try await reports.report(store, date: query["date"].map(String.init))
         } catch {
@@ -194,14 +194,19 @@ struct StoreConsole {
             values["enrolled"] = true
             values["enrolledText"] = strings.format("console.enrolled", text: enrolled.device)
             values["credential"] = enrolled.credential
-            values["snippet"] = snippet(enrolled, request: request, profile: profile)
+            values["snippet"] = snippet(enrolled, request: request, context, profile: profile)
         }
         return pages.page("consoleStore", values, strings)
     }
 
     /// The `kioskd.toml` a new kiosk needs to sync with this server (its credential goes in its own file).
-    private func snippet(_ enrolled: Enrolled, request: Request, profile: StoreProfile) -> String {
-        let scheme = sessions.secure || request.headers[.init("X-Forwarded-Proto")!] == "https" ? "https" : "http"
+    private func snippet(
+        _ enrolled: Enrolled,
+        request: Request,
+        _ context: ServerContext,
+        profile: StoreProfile
+    ) -> String {
+        let scheme = sessions.transport.isHTTPS(request, context) ? "https" : "http"
         let host = request.head.authority ?? "clup.example"
         return """
             [store]

@@ -30,7 +30,7 @@ public struct ClientAddress: Sendable {
         if isTrustedProxy(peerText) {
             let hops = headers[values: Self.forwardedFor]
                 .flatMap { $0.split(separator: ",") }
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { Self.host(of: $0.trimmingCharacters(in: .whitespaces)) }
             for hop in hops.reversed() {
                 guard CIDR.bytes(of: hop) != nil else { break }  // garbage: stop at the last proxy we trust
                 address = hop
@@ -38,6 +38,16 @@ public struct ClientAddress: Sendable {
             }
         }
         return Self.key(address)
+    }
+
+    /// An `X-Forwarded-For` entry without the port some proxies add: `198.51.100.20:4020`, `[2001:db8::1]:4020`.
+    static func host(of hop: String) -> String {
+        if hop.hasPrefix("["), let end = hop.firstIndex(of: "]") {
+            return String(hop[hop.index(after: hop.startIndex)..<end])
+        }
+        let colons = hop.count { $0 == ":" }
+        if colons == 1, let colon = hop.firstIndex(of: ":") { return String(hop[..<colon]) }
+        return hop
     }
 
     func isTrustedProxy(_ address: String) -> Bool {

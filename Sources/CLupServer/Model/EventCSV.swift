@@ -5,7 +5,9 @@ import KioskCore
 /// (UTC, ISO 8601, and the store's local HH:MM), the device that wrote it, its kind, the ticket's id, code
 /// and kind, and a detail (a capacity, a refusal's reason, the door, the wait a ticket was told when issued and,
 /// once it was called, the wait it had: from joining the line to its call). No personal data exists to leak; a
-/// field a spreadsheet would read as a formula is quoted with a leading apostrophe.
+/// field a spreadsheet would read as a formula is neutralised with an apostrophe — at its start and after every
+/// character some spreadsheet splits on (`;` for Italian Excel, tab, `|`, a comma or a line break), since a
+/// spreadsheet that splits on `;` starts a new cell there.
 enum EventCSV {
     static let header = ["sequence", "time_utc", "local_time", "device", "event", "ticket", "code", "kind", "detail"]
 
@@ -57,10 +59,15 @@ enum EventCSV {
         return " waited \(wait.components.seconds) s"
     }
 
-    private static func field(_ value: String) -> String {
-        var value = value
-        if let first = value.first, "=+-@\t\r".contains(first) { value = "'" + value }
-        guard value.contains(where: { ",\"\r\n".contains($0) }) else { return value }
+    static func field(_ text: String) -> String {
+        var value = ""
+        var cellStart = true
+        for character in text {
+            if cellStart, "=+-@\t\r".contains(character) { value.append("'") }
+            value.append(character)
+            cellStart = ";,\t|\r\n".contains(character)
+        }
+        guard value.contains(where: { ",;\"\r\n".contains($0) }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
