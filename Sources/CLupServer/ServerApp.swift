@@ -130,7 +130,8 @@ public struct ServerApp: Sendable {
         router.middlewares.add(transport)
         router.middlewares.add(ErrorEnvelope(routes: knownRoutes))
         router.get("healthz") { _, _ in "ok" }
-        let office = StoreOffice(database: database, logs: logs, contacts: auth.contacts)
+        let passwords = PasswordChecks()
+        let office = StoreOffice(database: database, logs: logs, contacts: auth.contacts, passwords: passwords)
         StoreRoutes(office: office, auth: auth).register(on: router)
         let reports = ReportRoutes(database: database, logs: logs, auth: auth)
         reports.register(on: router)
@@ -149,7 +150,8 @@ public struct ServerApp: Sendable {
             throttle: throttle,
             devices: KnownDevices(key: try await database.serverKey("login-devices")),
             sessionLifetime: options.sessionLifetime,
-            clients: clients
+            clients: clients,
+            passwords: passwords
         )
         accounts.register(on: router)
         let app = AppRoutes(logs: logs, statusURL: options.statusURL, gate: gate, auth: auth, clients: clients)

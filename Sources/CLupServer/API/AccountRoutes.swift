@@ -10,6 +10,7 @@ struct AccountRoutes {
     let devices: KnownDevices
     let sessionLifetime: Duration
     let clients: ClientAddress
+    let passwords: PasswordChecks
 
     struct Login: Decodable {
         var username: String
@@ -64,7 +65,15 @@ struct AccountRoutes {
         }
         // An unknown user name costs the same hashing as a known one: the answer's time tells nothing.
         let account = try await StoreOffice.storingAsync { try await database.manager(login.username) }
-        let matches = (account?.password ?? Self.dummy).matches(login.password) && account != nil
+        let matches: Bool
+        do {
+            matches = try await passwords.matches(login.password, account?.password ?? Self.dummy) && account != nil
+        } catch {
+            // Not checked (the server is busy hashing): not a failure.
+            throttle.refund(address)
+            throttle.refund(user)
+            throw error
+        }
         guard let account, matches else { throw APIError(.unauthorized, "wrong user name or password") }
         throttle.succeeded(user)
         throttle.refund(address)

@@ -10,6 +10,7 @@ struct StoreOffice: Sendable {
     let database: any ServerStorage
     let logs: StoreLogs
     let contacts: DeviceContacts
+    let passwords: PasswordChecks
 
     struct Registration: Decodable {
         struct Manager: Decodable {
@@ -116,11 +117,12 @@ struct StoreOffice: Sendable {
         guard (10...1024).contains(registration.manager.password.count) else {
             throw APIError.badRequest("10 to 1024 characters", field: "manager.password")
         }
+        let passwordHash = try await passwords.hash(registration.manager.password)
         let record = try await Self.storingAsync {
             try await database.register(
                 registration.store,
                 manager: username,
-                passwordHash: try PasswordHash(password: registration.manager.password),
+                passwordHash: passwordHash,
                 at: database.clock.now()
             )
         }

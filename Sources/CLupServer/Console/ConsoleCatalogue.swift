@@ -7,6 +7,7 @@ enum ConsoleCatalogue {
         "console.admin_token": "Admin token", "console.logout": "Log out",
         "console.ended": "Your session ended — log in again to go on.",
         "console.wrong": "Wrong user name, password or token.",
+        "console.busy": "The server is busy checking passwords. Try again in a few seconds.",
         "console.foreign": "This form was sent from another site's page. Open the console from its own address.",
         "console.slow": "Too many failed logins — wait {n} s and try again.",
         "console.forbidden": "You manage another store.",
@@ -70,6 +71,7 @@ enum ConsoleCatalogue {
         "console.admin_token": "Token di amministrazione", "console.logout": "Esci",
         "console.ended": "La sessione è scaduta — accedi di nuovo per continuare.",
         "console.wrong": "Nome utente, password o token errati.",
+        "console.busy": "Il server è occupato a verificare password. Riprova tra qualche secondo.",
         "console.foreign":
             "Questo modulo è stato inviato dalla pagina di un altro sito. Apri la console dal suo indirizzo.",
         "console.slow": "Troppi accessi falliti — aspetta {n} s e riprova.",

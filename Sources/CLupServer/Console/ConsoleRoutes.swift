@@ -111,11 +111,15 @@ struct ConsoleRoutes {
         return pages.page("consoleLogin", values, strings, status: status)
     }
 
-    /// The login page again after a refused login: wrong credentials, or wait (429, with `Retry-After`).
+    /// The login page again after a refused login: wrong credentials, or wait (429, or 503 while the server is
+    /// busy checking passwords; with `Retry-After`).
     private func failed(_ error: APIError, _ strings: PageStrings, next: String) -> Response {
         let notice =
-            error.status == .tooManyRequests
-            ? strings.format("console.slow", error.retryAfter ?? 60) : strings["console.wrong"]
+            switch error.status {
+            case .tooManyRequests: strings.format("console.slow", error.retryAfter ?? 60)
+            case .serviceUnavailable: strings["console.busy"]
+            default: strings["console.wrong"]
+            }
         var response = login(strings, next: next, notice: notice, status: error.status)
         if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
         return response
