@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Glibc
 import KioskCore
 import NIOCore
 import NIOHTTP1
@@ -289,7 +290,7 @@ import FoundationNetworking
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(string: form))
-        return try await send(client, request)
+        return try await exchange(client, request)
     }
 
     static func get(
@@ -301,10 +302,10 @@ import FoundationNetworking
         var request = HTTPClientRequest(url: url)
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        return try await send(client, request)
+        return try await exchange(client, request)
     }
 
-    static func send(
+    static func exchange(
         _ client: HTTPClient,
         _ request: HTTPClientRequest
     ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
@@ -333,5 +334,77 @@ import FoundationNetworking
         #expect(outcomes.count { $0 == 503 } >= 1 && outcomes.count { $0 == 0 || $0 == 1 } >= 2, "\(outcomes)")
         #expect(!outcomes.contains(-1))
         #expect(try await checks.matches("correct horse battery", hash))
+    }
+
+    /// A request's head and body each have their deadline, whatever the pace of its chunks: a login body
+    /// dribbled a byte at a time, and a second request's head dribbled on a kept-alive connection, are cut off
+    /// (they stayed open past 56 s: the idle timer restarted with every chunk); a body sent at a person's pace
+    /// is read whole.
+    @Test func slowBodiesAndSlowSecondHeadsAreCutOff() async throws {
+        var connections = ServerRig.crowdConnections
+        connections.headDeadline = .seconds(2)
+        let server = try await ServerRig(connections: connections)
+        do {
+            func connect() throws -> CInt { try LoopbackSocket.connect(port: server.port) }
+            func write(_ fd: CInt, _ text: String) {
+                _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+            /// Sends `text` a byte every `pace` until the server closes; how long it stayed open.
+            func dribble(_ fd: CInt, _ text: String, pace: Duration) async throws -> Duration {
+                let began = ContinuousClock.now
+                for byte in text.utf8 {
+                    let n = [byte].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+                    if n < 0 { break }
+                    try await Task.sleep(for: pace)
+                    if ContinuousClock.now - began > .seconds(20) { break }
+                }
+                return ContinuousClock.now - began
+            }
+            let body = String(repeating: "x", count: 200)
+            let slow = try connect()
+            defer { close(slow) }
+            write(
+                slow,
+                "POST /v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+            )
+            let bodyOpen = try await dribble(slow, body, pace: .milliseconds(250))
+            #expect(bodyOpen < .seconds(5), "a dribbled body held the connection \(bodyOpen)")
+
+            let kept = try connect()
+            defer { close(kept) }
+            write(kept, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            var answer = [UInt8](repeating: 0, count: 512)
+            #expect(recv(kept, &answer, answer.count, 0) > 0)
+            let secondOpen = try await dribble(
+                kept,
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + body,
+                pace: .milliseconds(250)
+            )
+            #expect(secondOpen < .seconds(5), "a dribbled second head held the connection \(secondOpen)")
+
+            // 64 KB in sixteen chunks over 1.5 s: a slow phone, read whole (the server answers it).
+            let steady = try connect()
+            defer { close(steady) }
+            write(
+                steady,
+                "POST /v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 65536\r\n\r\n"
+            )
+            for _ in 0..<16 {
+                write(steady, String(repeating: " ", count: 4096))
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            var reply = [UInt8](repeating: 0, count: 512)
+            let n = recv(steady, &reply, reply.count, 0)
+            #expect(n > 0 && String(decoding: reply.prefix(max(n, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 4"))
+            #expect(try await Self.alive(server))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    static func alive(_ server: ServerRig) async throws -> Bool {
+        try await server.call("GET", "/healthz", token: nil).status == 200
     }
 }

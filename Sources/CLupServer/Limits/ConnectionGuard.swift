@@ -1,15 +1,24 @@
 import NIOCore
+import NIOHTTPTypes
 import Synchronization
 
 /// How many connections clup-server holds, and for how long one may take to say what it wants: a client
 /// that opens a thousand connections and sends its headers a byte at a time (slow loris) gets
 /// `perAddress` of them, each closed after `headDeadline` unless a whole request head arrived, and every
-/// other client is still served. Connections from a trusted proxy (the load balancer, which carries every
-/// client) count only towards the total.
+/// other client is still served. The same holds for every later request on a kept-alive connection (from its
+/// first byte), and a request's body must arrive within `headDeadline` plus its size at `minimumBodyRate`,
+/// and within `requestDeadline` in all: a body dribbled a byte at a time is cut off, whatever its chunks.
+/// Connections from a trusted proxy (the load balancer, which carries every client) count only towards the
+/// total.
 public struct ConnectionLimits: Sendable {
     public var total = 10_000
     public var perAddress = 64
     public var headDeadline: Duration = .seconds(10)
+    /// A body's pace: each byte buys this much more time beyond `headDeadline` (8 KB/s: a 4 MiB event batch
+    /// from a kiosk on a slow uplink gets its 60 s; one byte every 5 s gets nothing).
+    public var minimumBodyRate = 8 << 10
+    /// The most a whole request, head to end, may take.
+    public var requestDeadline: Duration = .seconds(60)
     /// A connection with no request in flight is closed after this long.
     public var idleTimeout: Duration = .seconds(60)
     /// Requests one client address may send: 200 at once, then 20 a second. Beyond, its requests wait for
@@ -62,14 +71,25 @@ final class ConnectionCounts: Sendable {
 }
 
 /// One connection's guard, in its pipeline after the HTTP decoder: counted while open, refused over the
-/// limits, closed if no request head arrived within the deadline (the decoder passes a head on only once
-/// all of it is there, so the first read is a whole head).
+/// limits, and closed when a request is too slow — its head not whole within ``ConnectionLimits/headDeadline``
+/// of the connection's opening or of the request's first byte (a ``ByteWatch`` at the pipeline's front tells
+/// when bytes arrive; the decoder passes a head on only once all of it is there), or its body not in by the
+/// time its size at ``ConnectionLimits/minimumBodyRate`` allows.
 final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
 
     private let counts: ConnectionCounts
     private var key: String?
     private var deadline: Scheduled<Void>?
+    /// Where the connection stands: waiting for a request to begin, reading a head, or reading a body
+    /// (since when, and how many bytes so far).
+    private enum Phase {
+        case idle
+        case head
+        case body(began: NIODeadline, bytes: Int)
+    }
+    private var phase = Phase.head
 
     init(counts: ConnectionCounts) {
         self.counts = counts
@@ -81,21 +101,50 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         self.key = key
-        let channel = context.channel
-        let limit = counts.limits.headDeadline
-        deadline = context.eventLoop.scheduleTask(in: TimeAmount(limit)) {
-            channel.close(promise: nil)
-        }
+        let watch = ByteWatch { [weak self] context in self?.bytesArrived(context) }
+        try? context.pipeline.syncOperations.addHandler(watch, position: .first)
+        closeUnlessDone(by: .now() + TimeAmount(counts.limits.headDeadline), context: context)
+    }
+
+    /// Bytes came in: between requests, the next request has begun, and its head has its deadline.
+    func bytesArrived(_ context: ChannelHandlerContext) {
+        guard case .idle = phase else { return }
+        phase = .head
+        closeUnlessDone(by: .now() + TimeAmount(counts.limits.headDeadline), context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if let deadline {
-            deadline.cancel()
-            self.deadline = nil
+        let limits = counts.limits
+        switch unwrapInboundIn(data) {
+        case .head:
+            let now = NIODeadline.now()
+            phase = .body(began: now, bytes: 0)
+            closeUnlessDone(by: now + TimeAmount(limits.headDeadline), context: context)
+        case .body(let chunk):
+            if case .body(let began, let bytes) = phase {
+                let total = bytes + chunk.readableBytes
+                phase = .body(began: began, bytes: total)
+                let allowed =
+                    TimeAmount(limits.headDeadline)
+                    + .nanoseconds(
+                        Int64(Double(total) / Double(max(limits.minimumBodyRate, 1)) * 1e9)
+                    )
+                closeUnlessDone(by: began + min(allowed, TimeAmount(limits.requestDeadline)), context: context)
+            }
+        case .end:
+            phase = .idle
+            deadline?.cancel()
+            deadline = nil
         }
         context.fireChannelRead(data)
     }
 
+    /// Closes the connection at `time` unless the phase moves on first (the previous deadline is replaced).
+    private func closeUnlessDone(by time: NIODeadline, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(deadline: time) { channel.close(promise: nil) }
+    }
     /// A client that closes its sending side (TCP FIN, TLS close_notify) has gone: HTTP/1.1 clients do not
     /// half-close while they wait for an answer. The connection closes at once, rather than when a long-poll
     /// for nobody ends (which also kept a TLS client's close waiting for our close_notify).
@@ -113,5 +162,21 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             counts.release(key)
             self.key = nil
         }
+    }
+}
+
+/// At the front of a connection's pipeline: tells its ``ConnectionGuard`` when bytes arrive, and passes them on.
+final class ByteWatch: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let arrived: (ChannelHandlerContext) -> Void
+
+    init(_ arrived: @escaping (ChannelHandlerContext) -> Void) {
+        self.arrived = arrived
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        arrived(context)
+        context.fireChannelRead(data)
     }
 }
