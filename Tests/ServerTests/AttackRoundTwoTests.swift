@@ -404,6 +404,47 @@ import FoundationNetworking
         await server.stop()
     }
 
+    /// Anyone who saw a ticket's QR can open its strangers' four streams; the holder's own stream (its token,
+    /// as a header or as the page's `holder=`) still gets through, and a forged token is a stranger.
+    @Test func theHoldersOwnStreamAlwaysGetsThrough() async throws {
+        let server = try await ServerRig(limits: PublicLimits())
+        do {
+            let store = try await server.registerStore(["capacity": 1])
+            _ = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+            let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+            let id = try #require((taken.body["ticket"] as? [String: Any])?["id"] as? String)
+            let holder = try #require(taken.body["holderToken"] as? String)
+            let path = "/v1/tickets/\(id)/events"
+            var strangers: [EventStreamClient] = []
+            for _ in 0..<4 {
+                let stream = try EventStreamClient(port: server.port, path: path)
+                #expect(await stream.next() != nil)
+                strangers.append(stream)
+            }
+            let fifth = try EventStreamClient(port: server.port, path: path)
+            _ = await fifth.next(timeout: .milliseconds(500))
+            #expect(fifth.headers.hasPrefix("HTTP/1.1 429"), "\(fifth.headers)")
+            let forged = try EventStreamClient(
+                port: server.port,
+                path: path,
+                headers: ["Clup-Holder": "AAAA" + holder.dropFirst(4)]
+            )
+            _ = await forged.next(timeout: .milliseconds(500))
+            #expect(forged.headers.hasPrefix("HTTP/1.1 429"), "\(forged.headers)")
+
+            let own = try EventStreamClient(port: server.port, path: path, headers: ["Clup-Holder": holder])
+            #expect(await own.next() != nil && own.headers.hasPrefix("HTTP/1.1 200"), "\(own.headers)")
+            let query = holder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let page = try EventStreamClient(port: server.port, path: path + "?holder=" + query)
+            #expect(await page.next() != nil && page.headers.hasPrefix("HTTP/1.1 200"), "\(page.headers)")
+            withExtendedLifetime(strangers) {}
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     static func alive(_ server: ServerRig) async throws -> Bool {
         try await server.call("GET", "/healthz", token: nil).status == 200
     }

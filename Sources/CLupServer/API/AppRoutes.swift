@@ -73,14 +73,19 @@ struct AppRoutes {
             let id = try context.parameters.require("ticket", as: UUID.self)
             guard let live = logs.store(containing: id) else { throw APIError.notFound("ticket \(id)") }
             let address = clients.of(request, peer: context.remoteAddress)
-            guard streams.open(address: address, ticket: id.uuidString) else {
+            // The holder's own stream (its token as a header, or as `holder=` from a page's EventSource, which
+            // cannot send headers) has places strangers cannot take.
+            let token = request.headers[HolderTokens.field] ?? request.uri.queryParameters["holder"].map(String.init)
+            let own = token.flatMap(gate.tokens.holder).map { gate.holders.holder(of: id) == $0 } ?? false
+            guard let keys = streams.open(address: address, ticket: id.uuidString, holder: own) else {
                 throw APIError(
                     .tooManyRequests,
-                    "too many open status streams for this ticket or from your address — close one",
+                    "too many open status streams for this ticket or from your address — close one, or follow "
+                        + "the ticket with GET /v1/tickets/{id}",
                     retryAfter: 30
                 )
             }
-            let slot = StreamSlot { streams.close(address: address, ticket: id.uuidString) }
+            let slot = StreamSlot { streams.close(keys) }
             return events(of: id, feed: live.changes, slot: slot)
         }
         router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in

@@ -1,11 +1,14 @@
 import Synchronization
 
 /// Live event streams held open, bounded per client address, per ticket and in all: one client (or one
-/// ticket's photographed QR passed around) cannot hold a thousand connections of the server's.
+/// ticket's photographed QR passed around) cannot hold a thousand connections of the server's. The ticket's
+/// holder (its holder token) has places of its own, `perHolder` a ticket, outside the address's and the
+/// strangers' bounds: whoever saw the QR can take the strangers' places, never the holder's.
 final class OpenStreams: Sendable {
     struct Limits: Sendable {
         var perAddress = 16
         var perTicket = 4
+        var perHolder = 4
         var total = 20_000
     }
 
@@ -21,25 +24,24 @@ final class OpenStreams: Sendable {
         self.limits = limits
     }
 
-    /// Opens a stream for `address` on `ticket`; false when a bound is reached. Each `true` needs a `close`.
-    func open(address: String, ticket: String) -> Bool {
+    /// Opens a stream on `ticket` for `address`, or for the ticket's own holder; nil when a bound is reached,
+    /// else the keys to ``close(_:)`` it with.
+    func open(address: String, ticket: String, holder: Bool) -> [String]? {
         counts.withLock { counts in
-            let a = "a:" + address
-            let t = "t:" + ticket
-            guard counts.total < limits.total, counts.byKey[a, default: 0] < limits.perAddress,
-                counts.byKey[t, default: 0] < limits.perTicket
-            else { return false }
-            counts.byKey[a, default: 0] += 1
-            counts.byKey[t, default: 0] += 1
+            let keys = holder ? ["h:" + ticket] : ["a:" + address, "t:" + ticket]
+            let bounds = holder ? [limits.perHolder] : [limits.perAddress, limits.perTicket]
+            guard counts.total < limits.total, zip(keys, bounds).allSatisfy({ counts.byKey[$0, default: 0] < $1 })
+            else { return nil }
+            for key in keys { counts.byKey[key, default: 0] += 1 }
             counts.total += 1
             ReplicaMetrics.eventStreams.increment()
-            return true
+            return keys
         }
     }
 
-    func close(address: String, ticket: String) {
+    func close(_ keys: [String]) {
         counts.withLock { counts in
-            for key in ["a:" + address, "t:" + ticket] {
+            for key in keys {
                 let left = counts.byKey[key, default: 1] - 1
                 counts.byKey[key] = left > 0 ? left : nil
             }

@@ -6,7 +6,8 @@
 /// - `#mine` lists the tickets this device holds (local storage) that are still live;
 /// - `#locate` asks the browser for its position and searches near it;
 /// - on a ticket's page (`data-ticket`): live updates from its event stream (EventSource reconnects by
-///   itself), the cancel button with its confirmation for the device that holds the ticket, and a visible
+///   itself; the holder's page sends its token, which has stream places of its own; a refused stream falls
+///   back to asking every 10 s), the cancel button with its confirmation for the device that holds the ticket, and a visible
 ///   notice — plus a notification where the shopper allowed them — when the ticket is called or two away.
 ///
 /// The API answers errors in English; the page shows its own words for each status (`error.<status>`).
@@ -82,8 +83,9 @@ enum PageScript {
           if(told===key)return;told=key;notice.textContent=text;notice.hidden=false;
           if(window.Notification&&Notification.permission==='granted'){try{new Notification(text)}catch(e){}}
         }
+        var last=d.stage;
         function show(b){
-          stage.textContent=s['stage.'+b.stage]||b.stage;stage.className='stage stage-'+b.stage;
+          last=b.stage;stage.textContent=s['stage.'+b.stage]||b.stage;stage.className='stage stage-'+b.stage;
           var n=b.peopleAhead;
           ahead.textContent=typeof n==='number'?(n===0?s.ahead_none:(n===1?s.ahead_one:t('ahead_many',n))):'';
           var w=b.estimatedWaitSeconds;$('wait').hidden=typeof w!=='number';if(typeof w==='number')minutes.textContent=waitText(w,b.estimatedWaitLowSeconds,b.estimatedWaitHighSeconds);
@@ -105,10 +107,18 @@ enum PageScript {
             ask.hidden=true;if(p==='denied')say(s['js.notify_denied']);
           })});
         }
-        if(!window.EventSource)return;
-        var events=new EventSource('/v1/tickets/'+d.ticket+'/events');
+        var polling=null;
+        function poll(){if(polling)return;polling=setInterval(function(){
+          fetch('/v1/tickets/'+d.ticket,{headers:{'Accept':'application/json'}}).then(function(r){return r.ok?r.json():null})
+            .then(function(b){if(b){show(b);if(over(b.stage))clearInterval(polling)}},function(){});
+        },10000)}
+        if(!window.EventSource){if(!over(last))poll();return}
+        var token=mineToo&&holder();
+        var events=new EventSource('/v1/tickets/'+d.ticket+'/events'+(token?'?holder='+encodeURIComponent(token):''));
         window.addEventListener('pagehide',function(){events.close()});
         events.addEventListener('status',function(e){var b=JSON.parse(e.data);show(b);if(over(b.stage))events.close()});
+        // A stream refused (too many open on this ticket) or gone for good: the page asks every 10 s instead.
+        events.addEventListener('error',function(){if(events.readyState===2&&!over(last))poll()});
         })();
         """#
 }
