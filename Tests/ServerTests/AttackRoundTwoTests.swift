@@ -445,6 +445,40 @@ import FoundationNetworking
         await server.stop()
     }
 
+    /// Logging out of the console ends the system manager's session too: its cookie no longer opens the
+    /// stores' page (it used to, until it expired).
+    @Test func theAdminsLogoutEndsTheSession() async throws {
+        let server = try await ServerRig()
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        do {
+            let token = ServerRig.adminToken
+            let login = try await Self.post(client, server.url + "/console/login", form: "token=\(token)")
+            let cookie = try #require(login.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=a.") })
+            let session = String(cookie.prefix { $0 != ";" })
+            let page = try await Self.get(client, server.url + "/console/stores", cookie: session)
+            #expect(page.status == 200)
+            let csrf = try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
+            let logout = try await Self.post(
+                client,
+                server.url + "/console/logout",
+                form: "csrf=\(csrf)",
+                headers: ["Cookie": session]
+            )
+            #expect(logout.status == 303)
+            let after = try await Self.get(client, server.url + "/console/stores", cookie: session)
+            #expect(after.status == 303 && after.headers["Location"].first?.hasPrefix("/console/login") == true)
+        } catch {
+            try? await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        try? await client.shutdown()
+        await server.stop()
+    }
+
     static func alive(_ server: ServerRig) async throws -> Bool {
         try await server.call("GET", "/healthz", token: nil).status == 200
     }

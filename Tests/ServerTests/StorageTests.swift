@@ -353,6 +353,12 @@ import Testing
             #expect(try await storage.closeSession(token))
             #expect(try await storage.session(token, at: now) == nil)
             #expect(try await !storage.closeSession(token))
+            // The system manager's signed sessions, ended by a logout until they would have expired.
+            #expect(try await !storage.adminSessionEnded("a.1.mac"))
+            try await storage.endAdminSession("a.1.mac", expires: now + .seconds(60))
+            try await storage.endAdminSession("a.1.mac", expires: now + .seconds(60))
+            #expect(try await storage.adminSessionEnded("a.1.mac"))
+            #expect(try await !storage.adminSessionEnded("a.2.mac"))
 
             // The same secret for every replica and every start.
             let secret = try await storage.serverKey("holder-tokens")

@@ -77,10 +77,10 @@ struct ConsoleRoutes {
                     status: .forbidden
                 )
             }
-            if let value = request.cookies[ConsoleSessions.sessionCookie]?.value, !value.hasPrefix("a."),
+            if let value = request.cookies[ConsoleSessions.sessionCookie]?.value,
                 sessions.formIsGenuine(request, csrf: form["csrf"])
             {
-                try? await accounts.logout(value)
+                await sessions.end(value, accounts: accounts)
             }
             var response = Self.redirect("/console/login")
             response.setCookie(sessions.cookie(nil))

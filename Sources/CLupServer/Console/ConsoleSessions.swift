@@ -40,7 +40,13 @@ struct ConsoleSessions: Sendable {
     /// Who the request's cookie stands for, if anyone (an ended session is no one).
     func who(_ request: Request) async -> Who? {
         guard let value = request.cookies[Self.sessionCookie]?.value, !value.isEmpty else { return nil }
-        if value.hasPrefix("a.") { return adminSession(value) ? .admin : nil }
+        if value.hasPrefix("a.") {
+            // Signed, and not ended by a logout (a database that cannot say is no one: closed, not open).
+            guard adminSession(value) != nil, (try? await auth.database.adminSessionEnded(value)) == false else {
+                return nil
+            }
+            return .admin
+        }
         guard let session = try? await auth.manager(session: value) else { return nil }
         return .manager(username: session.username, store: session.store)
     }
@@ -51,12 +57,23 @@ struct ConsoleSessions: Sendable {
         return "a.\(expires).\(MACToken.mint(key: key, binding: Data("admin:\(expires)".utf8)))"
     }
 
-    private func adminSession(_ value: String) -> Bool {
+    /// When a signed admin session that has not expired expires; nil for anything else.
+    func adminSession(_ value: String) -> Timestamp? {
         let parts = value.split(separator: ".", maxSplits: 2)
         guard parts.count == 3, let expires = Int64(parts[1]),
-            expires > auth.database.clock.now().milliseconds
-        else { return false }
-        return MACToken.isValid(String(parts[2]), key: key, binding: Data("admin:\(expires)".utf8))
+            expires > auth.database.clock.now().milliseconds,
+            MACToken.isValid(String(parts[2]), key: key, binding: Data("admin:\(expires)".utf8))
+        else { return nil }
+        return Timestamp(milliseconds: expires)
+    }
+
+    /// Ends the session of `value` (a manager's, or the system manager's until it would have expired).
+    func end(_ value: String, accounts: AccountRoutes) async {
+        if let expires = adminSession(value) {
+            try? await auth.database.endAdminSession(value, expires: expires)
+        } else {
+            try? await accounts.logout(value)
+        }
     }
 
     /// The cookie that holds a session (`value`), or clears it (nil).

@@ -108,6 +108,10 @@ enum PostgresMigrations {
                 """
             ]
         ),
+        (
+            "v4: the system manager's ended console sessions",
+            ["CREATE TABLE ended_admin_sessions (token_hash bytea PRIMARY KEY, expires_at bigint NOT NULL)"]
+        ),
     ]
 
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.

@@ -131,4 +131,18 @@ extension PostgresStorage {
         )
         return !rows.isEmpty
     }
+
+    public func endAdminSession(_ token: String, expires: Timestamp) async throws {
+        _ = try await pool.query("DELETE FROM ended_admin_sessions WHERE expires_at < \(clock.now().milliseconds)")
+        _ = try await pool.query(
+            """
+            INSERT INTO ended_admin_sessions (token_hash, expires_at)
+            VALUES (\(Secrets.hash(token)), \(expires.milliseconds)) ON CONFLICT DO NOTHING
+            """
+        )
+    }
+
+    public func adminSessionEnded(_ token: String) async throws -> Bool {
+        !(try await pool.query("SELECT 1 FROM ended_admin_sessions WHERE token_hash = \(Secrets.hash(token))")).isEmpty
+    }
 }

@@ -54,4 +54,27 @@ extension SQLiteStorage {
             return db.changesCount > 0
         }
     }
+
+    public func endAdminSession(_ token: String, expires: Timestamp) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM ended_admin_sessions WHERE expires_at < ?",
+                arguments: [clock.now().milliseconds]
+            )
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO ended_admin_sessions (token_hash, expires_at) VALUES (?, ?)",
+                arguments: [Secrets.hash(token), expires.milliseconds]
+            )
+        }
+    }
+
+    public func adminSessionEnded(_ token: String) throws -> Bool {
+        try pool.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT 1 FROM ended_admin_sessions WHERE token_hash = ?",
+                arguments: [Secrets.hash(token)]
+            ) ?? false
+        }
+    }
 }

@@ -128,6 +128,11 @@ public final class SQLiteStorage: ServerStorage {
         migrator.registerMigration("v5: events by time, for a day's report and export") { db in
             try db.execute(sql: "CREATE INDEX events_time ON events(store, time)")
         }
+        migrator.registerMigration("v6: the system manager's ended console sessions") { db in
+            try db.execute(
+                sql: "CREATE TABLE ended_admin_sessions (token_hash BLOB PRIMARY KEY, expires_at INTEGER NOT NULL)"
+            )
+        }
         return migrator
     }
 

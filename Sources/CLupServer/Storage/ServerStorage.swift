@@ -47,6 +47,11 @@ public protocol ServerStorage: Sendable {
     func session(_ token: String, at now: Timestamp) async throws -> (username: String, store: StoreID)?
     /// Ends a session: its token stops working at once. False when there was no such session.
     func closeSession(_ token: String) async throws -> Bool
+    /// Ends the system manager's console session `token` (signed, not stored while it lasts): kept as ended
+    /// until it would have expired.
+    func endAdminSession(_ token: String, expires: Timestamp) async throws
+    /// Whether the system manager's console session `token` was ended.
+    func adminSessionEnded(_ token: String) async throws -> Bool
 
     // MARK: Kiosks
 
