@@ -44,6 +44,10 @@ public struct ServerApp: Sendable {
         /// HTTPS with this certificate and key (read again on SIGHUP); nil: plain HTTP, for loopback or
         /// behind a load balancer that terminates TLS.
         public var tls: ServerCertificate.Files?
+        /// Seals stores' signing keys in the database (``KeyVault``); nil: stored raw (a warning says so).
+        public var storageKeyFile: String?
+        /// Storage keys of before a rotation, still read with.
+        public var previousStorageKeyFiles: [String] = []
 
         public init(adminToken: String) {
             self.adminToken = adminToken
@@ -90,13 +94,19 @@ public struct ServerApp: Sendable {
         let certificate = try options.tls.map { files throws(ConfigurationError) in
             try ServerCertificate(files: files)
         }
+        let vault = try KeyVault(keyFile: options.storageKeyFile, previousKeyFiles: options.previousStorageKeyFiles)
+        if !vault.isConfigured {
+            logger.warning(
+                "stores' signing keys are stored unsealed: give --storage-key-file (the unit's storage-key credential)"
+            )
+        }
         let database: any ServerStorage
         var postgres: PostgresStorage?
         switch try DatabaseLocation(options.database) {
         case .sqlite(let path):
-            database = try SQLiteStorage(path: path, clock: options.clock)
+            database = try SQLiteStorage(path: path, clock: options.clock, vault: vault)
         case .postgres(let address):
-            postgres = try await PostgresStorage(address, clock: options.clock, logger: logger)
+            postgres = try await PostgresStorage(address, clock: options.clock, vault: vault, logger: logger)
             database = postgres!
         }
         let logs = try await StoreLogs(database: database, callWindow: .seconds(options.callWindowMinutes * 60))

@@ -85,6 +85,17 @@ struct ClupServerCommand: AsyncParsableCommand {
     @Option(help: "Connections one client address may hold (a trusted proxy's count only in the total).")
     var maxConnectionsPerAddress = ConnectionLimits().perAddress
 
+    @Option(
+        help: """
+            A file with 32 random bytes (hex or base64: `openssl rand -hex 32`) that seals stores' signing keys \
+            in the database; default: the storage-key credential systemd passes ($CREDENTIALS_DIRECTORY).
+            """
+    )
+    var storageKeyFile: String?
+
+    @Option(help: "A storage key of before a rotation, still read with (repeatable); keys are sealed anew at start.")
+    var previousStorageKeyFile: [String] = []
+
     @Option(help: "Seconds a kiosk's event may be ahead of this server's clock (beyond: refused, check NTP).")
     var clockSkewSeconds = 120
 
@@ -124,6 +135,13 @@ struct ClupServerCommand: AsyncParsableCommand {
         }
     }
 
+    /// The path of a credential systemd passed the unit (`LoadCredential=`), if it did.
+    static func credential(_ name: String) -> String? {
+        guard let directory = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"] else { return nil }
+        let path = directory + "/" + name
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     func run() async throws {
         let token: String
         if let file = adminTokenFile {
@@ -151,6 +169,8 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.trustedProxies = trustedProxy
         options.clockSkew = .seconds(clockSkewSeconds)
         options.lateEventAfter = .seconds(lateEventSeconds)
+        options.storageKeyFile = storageKeyFile ?? Self.credential("storage-key")
+        options.previousStorageKeyFiles = previousStorageKeyFile
         if let tlsCertificate, let tlsKey {
             options.tls = .init(certificateChain: tlsCertificate, privateKey: tlsKey)
         }

@@ -63,6 +63,10 @@ for file in /usr/bin/kioskd /usr/bin/clup-server /lib/systemd/system/kioskd.serv
     [ -e "$root$file" ] || fail "$file not installed"
 done
 echo "ok files in place"
+key="$root/etc/clup-server/storage-key"
+[ "$(stat -c %a "$key")" = 600 ] && [ "$(tr -d '\n' <"$key" | wc -c)" = 64 ] ||
+    fail "clup-server's storage key missing, not 32 bytes in hex, or readable by others: $(ls -l "$key" 2>&1)"
+echo "ok clup-server's storage key made, root's alone"
 in_root kioskd --help >/dev/null || fail "kioskd does not start"
 in_root clup-server --help >/dev/null || fail "clup-server does not start"
 echo "ok the binaries run without a Swift toolchain"

@@ -322,6 +322,70 @@ import Testing
         }
     }
 
+    /// Stores' signing keys sealed with a storage key (``KeyVault``): a store registered before one was given is
+    /// sealed at the next start, reads the same; a server without the key cannot read them; after a rotation
+    /// (new key, old one as previous) the new key alone reads them.
+    @Test(arguments: Backend.available) func signingKeysAreSealedAtRest(_ backend: Backend) async throws {
+        let directory = HIL.temporaryDirectory("vault")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func vault(_ name: String, previous: [String] = []) throws -> KeyVault {
+            for file in [name] + previous where !FileManager.default.fileExists(atPath: "\(directory)/\(file)") {
+                let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+                try key.write(toFile: "\(directory)/\(file)", atomically: true, encoding: .utf8)
+            }
+            return try KeyVault(
+                keyFile: "\(directory)/\(name)",
+                previousKeyFiles: previous.map { "\(directory)/\($0)" }
+            )
+        }
+        let cluster = backend == .postgres ? try PostgresRig() : nil
+        defer { cluster?.stop() }
+        let url = try cluster?.createDatabase() ?? "\(directory)/clup.sqlite"
+        var opened: [PostgresStorage] = []
+        defer { for storage in opened { storage.close() } }
+        func open(_ vault: KeyVault) async throws -> any ServerStorage {
+            switch try DatabaseLocation(url) {
+            case .sqlite(let path): return try SQLiteStorage(path: path, vault: vault)
+            case .postgres(let address):
+                var logger = Logger(label: "test")
+                logger.logLevel = .error
+                let storage = try await PostgresStorage(address, vault: vault, logger: logger)
+                opened.append(storage)
+                return storage
+            }
+        }
+        let raw = try await open(.none)
+        let store = try await raw.register(
+            Self.profile(),
+            manager: "anna",
+            passwordHash: try PasswordHash(password: "correct horse battery"),
+            at: Timestamp(milliseconds: 1_000)
+        )
+        let publicKey = store.signer.publicKey.rawRepresentation
+        #expect(try await open(vault("one")).stores().first?.signer.publicKey.rawRepresentation == publicKey)
+        // Sealed now: without the key, the key cannot be read.
+        await #expect(throws: (any Error).self) { _ = try await open(vault("other")).stores() }
+        // Rotation: the new key with the old one as previous, then the new one alone.
+        #expect(
+            try await open(vault("two", previous: ["one"])).stores().first?.signer.publicKey.rawRepresentation
+                == publicKey
+        )
+        #expect(try await open(vault("two")).stores().first?.signer.publicKey.rawRepresentation == publicKey)
+        // A store registered under the vault reads back under it.
+        let sealed = try await open(vault("two"))
+        let second = try await sealed.register(
+            Self.profile("Second Market"),
+            manager: "bruno",
+            passwordHash: try PasswordHash(password: "correct horse battery"),
+            at: Timestamp(milliseconds: 2_000)
+        )
+        #expect(
+            try await sealed.store(second.id)?.signer.publicKey.rawRepresentation
+                == second.signer.publicKey.rawRepresentation
+        )
+        #expect(throws: (any Error).self) { _ = try KeyVault(keyFile: "\(directory)/missing") }
+    }
+
     @Test(arguments: Backend.available) func kiosksSessionsAndKeys(_ backend: Backend) async throws {
         try await Self.withDatabase(backend) { open in
             let storage = try await open()

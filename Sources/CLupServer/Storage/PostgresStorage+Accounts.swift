@@ -15,7 +15,7 @@ extension PostgresStorage {
     ) async throws -> StoreRecord {
         let record = StoreRecord(id: .v7(at: now), profile: profile, signer: TicketSigner(), nextSequence: 1)
         let encoded = try Self.encoder.encode(profile)
-        let key = Data(record.signer.privateKey.rawRepresentation)
+        let key = try vault.seal(Data(record.signer.privateKey.rawRepresentation))
         do {
             try await transaction { connection in
                 try await connection.query(
@@ -73,7 +73,7 @@ extension PostgresStorage {
                 StoreRecord(
                     id: id,
                     profile: try Self.decoder.decode(StoreProfile.self, from: profile),
-                    signer: try TicketSigner(rawRepresentation: Array(key)),
+                    signer: try TicketSigner(rawRepresentation: Array(try vault.open(key))),
                     nextSequence: next
                 )
             )

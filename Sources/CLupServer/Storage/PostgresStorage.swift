@@ -19,11 +19,18 @@ public final class PostgresStorage: ServerStorage {
     /// Every append and issue goes through it: the batches of each store.
     let commits: PostgresCommits
     public let clock: WallClock
+    /// How stores' signing keys are sealed in the database.
+    let vault: KeyVault
     public let address: DatabaseLocation.PostgresAddress
     private let running: Task<Void, Never>
 
     /// Connects (the pool opens connections as requests need them) and brings the schema up to date.
-    public init(_ address: DatabaseLocation.PostgresAddress, clock: WallClock = .system, logger: Logger) async throws {
+    public init(
+        _ address: DatabaseLocation.PostgresAddress,
+        clock: WallClock = .system,
+        vault: KeyVault = .none,
+        logger: Logger
+    ) async throws {
         var configuration = PostgresClient.Configuration(
             host: address.host,
             port: address.port,
@@ -47,6 +54,7 @@ public final class PostgresStorage: ServerStorage {
         pool = PostgresPool(client: client, logger: logger)
         commits = PostgresCommits(pool: pool, logger: logger)
         self.clock = clock
+        self.vault = vault
         self.address = address
         running = Task { await client.run() }
         do {
@@ -54,6 +62,7 @@ public final class PostgresStorage: ServerStorage {
             // reason, instead of leaving the pool to retry for ever.
             try await Self.withConnection(to: address, logger: logger) { connection in
                 try await PostgresMigrations.apply(on: connection, logger: logger)
+                try await Self.sealSigningKeys(on: connection, vault: vault, logger: logger)
             }
         } catch {
             running.cancel()
@@ -66,6 +75,18 @@ public final class PostgresStorage: ServerStorage {
     }
 
     deinit { running.cancel() }
+
+    /// Seals the signing keys stored raw or under a previous storage key (``KeyVault``); replicas starting
+    /// together write the same keys sealed alike (any of them reads either).
+    private static func sealSigningKeys(on connection: PostgresConnection, vault: KeyVault, logger: Logger) async throws
+    {
+        guard vault.isConfigured else { return }
+        let rows = try await connection.query("SELECT id, signing_key FROM stores", logger: logger).collect()
+        for (id, stored) in try rows.decode((UUID, Data).self) where vault.needsSealing(stored) {
+            let sealed = try vault.seal(try vault.open(stored))
+            try await connection.query("UPDATE stores SET signing_key = \(sealed) WHERE id = \(id)", logger: logger)
+        }
+    }
 
     /// Runs `body` on a connection of its own, outside the pool (a LISTEN, a session's advisory lock), and
     /// closes it after, whatever happened.

@@ -38,7 +38,7 @@ extension SQLiteStorage {
                 arguments: [
                     record.id.uuidString, profile.name, profile.address, profile.location.latitude,
                     profile.location.longitude, try Self.encoder.encode(profile),
-                    record.signer.privateKey.rawRepresentation, now.milliseconds,
+                    try vault.seal(record.signer.privateKey.rawRepresentation), now.milliseconds,
                 ]
             )
             try db.execute(
@@ -77,7 +77,7 @@ extension SQLiteStorage {
                 return StoreRecord(
                     id: id,
                     profile: try Self.decoder.decode(StoreProfile.self, from: row["profile"] as Data),
-                    signer: try TicketSigner(rawRepresentation: Array(row["signing_key"] as Data)),
+                    signer: try TicketSigner(rawRepresentation: Array(try vault.open(row["signing_key"] as Data))),
                     nextSequence: row["next_sequence"]
                 )
             }

@@ -13,9 +13,12 @@ public final class SQLiteStorage: ServerStorage {
     public let path: String
     /// What the server takes as now, everywhere (``WallClock/system`` but in tests).
     public let clock: WallClock
+    /// How stores' signing keys are sealed in the file.
+    let vault: KeyVault
 
-    public init(path: String, clock: WallClock = .system) throws {
+    public init(path: String, clock: WallClock = .system, vault: KeyVault = .none) throws {
         self.clock = clock
+        self.vault = vault
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -33,6 +36,22 @@ public final class SQLiteStorage: ServerStorage {
         self.path = path
         groupCommit = GroupCommit(pool: pool)
         try Self.migrator.migrate(pool)
+        try sealSigningKeys()
+    }
+
+    /// Seals the signing keys stored raw or under a previous storage key (``KeyVault``).
+    private func sealSigningKeys() throws {
+        guard vault.isConfigured else { return }
+        try pool.write { db in
+            for row in try Row.fetchAll(db, sql: "SELECT id, signing_key FROM stores") {
+                let stored = row["signing_key"] as Data
+                guard vault.needsSealing(stored) else { continue }
+                try db.execute(
+                    sql: "UPDATE stores SET signing_key = ? WHERE id = ?",
+                    arguments: [try vault.seal(try vault.open(stored)), row["id"] as String]
+                )
+            }
+        }
     }
 
     static var migrator: DatabaseMigrator {
