@@ -38,6 +38,7 @@ enum PageBenchmarks {
         var limits = PublicLimits()
         limits.openTicketsPerPlace = 1000
         limits.ticketsPerStore = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
+        limits.newHoldersPerAddress = limits.ticketsPerAddress  // the bench's clients send no holder token
         let server = try await BenchServer(limits: limits)
         let port = server.port
         let store = try server.registerStore(capacity: 5).uuidString
@@ -121,6 +122,7 @@ extension PageBenchmarks {
         }
         var limits = PublicLimits()
         limits.ticketsPerStore = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
+        limits.newHoldersPerAddress = limits.ticketsPerAddress  // the bench's clients send no holder token
         let server = try await BenchServer(limits: limits)
         let port = server.port
         let storeID = try server.registerStore(capacity: 100_000)

@@ -61,6 +61,14 @@ struct ClupServerCommand: AsyncParsableCommand {
     )
     var ticketsPerAddress = PublicLimits().ticketsPerAddress
 
+    @Option(
+        help: """
+            Tickets and bookings asked for without a Clup-Holder (each makes a new holder) per client address: \
+            BURST/SECONDS.
+            """
+    )
+    var newHoldersPerAddress = PublicLimits().newHoldersPerAddress
+
     @Option(help: "Virtual tickets a store hands out: BURST/SECONDS.")
     var ticketsPerStore = PublicLimits().ticketsPerStore
 
@@ -178,6 +186,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.connections.perAddress = maxConnectionsPerAddress
         options.connections.requestsPerAddress = requestsPerAddress
         options.limits.ticketsPerAddress = ticketsPerAddress
+        options.limits.newHoldersPerAddress = newHoldersPerAddress
         options.limits.ticketsPerStore = ticketsPerStore
         options.limits.bookingsPerAddress = bookingsPerAddress
         options.limits.bookingsPerStore = bookingsPerStore

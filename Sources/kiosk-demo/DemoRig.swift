@@ -56,6 +56,7 @@ final class DemoRig: Sendable {
         // One keyboard stands for a crowd of phones: the per-address and per-store rates are opened.
         let crowd = RateLimiter.Rule(burst: 10_000, interval: .milliseconds(10))
         options.limits.ticketsPerAddress = crowd
+        options.limits.newHoldersPerAddress = crowd
         options.limits.ticketsPerStore = crowd
         options.limits.bookingsPerAddress = crowd
         try FileManager.default.createDirectory(atPath: "\(out)/server", withIntermediateDirectories: true)

@@ -33,7 +33,8 @@ public final class ServerProcess: @unchecked Sendable {
         let open = "1000000/1"
         process.arguments = [
             "--port", "\(port)", "--database", database, "--trusted-proxy", "127.0.0.1/32", "--log-level", "warning",
-            "--tickets-per-address", open, "--tickets-per-store", open, "--requests-per-address", open,
+            "--tickets-per-address", open, "--new-holders-per-address", open, "--tickets-per-store", open,
+            "--requests-per-address", open,
             "--open-tickets-per-place", "1000",
         ]
         process.environment = ProcessInfo.processInfo.environment.merging(["CLUP_ADMIN_TOKEN": adminToken]) {

@@ -37,6 +37,7 @@ final class ServerRig: Sendable {
         var limits = PublicLimits()
         let open = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
         limits.ticketsPerAddress = open
+        limits.newHoldersPerAddress = open
         limits.ticketsPerStore = open
         limits.bookingsPerAddress = open
         limits.bookingsPerStore = open

@@ -236,7 +236,7 @@ import FoundationNetworking
             let believed = try await Self.get(client, direct.url + "/healthz", headers: ["X-Forwarded-Proto": "https"])
             #expect(believed.headers["Strict-Transport-Security"].isEmpty, "not from a trusted proxy")
 
-            // Two clients whose proxy adds ports: each has its own allowance (5 tickets at once).
+            // Two clients whose proxy adds ports: each has its own allowance (2 new holders at once).
             let store = try await server.registerStore(["capacity": 50, "name": "Port Market"], manager: "bruno")
             for address in ["198.51.100.20:4020", "[2001:db8::1]:4021"] {
                 var taken = 0
@@ -249,7 +249,7 @@ import FoundationNetworking
                     )
                     if answer.status == 201 { taken += 1 }
                 }
-                #expect(taken == 5, "\(address) shared another client's allowance")
+                #expect(taken == PublicLimits().newHoldersPerAddress.burst, "\(address) shared another's allowance")
             }
             #expect(ClientAddress.host(of: "198.51.100.20:4020") == "198.51.100.20")
             #expect(ClientAddress.host(of: "[2001:db8::1]:4021") == "2001:db8::1")
@@ -476,6 +476,40 @@ import FoundationNetworking
             throw error
         }
         try? await client.shutdown()
+        await server.stop()
+    }
+
+    /// A client that never sends its holder token is a new holder each time: from one address it gets two
+    /// tickets (it took five: V001–V005), then waits; a device that sends its token is held to its own rules.
+    @Test func holderlessRequestsHaveTheirOwnStricterBudget() async throws {
+        let server = try await ServerRig(limits: PublicLimits())
+        do {
+            let store = try await server.registerStore(["capacity": 5])
+            let other = try await server.registerStore(["capacity": 5, "name": "Other Market"], manager: "other")
+            let tickets = "/v1/stores/\(store.uuidString)/tickets"
+            var statuses: [Int] = []
+            var holder: String?
+            for _ in 0..<5 {
+                let answer = try await server.call("POST", tickets, token: nil)
+                statuses.append(answer.status)
+                holder = holder ?? answer.body["holderToken"] as? String
+                if answer.status == 429 {
+                    #expect((answer.body["error"] as? String)?.contains("Clup-Holder") == true, "\(answer.body)")
+                }
+            }
+            #expect(statuses == [201, 201, 429, 429, 429], "\(statuses)")
+            // The device that kept its token takes its ticket in another store.
+            let own = try await server.call(
+                "POST",
+                "/v1/stores/\(other.uuidString)/tickets",
+                token: nil,
+                headers: ["Clup-Holder": try #require(holder)]
+            )
+            #expect(own.status == 201, "\(own.body)")
+        } catch {
+            await server.stop()
+            throw error
+        }
         await server.stop()
     }
 

@@ -6,6 +6,10 @@ import Synchronization
 /// defaults leave room for a rush and for many phones behind one carrier address, and stop a script.
 public struct PublicLimits: Sendable {
     public var ticketsPerAddress = RateLimiter.Rule(burst: 5, interval: .seconds(60))
+    /// New holders (tickets and bookings asked for without a `Clup-Holder`) per client address: "one live
+    /// ticket per holder" binds only a client that sends its token, so one that never does is held to this.
+    /// A shopper's device takes its token with its first ticket and keeps it.
+    public var newHoldersPerAddress = RateLimiter.Rule(burst: 2, interval: .seconds(120))
     public var ticketsPerStore = RateLimiter.Rule(burst: 20, interval: .seconds(6))
     public var bookingsPerAddress = RateLimiter.Rule(burst: 5, interval: .seconds(120))
     public var bookingsPerStore = RateLimiter.Rule(burst: 20, interval: .seconds(6))
@@ -35,6 +39,7 @@ final class TicketGate: Sendable {
     let holders: Holders
     private let tickets: Rates
     private let bookings: Rates
+    private let newHolders: RateLimiter
 
     /// Whether a ticket is still live (for forgetting the holders of those that are over).
     private let isLive: @Sendable (TicketID) -> Bool
@@ -49,6 +54,7 @@ final class TicketGate: Sendable {
         holders.forgetOver(isLive: isLive)  // what was loaded from the database and is over since
         tickets = Rates(address: RateLimiter(limits.ticketsPerAddress), store: RateLimiter(limits.ticketsPerStore))
         bookings = Rates(address: RateLimiter(limits.bookingsPerAddress), store: RateLimiter(limits.bookingsPerStore))
+        newHolders = RateLimiter(limits.newHoldersPerAddress)
     }
 
     /// Creates an app ticket or a booking at `live`'s store for an anonymous client, if every check lets it
@@ -91,6 +97,14 @@ final class TicketGate: Sendable {
             }
             holder = known
         } else {
+            if let wait = newHolders.take(address, at: now) {
+                throw APIError(
+                    .tooManyRequests,
+                    "too many new devices from your address — send the \(HolderTokens.header) this server gave "
+                        + "with your first ticket, or try again in \(wait) s",
+                    retryAfter: wait
+                )
+            }
             let token = tokens.mint()
             holder = tokens.holder(token)!
             newToken = token

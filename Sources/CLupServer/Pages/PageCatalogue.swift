@@ -50,7 +50,8 @@ enum PageCatalogue {
             "This slot has just filled up, or you hold as many bookings as allowed — choose another slot, or cancel a booking.",
         "error.409.cancel": "This ticket was already used, or it has expired.",
         "error.403": "Only the phone that took this ticket can cancel it.",
-        "error.429": "Too many requests from here — wait a minute and try again.",
+        "error.429":
+            "Too many requests right now — wait a minute and try again, or take a paper ticket at the entrance.",
         "error.503":
             "This store's virtual line is full right now — try again later or take a paper ticket at the entrance.",
         "error.404": "This store or ticket is not known (any more).",
@@ -112,7 +113,7 @@ enum PageCatalogue {
             "Questa fascia si è appena riempita, o hai già tutte le prenotazioni permesse — scegli un'altra fascia, o annulla una prenotazione.",
         "error.409.cancel": "Questo biglietto è già stato usato, o è scaduto.",
         "error.403": "Solo il telefono che ha preso questo biglietto può annullarlo.",
-        "error.429": "Troppe richieste da qui — aspetta un minuto e riprova.",
+        "error.429": "Troppe richieste ora — aspetta un minuto e riprova, o prendi un biglietto di carta all'ingresso.",
         "error.503":
             "La fila virtuale di questo negozio è piena ora — riprova più tardi o prendi un biglietto di carta all'ingresso.",
         "error.404": "Questo negozio o biglietto non è (più) noto.",
