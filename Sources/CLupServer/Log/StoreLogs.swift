@@ -341,9 +341,11 @@ public final class StoreLogs: Sendable {
                 next += 1
             }
             stores[store]?.lastSequence = next - 1
+            // Under the queues' lock: whoever sees the new sequence finds its tickets in the index too (a
+            // request waiting for its own write looks its ticket up as soon as the sequence is there).
+            tickets.update(change, store: store)
             return (next - 1 > last ? stores[store]?.changes : nil, (events.last?.sequence ?? 0) >= next)
         }
-        tickets.update(change, store: store)
         estimates.record(scored, store: store)
         feed?.notify()
         return behind
