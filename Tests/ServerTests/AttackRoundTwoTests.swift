@@ -20,7 +20,7 @@ import FoundationNetworking
     /// append is refused, and the real ticket's status and its holder's cancel are untouched.
     @Test func aKioskCannotIssueUnderAnotherStoresTicketID() async throws {
         let server = try await ServerRig()
-        do {
+        try await Self.run(server) { _ in
             let victimStore = try await server.registerStore(["name": "Victim Market"], manager: "victim")
             let rogueStore = try await server.registerStore(["name": "Rogue Market"], manager: "rogue")
             let credential = try await server.enroll("rogue", store: rogueStore)
@@ -60,11 +60,7 @@ import FoundationNetworking
             )
             #expect(cancelled.status == 200 && cancelled.body["stage"] as? String == "cancelled")
             #expect(server.queue(victimStore)?.waiting.isEmpty == true)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// A kiosk credential does what a kiosk does, no more: the capacity is the manager's, and a day's start sent
@@ -72,7 +68,7 @@ import FoundationNetworking
     /// refused; an event further ahead than the clock skew sync needs (120 s) is refused too.
     @Test func aKioskCannotLiftTheCapacityNorStartTomorrowNow() async throws {
         let server = try await ServerRig()
-        do {
+        try await Self.run(server) { _ in
             let store = try await server.registerStore(["capacity": 5], manager: "owner")
             let credential = try await server.enroll("k1", store: store)
             let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
@@ -104,18 +100,14 @@ import FoundationNetworking
             #expect(ahead.status == 400 && ahead.field == "events[0].time", "\(ahead)")
             let near = try await push(.new(.customerExited, store: store, device: "k1", at: now + .seconds(60)))
             #expect(near.status == 200, "\(near)")
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// Forty wrong passwords for one manager sent at once reach the password check as often as forty sent one
     /// after another (3 free for the name, then the wait): each attempt is counted before it is hashed.
     @Test func simultaneousWrongPasswordsAreCountedBeforeHashing() async throws {
         let server = try await ServerRig()
-        do {
+        try await Self.run(server) { _ in
             _ = try await server.registerStore(manager: "racer")
             let began = ContinuousClock.now
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -133,46 +125,28 @@ import FoundationNetworking
             let checked = statuses.count { $0 == 401 }
             #expect(checked <= sequential, "\(checked) checked in \(seconds) s: \(statuses.sorted())")
             #expect(statuses.count { $0 == 429 } == 40 - checked, "\(statuses.sorted())")
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// The admin token is guessed like a password: wrong tokens on `/metrics`, the admin API and the console's
     /// login count against the address, which then waits (429) before any token is checked — the right one too.
     @Test func theAdminTokenCannotBeGuessedWithoutLimit() async throws {
         let server = try await ServerRig()
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow)
-        )
-        do {
+        try await Self.run(server) { client in
             var statuses: [Int] = []
             for n in 0..<12 { statuses.append(try await server.call("GET", "/metrics", token: "guess-\(n)").status) }
             #expect(statuses.prefix(11).allSatisfy { $0 == 401 } && statuses.last == 429, "\(statuses)")
             #expect(try await server.call("GET", "/metrics").status == 429, "waiting: even the right token")
             let form = try await Self.post(client, server.url + "/console/login", form: "token=guess")
             #expect(form.status == 429 && form.headers["Retry-After"].first != nil)
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
         }
-        try? await client.shutdown()
-        await server.stop()
     }
 
     /// The console's login and logout forms refuse a post from another site's page; a `problem=` in a link
     /// that the server did not make shows nothing on the store's page.
     @Test func theConsoleActsOnlyOnItsOwnFormsAndWords() async throws {
         let server = try await ServerRig()
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow)
-        )
-        do {
+        try await Self.run(server) { client in
             let store = try await server.registerStore(manager: "anna")
             let login = "username=anna&password=correct+horse+battery"
             let foreign = try await Self.post(
@@ -200,13 +174,7 @@ import FoundationNetworking
                 headers: ["Origin": "https://evil.example", "Cookie": session]
             )
             #expect(logout.status == 403)
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
         }
-        try? await client.shutdown()
-        await server.stop()
     }
 
     /// Behind a trusted proxy that says the client came over HTTPS, responses carry HSTS and cookies `Secure`;
@@ -215,54 +183,48 @@ import FoundationNetworking
     @Test func theProxysSchemeAndPortsAreReadAsTheProxySaysThem() async throws {
         let server = try await ServerRig(limits: PublicLimits(), trustedProxies: [CIDR("127.0.0.1")!])
         let direct = try await ServerRig()
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow)
-        )
-        do {
-            _ = try await server.registerStore(manager: "anna")
-            let login = "username=anna&password=correct+horse+battery"
-            let https = ["X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.9"]
-            let secure = try await Self.post(client, server.url + "/console/login", form: login, headers: https)
-            #expect(secure.status == 303)
-            #expect(secure.headers["Strict-Transport-Security"].first?.hasPrefix("max-age=") == true)
-            #expect(!secure.headers["Set-Cookie"].isEmpty)
-            #expect(
-                secure.headers["Set-Cookie"].allSatisfy { $0.lowercased().contains("; secure") },
-                "\(secure.headers)"
-            )
-            let plain = try await Self.get(client, server.url + "/healthz", headers: ["X-Forwarded-Proto": "http"])
-            #expect(plain.headers["Strict-Transport-Security"].isEmpty)
-            let believed = try await Self.get(client, direct.url + "/healthz", headers: ["X-Forwarded-Proto": "https"])
-            #expect(believed.headers["Strict-Transport-Security"].isEmpty, "not from a trusted proxy")
+        try await Self.run(direct) { _ in
+            try await Self.run(server) { client in
+                _ = try await server.registerStore(manager: "anna")
+                let login = "username=anna&password=correct+horse+battery"
+                let https = ["X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.9"]
+                let secure = try await Self.post(client, server.url + "/console/login", form: login, headers: https)
+                #expect(secure.status == 303)
+                #expect(secure.headers["Strict-Transport-Security"].first?.hasPrefix("max-age=") == true)
+                #expect(!secure.headers["Set-Cookie"].isEmpty)
+                #expect(
+                    secure.headers["Set-Cookie"].allSatisfy { $0.lowercased().contains("; secure") },
+                    "\(secure.headers)"
+                )
+                let plain = try await Self.get(client, server.url + "/healthz", headers: ["X-Forwarded-Proto": "http"])
+                #expect(plain.headers["Strict-Transport-Security"].isEmpty)
+                let believed = try await Self.get(
+                    client,
+                    direct.url + "/healthz",
+                    headers: ["X-Forwarded-Proto": "https"]
+                )
+                #expect(believed.headers["Strict-Transport-Security"].isEmpty, "not from a trusted proxy")
 
-            // Two clients whose proxy adds ports: each has its own allowance (2 new holders at once).
-            let store = try await server.registerStore(["capacity": 50, "name": "Port Market"], manager: "bruno")
-            for address in ["198.51.100.20:4020", "[2001:db8::1]:4021"] {
-                var taken = 0
-                for _ in 0..<5 {
-                    let answer = try await server.call(
-                        "POST",
-                        "/v1/stores/\(store.uuidString)/tickets",
-                        token: nil,
-                        headers: ["X-Forwarded-For": address]
-                    )
-                    if answer.status == 201 { taken += 1 }
+                // Two clients whose proxy adds ports: each has its own allowance (2 new holders at once).
+                let store = try await server.registerStore(["capacity": 50, "name": "Port Market"], manager: "bruno")
+                for address in ["198.51.100.20:4020", "[2001:db8::1]:4021"] {
+                    var taken = 0
+                    for _ in 0..<5 {
+                        let answer = try await server.call(
+                            "POST",
+                            "/v1/stores/\(store.uuidString)/tickets",
+                            token: nil,
+                            headers: ["X-Forwarded-For": address]
+                        )
+                        if answer.status == 201 { taken += 1 }
+                    }
+                    #expect(taken == PublicLimits().newHoldersPerAddress.burst, "\(address) shared another's allowance")
                 }
-                #expect(taken == PublicLimits().newHoldersPerAddress.burst, "\(address) shared another's allowance")
+                #expect(ClientAddress.host(of: "198.51.100.20:4020") == "198.51.100.20")
+                #expect(ClientAddress.host(of: "[2001:db8::1]:4021") == "2001:db8::1")
+                #expect(ClientAddress.host(of: "2001:db8::1") == "2001:db8::1")
             }
-            #expect(ClientAddress.host(of: "198.51.100.20:4020") == "198.51.100.20")
-            #expect(ClientAddress.host(of: "[2001:db8::1]:4021") == "2001:db8::1")
-            #expect(ClientAddress.host(of: "2001:db8::1") == "2001:db8::1")
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            await direct.stop()
-            throw error
         }
-        try? await client.shutdown()
-        await server.stop()
-        await direct.stop()
     }
 
     /// Every cell a spreadsheet could read as a formula is neutralised, also after a `;` that a spreadsheet in
@@ -344,7 +306,7 @@ import FoundationNetworking
         var connections = ServerRig.crowdConnections
         connections.headDeadline = .seconds(2)
         let server = try await ServerRig(connections: connections)
-        do {
+        try await Self.run(server) { _ in
             func connect() throws -> CInt { try LoopbackSocket.connect(port: server.port) }
             func write(_ fd: CInt, _ text: String) {
                 _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -397,18 +359,14 @@ import FoundationNetworking
             let n = recv(steady, &reply, reply.count, 0)
             #expect(n > 0 && String(decoding: reply.prefix(max(n, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 4"))
             #expect(try await Self.alive(server))
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// Anyone who saw a ticket's QR can open its strangers' four streams; the holder's own stream (its token,
     /// as a header or as the page's `holder=`) still gets through, and a forged token is a stranger.
     @Test func theHoldersOwnStreamAlwaysGetsThrough() async throws {
         let server = try await ServerRig(limits: PublicLimits())
-        do {
+        try await Self.run(server) { _ in
             let store = try await server.registerStore(["capacity": 1])
             _ = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
             let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
@@ -438,22 +396,14 @@ import FoundationNetworking
             let page = try EventStreamClient(port: server.port, path: path + "?holder=" + query)
             #expect(await page.next() != nil && page.headers.hasPrefix("HTTP/1.1 200"), "\(page.headers)")
             withExtendedLifetime(strangers) {}
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// Logging out of the console ends the system manager's session too: its cookie no longer opens the
     /// stores' page (it used to, until it expired).
     @Test func theAdminsLogoutEndsTheSession() async throws {
         let server = try await ServerRig()
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow)
-        )
-        do {
+        try await Self.run(server) { client in
             let token = ServerRig.adminToken
             let login = try await Self.post(client, server.url + "/console/login", form: "token=\(token)")
             let cookie = try #require(login.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=a.") })
@@ -470,20 +420,14 @@ import FoundationNetworking
             #expect(logout.status == 303)
             let after = try await Self.get(client, server.url + "/console/stores", cookie: session)
             #expect(after.status == 303 && after.headers["Location"].first?.hasPrefix("/console/login") == true)
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
         }
-        try? await client.shutdown()
-        await server.stop()
     }
 
     /// A client that never sends its holder token is a new holder each time: from one address it gets two
     /// tickets (it took five: V001–V005), then waits; a device that sends its token is held to its own rules.
     @Test func holderlessRequestsHaveTheirOwnStricterBudget() async throws {
         let server = try await ServerRig(limits: PublicLimits())
-        do {
+        try await Self.run(server) { _ in
             let store = try await server.registerStore(["capacity": 5])
             let other = try await server.registerStore(["capacity": 5, "name": "Other Market"], manager: "other")
             let tickets = "/v1/stores/\(store.uuidString)/tickets"
@@ -506,10 +450,24 @@ import FoundationNetworking
                 headers: ["Clup-Holder": try #require(holder)]
             )
             #expect(own.status == 201, "\(own.body)")
+        }
+    }
+
+    /// Runs `body` with an HTTP client that does not follow redirects; stops the server and the client after,
+    /// whatever happened.
+    static func run(_ server: ServerRig, _ body: (HTTPClient) async throws -> Void) async throws {
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        do {
+            try await body(client)
         } catch {
+            try? await client.shutdown()
             await server.stop()
             throw error
         }
+        try? await client.shutdown()
         await server.stop()
     }
 
