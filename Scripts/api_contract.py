@@ -101,8 +101,6 @@ def config(base, admin, data, max_examples):
         lines.append("")
 
     operation(r"^/v1/stores$", "POST", admin, cross_field=True)
-    operation(r"^/v1/stores$", "GET", None, None, cross_field=True)  # lat needs lon
-    operation(r"^/$", "GET", None, None, cross_field=True)  # as GET /v1/stores
     operation(r"^/stores/\{store\}/book$", None, None, store_only, cross_field=True)  # the horizon
     # The console's forms without its session cookie and CSRF token: to the login page (303), or a page
     # saying why not (4xx) — never a change.
