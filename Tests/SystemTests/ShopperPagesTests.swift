@@ -1,3 +1,4 @@
+import CLupServer
 import DeviceEmulators
 import Foundation
 import KioskCore
@@ -219,6 +220,50 @@ import Testing
             throw error
         }
         await kiosk.stop()
+        await server.stop()
+    }
+
+    /// Strangers who saw a ticket's QR hold all four of its stream places: a page opened elsewhere is refused a
+    /// stream (429, and EventSource does not retry) and follows the ticket by asking every 10 s instead — it
+    /// still learns that the ticket was cancelled.
+    @Test(.enabled(if: ready, skip))
+    func aPageRefusedAStreamFollowsItsTicketByAsking() async throws {
+        let python = try #require(HIL.python)
+        let server = try await ServerRig(limits: PublicLimits())
+        let store = try await server.registerStore(["capacity": 1])
+        _ = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+        let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
+        let id = try #require((taken.body["ticket"] as? [String: Any])?["id"] as? String)
+        let holder = try #require(taken.body["holderToken"] as? String)
+        let qr = try #require(taken.body["qr"] as? String)
+        var strangers: [EventStreamClient] = []
+        for _ in 0..<4 {
+            let stream = try EventStreamClient(port: server.port, path: "/v1/tickets/\(id)/events")
+            #expect(await stream.next() != nil)
+            strangers.append(stream)
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            let page = server.url + "/T/" + qr.dropFirst("HTTPS://CLUP.EXAMPLE/T/".count)
+            #expect(await browser.ask("open seen \(page)") == "ok")
+            #expect(await browser.ask("expect seen stage Waiting") == "ok")
+            let cancelled = try await server.call(
+                "DELETE",
+                "/v1/tickets/\(id)",
+                token: nil,
+                headers: ["Clup-Holder": holder]
+            )
+            #expect(cancelled.status == 200)
+            #expect(await browser.ask("expect seen stage Cancelled") == "ok")
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await server.stop()
+            throw error
+        }
+        withExtendedLifetime(strangers) {}
         await server.stop()
     }
 }
