@@ -10,7 +10,7 @@ final class BenchServer: Sendable {
     let task: Task<Void, any Error>
     let directory: String
     let port: Int
-    static let token = "bench-admin-token-0123456789"
+    static let token = "bench-admin-token-0123456789abcdef0123456789abcdef0123456789abcdef"
 
     /// A new server, or (with `directory` and `port`) the same one started again.
     /// `trustProxy`: the loopback client stands for a load balancer of many phones (X-Forwarded-For);

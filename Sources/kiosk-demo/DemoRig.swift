@@ -45,7 +45,8 @@ final class DemoRig: Sendable {
         printerEndpoint = try TCPEndpoint(emulator: printer, port: 0, logger: quiet)
         scanner = try SerialScannerEmulator(suffix: .cr, aimPrefix: "]Q1")
 
-        let token = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
+        // 32 random bytes in hex, as the server requires of an admin token.
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         adminToken = token
         var options = ServerApp.Options(adminToken: token)
         options.port = serverPort
