@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskCore
 
 /// The words of one page, in the language it is shown in (``PageCatalogue``: English and Italian). A page takes the language
 /// from `?lang=` (the page's own switch), else the browser's `Accept-Language`, else English.
@@ -52,16 +53,18 @@ struct PageStrings: Sendable {
     /// `key`'s text with `{t}` replaced.
     func format(_ key: String, text: String) -> String { self[key].replacingOccurrences(of: "{t}", with: text) }
 
-    /// A told wait in whole minutes rounded up, "12 min (8–15)": the range the wait falls in four times out of
-    /// five, as the printed ticket shows it (``TicketLayout``), when its ends differ and the wait is not nil.
+    /// A told wait as the printed ticket shows it (``WaitRange/shownMinutes(point:low:high:)``): "12 min
+    /// (8–15)", the range the wait falls in four times out of five.
     func wait(seconds: Int, low: Int?, high: Int?) -> String {
-        let minutes = (seconds + 59) / 60
-        guard let low, let high, minutes > 0, (low + 59) / 60 < (high + 59) / 60 else {
-            return format("minutes", minutes)
-        }
+        let (minutes, range) = WaitRange.shownMinutes(
+            point: .seconds(seconds),
+            low: low.map { .seconds($0) },
+            high: high.map { .seconds($0) }
+        )
+        guard let range else { return format("minutes", minutes) }
         return format("minutes_range", minutes)
-            .replacingOccurrences(of: "{lo}", with: "\((low + 59) / 60)")
-            .replacingOccurrences(of: "{hi}", with: "\((high + 59) / 60)")
+            .replacingOccurrences(of: "{lo}", with: "\(range.lowerBound)")
+            .replacingOccurrences(of: "{hi}", with: "\(range.upperBound)")
     }
 
     /// `?lang=xx` when the page was asked for in a language by its switch, so links keep it; else empty.

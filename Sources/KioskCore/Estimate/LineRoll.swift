@@ -76,7 +76,6 @@ struct LineRoll {
     }
 
     static let stepMilliseconds = Int64(WaitEstimator.step.components.seconds) * 1000
-    static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
 
     /// The told waits of the line's places 0…`position`; with `everyRange` false only the last gets its range
     /// (the others are points), which is what one ticket's page needs.
@@ -216,19 +215,18 @@ struct LineRoll {
     /// A ticket's holding time when called at step `calledAt` (negative: before the roll's start): delay to the
     /// door, then the visit (a booking's own expected visit, R20; an app ticket that waited long enough to plan
     /// its trip, the planned delay).
-    func holding(_ ticket: Ticket, calledAt: Int) -> (pmf: [Double], cdf: [Double]) {
+    func holding(_ ticket: Ticket, calledAt: Int) -> WaitEstimator.Hold {
         switch ticket.kind {
         case .paper:
-            return (estimator.paperHold, estimator.paperHoldCDF)
+            return estimator.paperHold
         case .booking:
             if let minutes = ticket.slot?.expectedVisitMinutes, minutes > 0 {
                 return estimator.bookingHold(minutes: minutes)
             }
-            return (estimator.appHold, estimator.appHoldCDF)
+            return estimator.appHold
         case .app:
             let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
-            return state.waitedInLine(ticket.id, calledAt: call) >= Self.plannedWaitMilliseconds
-                ? (estimator.plannedAppHold, estimator.plannedAppHoldCDF) : (estimator.appHold, estimator.appHoldCDF)
+            return state.hadTimeToPlanTrip(ticket.id, calledAt: call) ? estimator.plannedAppHold : estimator.appHold
         }
     }
 

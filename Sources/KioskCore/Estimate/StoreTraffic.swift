@@ -38,9 +38,7 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
             guard let called = state.callTime(of: id, at: event.time) else { return }
             let bin = max(Int((event.time - called).components.seconds) / WaitModel.delayBinSeconds, 0)
             let capped = min(bin, 39)
-            let planned =
-                entry.ticket.kind == .app
-                && state.waitedInLine(id, calledAt: called.milliseconds) >= LineRoll.plannedWaitMilliseconds
+            let planned = entry.ticket.kind == .app && state.hadTimeToPlanTrip(id, calledAt: called.milliseconds)
             count(event.time) { day, _ in
                 if entry.ticket.kind == .paper {
                     Self.add(capped, to: &day.paperDelays)

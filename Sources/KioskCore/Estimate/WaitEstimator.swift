@@ -24,16 +24,15 @@ public struct WaitEstimator: Sendable {
     /// certain, and a range about it would count as held whatever happened.
     static let rangeZ = 1.45
 
-    /// The visit's CDF on the grid, and each kind's holding time (delay to the door, then the visit) as
-    /// probabilities per step.
+    /// A holding time on the grid: probabilities per step, and their running sum.
+    typealias Hold = (pmf: [Double], cdf: [Double])
+
+    /// The visit's CDF on the grid, and each kind's holding time (delay to the door, then the visit); an app
+    /// ticket called after ``WaitModel/plannedWait`` in line has its own delay.
     let visitCDF: [Double]
-    let appHold: [Double]
-    let paperHold: [Double]
-    let appHoldCDF: [Double]
-    let paperHoldCDF: [Double]
-    /// The holding time of an app ticket called after ``WaitModel/plannedWait`` in line.
-    let plannedAppHold: [Double]
-    let plannedAppHoldCDF: [Double]
+    let appHold: Hold
+    let paperHold: Hold
+    let plannedAppHold: Hold
     /// Bookings' holding times by the visit they said, made when first asked (shared by the estimator's copies).
     let bookingHolds = BookingHolds()
     /// Steps after which a visit has almost surely ended (the grid's CDF within 10⁻⁶ of 1).
@@ -46,12 +45,9 @@ public struct WaitEstimator: Sendable {
         visitCDF = model.visit.cdfGrid(step: Self.step, steps: steps)
         visitReach = (visitCDF.firstIndex { $0 > 1 - 1e-6 } ?? steps) + 1
         let visitPMF = Self.trimmed(Self.pmf(visitCDF))
-        appHold = Self.trimmed(Self.convolve(Self.delayPMF(model.appDelay), visitPMF, limit: steps))
-        paperHold = Self.trimmed(Self.convolve(Self.delayPMF(model.paperDelay), visitPMF, limit: steps))
-        plannedAppHold = Self.trimmed(Self.convolve(Self.delayPMF(model.plannedAppDelay), visitPMF, limit: steps))
-        appHoldCDF = LineRoll.cdf(appHold)
-        paperHoldCDF = LineRoll.cdf(paperHold)
-        plannedAppHoldCDF = LineRoll.cdf(plannedAppHold)
+        appHold = Self.hold(delay: model.appDelay, visit: visitPMF)
+        paperHold = Self.hold(delay: model.paperDelay, visit: visitPMF)
+        plannedAppHold = Self.hold(delay: model.plannedAppDelay, visit: visitPMF)
     }
 
     /// The told wait of the ticket at `position` in the line at `now` (0 = first), or of one taken now at the end
@@ -69,16 +65,21 @@ public struct WaitEstimator: Sendable {
 
     /// A booking's holding time when it said its visit: its delay to the door, then a visit of that mean and
     /// the store's variation.
-    func bookingHold(minutes: Int) -> (pmf: [Double], cdf: [Double]) {
+    func bookingHold(minutes: Int) -> Hold {
         bookingHolds.hold(minutes: minutes) {
             let visit = VisitLength(meanMinutes: Double(minutes), cv: model.visit.cv, family: model.visit.family)
             let visitPMF = Self.trimmed(Self.pmf(visit.cdfGrid(step: Self.step, steps: Self.horizonSteps)))
-            let pmf = Self.trimmed(Self.convolve(Self.delayPMF(model.appDelay), visitPMF, limit: Self.horizonSteps))
-            return (pmf, LineRoll.cdf(pmf))
+            return Self.hold(delay: model.appDelay, visit: visitPMF)
         }
     }
 
     // MARK: - Distributions on the grid
+
+    /// The holding time of a delay to the door (``WaitModel/delayBinSeconds`` bins), then a visit.
+    static func hold(delay: [Double], visit: [Double]) -> Hold {
+        let pmf = trimmed(convolve(delayPMF(delay), visit, limit: horizonSteps))
+        return (pmf, LineRoll.cdf(pmf))
+    }
 
     /// A distribution without its negligible tail (the roll adds each holder's pmf: fewer steps, faster).
     static func trimmed(_ pmf: [Double]) -> [Double] {
@@ -140,6 +141,22 @@ public struct WaitRange: Sendable, Hashable {
     }
 
     public static let zero = WaitRange(point: .zero, low: .zero, high: .zero)
+
+    /// How a told wait is shown, on paper and on the pages alike: whole minutes rounded up, and the range's ends
+    /// in whole minutes when there is a range, its ends differ and the wait is not zero ("12 min (8–15)").
+    public static func shownMinutes(
+        point: Duration,
+        low: Duration?,
+        high: Duration?
+    ) -> (
+        minutes: Int, range: ClosedRange<Int>?
+    ) {
+        let minutes = point.minutesRoundedUp
+        guard let low, let high, minutes > 0, low.minutesRoundedUp < high.minutesRoundedUp else {
+            return (minutes, nil)
+        }
+        return (minutes, low.minutesRoundedUp...high.minutesRoundedUp)
+    }
 
     /// Whether `waited` fell inside the range, to the second a wait is told in.
     public func holds(_ waited: Duration) -> Bool {

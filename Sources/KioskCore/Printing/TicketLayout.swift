@@ -78,10 +78,9 @@ public enum TicketLayout {
         fromOpening: Bool = false
     ) -> String {
         let people = ahead == 0 ? "Nobody ahead" : ahead == 1 ? "1 person ahead" : "\(ahead) people ahead"
-        let minutes = wait.minutesRoundedUp
-        // "8–12": whole minutes around the point, shown when they differ from it.
-        let span = range.map { ($0.lowerBound.minutesRoundedUp, $0.upperBound.minutesRoundedUp) }
-        let around = span.flatMap { $0.0 < $0.1 && minutes > 0 ? " (\($0.0)–\($0.1))" : nil } ?? ""
+        let (minutes, span) = WaitRange.shownMinutes(point: wait, low: range?.lowerBound, high: range?.upperBound)
+        // "8–12": whole minutes around the point.
+        let around = span.map { " (\($0.lowerBound)–\($0.upperBound))" } ?? ""
         if fromOpening {
             return minutes == 0
                 ? "\(people) · called at opening" : "\(people) · about \(minutes) min after opening\(around)"

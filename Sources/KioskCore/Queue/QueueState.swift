@@ -340,11 +340,15 @@ public struct QueueState: Sendable, Equatable {
         order.keys(0..<min(calledCount(at: now), limit)).map { entries[$0.id]!.ticket }
     }
 
-    /// How long `id` waited in line before a call at `calledAt`, in milliseconds (0 unless it is in line).
-    func waitedInLine(_ id: TicketID, calledAt: Int64) -> Int64 {
-        guard case .waiting(let joined)? = entries.stage(of: id) else { return 0 }
-        return max(calledAt - joined.milliseconds, 0)
+    /// Whether `id`, in line, had waited ``WaitModel/plannedWait`` or more when called at `calledAt` (ms since
+    /// 1970): its holder had time to time the trip to the door (the wait model learns and rolls such tickets'
+    /// delays apart).
+    func hadTimeToPlanTrip(_ id: TicketID, calledAt: Int64) -> Bool {
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return false }
+        return calledAt - joined.milliseconds >= Self.plannedWaitMilliseconds
     }
+
+    private static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
 
     /// Whether `id` is called at `now`.
     public func isCalled(_ id: TicketID, at now: Timestamp) -> Bool {
