@@ -176,7 +176,6 @@ public struct ServerApp: Sendable {
             key: try await database.serverKey("console"),
             auth: auth,
             lifetime: options.sessionLifetime,
-            secure: options.tls != nil,
             transport: transport
         )
         ConsoleRoutes(sessions: sessions, accounts: accounts, pages: pages, clients: clients).register(on: router)

@@ -70,12 +70,8 @@ struct ConsoleRoutes {
         router.post("console/logout") { request, _ -> Response in
             let form = await ConsoleForm.read(request)
             guard sessions.isSameOrigin(request) else {
-                return login(
-                    PageStrings(request),
-                    next: "",
-                    notice: PageStrings(request)["console.foreign"],
-                    status: .forbidden
-                )
+                let strings = PageStrings(request)
+                return login(strings, next: "", notice: strings["console.foreign"], status: .forbidden)
             }
             if let value = request.cookies[ConsoleSessions.sessionCookie]?.value,
                 sessions.formIsGenuine(request, csrf: form["csrf"])

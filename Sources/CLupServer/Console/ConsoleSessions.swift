@@ -32,9 +32,8 @@ struct ConsoleSessions: Sendable {
     let key: SymmetricKey
     let auth: Authenticator
     let lifetime: Duration
-    /// Cookies only over HTTPS (the server has TLS, or a proxy in front of it does).
-    let secure: Bool
-    /// Whether a request came over HTTPS (this server's TLS, or a trusted proxy's `X-Forwarded-Proto`).
+    /// Whether a request came over HTTPS (this server's TLS, or a trusted proxy's `X-Forwarded-Proto`): cookies
+    /// are `Secure` then (set here with the server's own TLS; the middleware adds it behind a proxy).
     let transport: TransportSecurity
 
     /// Who the request's cookie stands for, if anyone (an ended session is no one).
@@ -83,7 +82,7 @@ struct ConsoleSessions: Sendable {
             value: value ?? "",
             maxAge: value == nil ? 0 : Int(lifetime.components.seconds),
             path: "/console",
-            secure: secure,
+            secure: transport.tls,
             httpOnly: true,
             sameSite: .strict
         )
@@ -95,7 +94,7 @@ struct ConsoleSessions: Sendable {
             value: token,
             maxAge: 365 * 86_400,
             path: "/console",
-            secure: secure,
+            secure: transport.tls,
             httpOnly: true,
             sameSite: .strict
         )

@@ -230,16 +230,14 @@ public final class StoreLogs: Sendable {
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
         _ = try await require(store)
         // A ticket id belongs to one store for ever: a kiosk of another store cannot issue a ticket under it.
-        let issued = events.compactMap { event -> TicketID? in
+        func issued(_ event: StoreEvent) -> TicketID? {
             if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
         }
-        if let taken = try await database.ticketsOfOtherStores(issued, store: store).first,
-            let index = issued.firstIndex(of: taken)
-        {
+        if let taken = try await database.ticketsOfOtherStores(events.compactMap(issued), store: store).first {
             throw APIError(
                 .conflict,
                 "ticket id \(taken) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints",
-                field: "events[\(events.firstIndex { $0.ticketID == issued[index] } ?? 0)].body.ticket.id"
+                field: "events[\(events.firstIndex { issued($0) == taken } ?? 0)].body.ticket.id"
             )
         }
         let results = try await database.append(events, store: store) { [self] added in

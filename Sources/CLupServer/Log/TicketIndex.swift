@@ -19,8 +19,6 @@ final class TicketIndex: Sendable {
         }
     }
 
-    var count: Int { stores.withLock { $0.count } }
-
     /// What applying events to a store's queue did to the tickets it holds.
     struct Change {
         var taken: [TicketID] = []

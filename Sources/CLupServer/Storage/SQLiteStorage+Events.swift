@@ -103,7 +103,6 @@ extension SQLiteStorage {
         )
     }
 
-    /// The latest arrival the server stamped on one of a kiosk's late events (``LateEvents``).
     public func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) throws -> [TicketID] {
         guard !tickets.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: tickets.count).joined(separator: ",")
@@ -116,6 +115,7 @@ extension SQLiteStorage {
         }
     }
 
+    /// The latest arrival the server stamped on one of a kiosk's late events (``LateEvents``).
     public func lastReceivedAt(store: StoreID, device: DeviceID) throws -> Timestamp? {
         try pool.read { db in
             try Int64.fetchOne(
