@@ -74,6 +74,7 @@ struct ClupBench: AsyncParsableCommand {
         if only == "all" || only == "flood" {
             try await FloodBenchmarks.servedUnderFlood(servedClients: 8, requests: 200, floodConnections: 64)
             try await FloodBenchmarks.connectionsPerMegabyte(count: idleConnections)
+            for addresses in [100, 1000] { try await FloodBenchmarks.manyAddresses(addresses, shoppers: 20) }
         }
         if only == "all" || only == "pages" {
             try await PageBenchmarks.ticketPage(count: count)

@@ -17,10 +17,9 @@ enum FloodBenchmarks {
         // The tickets the served clients follow, taken before the flood (one per shopper address).
         var tickets: [String] = []
         for c in 0..<servedClients {
-            let answer = try LoopbackHTTP(port: port, from: "127.0.1.\(c + 1)").request(
-                "POST",
-                "/v1/stores/\(store)/tickets"
-            )
+            let client = try LoopbackHTTP(port: port, from: "127.0.1.\(c + 1)")
+            let work = try client.solvedWork(store: store)
+            let answer = try client.request("POST", "/v1/stores/\(store)/tickets", headers: ["Clup-Work": work.proof])
             guard let object = try JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
                 let id = (object["ticket"] as? [String: Any])?["id"] as? String
             else { throw BenchError("cannot take a ticket: \(String(decoding: answer, as: UTF8.self))") }

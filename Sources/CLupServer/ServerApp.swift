@@ -128,6 +128,7 @@ public struct ServerApp: Sendable {
                     since: now - .seconds(Int64(options.limits.bookingHorizonDays + 2) * 86_400)
                 )
             ),
+            workKey: try await database.serverKey("ticket-work"),
             isLive: { [logs] id in
                 logs.store(containing: id).map { StoreLogs.liveEntry(id, in: $0.state) != nil } ?? false
             }

@@ -69,14 +69,22 @@ struct ClupServerCommand: AsyncParsableCommand {
     )
     var newHoldersPerAddress = PublicLimits().newHoldersPerAddress
 
-    @Option(help: "Virtual tickets a store hands out: BURST/SECONDS.")
+    @Option(help: "Virtual tickets a store hands out: BURST/SECONDS (with --ticket-work off; else its price rises).")
     var ticketsPerStore = PublicLimits().ticketsPerStore
 
     @Option(help: "Bookings one client address may make: BURST/SECONDS.")
     var bookingsPerAddress = PublicLimits().bookingsPerAddress
 
-    @Option(help: "Bookings a store takes: BURST/SECONDS.")
+    @Option(help: "Bookings a store takes: BURST/SECONDS (with --ticket-work off; else its price rises).")
     var bookingsPerStore = PublicLimits().bookingsPerStore
+
+    @Option(
+        help: """
+            The proof of work a virtual ticket or a booking costs: BASE-MAX zero bits of SHA-256 (BASE at a calm \
+            store, one more each time its paid requests double, up to MAX), or `off`.
+            """
+    )
+    var ticketWork = WorkSetting(PublicLimits().work)
 
     @Option(help: "Virtual tickets waiting at once, per place of a store's capacity.")
     var openTicketsPerPlace = PublicLimits().openTicketsPerPlace
@@ -191,6 +199,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.limits.bookingsPerAddress = bookingsPerAddress
         options.limits.bookingsPerStore = bookingsPerStore
         options.limits.openTicketsPerPlace = openTicketsPerPlace
+        options.limits.work = ticketWork.rule
         options.limits.bookingHorizonDays = bookingHorizonDays
         options.limits.maxBookingsPerHolder = bookingsPerHolder
         let server: ServerApp
@@ -239,4 +248,25 @@ extension CIDR: ExpressibleByArgument {
 extension RateLimiter.Rule: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
     public var defaultValueDescription: String { description }
+}
+
+/// `--ticket-work`: `BASE-MAX` bits (1 to 28; BASE ≤ MAX), or `off`.
+struct WorkSetting: ExpressibleByArgument {
+    var rule: WorkRule?
+
+    init(_ rule: WorkRule?) { self.rule = rule }
+
+    init?(argument: String) {
+        if argument == "off" {
+            rule = nil
+            return
+        }
+        let parts = argument.split(separator: "-")
+        guard parts.count == 2, let base = Int(parts[0]), let most = Int(parts[1]), (1...28).contains(base),
+            (base...28).contains(most)
+        else { return nil }
+        rule = WorkRule(baseBits: base, maxBits: most)
+    }
+
+    var defaultValueDescription: String { rule.map { "\($0.baseBits)-\($0.maxBits)" } ?? "off" }
 }

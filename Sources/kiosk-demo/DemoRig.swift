@@ -180,8 +180,17 @@ struct DemoAPI {
         return try JSONDecoder().decode(Enrolled.self, from: answer).credential
     }
 
+    /// A virtual ticket, as the shopper page takes one: the store's proof of work solved, then the POST.
     func takeTicket(store: StoreID) async throws -> (code: String, qr: String) {
-        let body = try await call("POST", "/v1/stores/\(store.uuidString)/tickets")
+        let asked = try await call("GET", "/v1/stores/\(store.uuidString)/work")
+        guard let challenge = asked["challenge"] as? String, let bits = asked["bits"] as? Int else {
+            throw DemoRig.Failure(description: "proof of work: unexpected answer \(asked)")
+        }
+        let body = try await call(
+            "POST",
+            "/v1/stores/\(store.uuidString)/tickets",
+            headers: ["Clup-Work": WorkProof.solve(challenge: challenge, bits: bits)]
+        )
         guard let ticket = body["ticket"] as? [String: Any], let code = ticket["code"] as? String,
             let qr = body["qr"] as? String
         else { throw DemoRig.Failure(description: "app ticket: unexpected answer \(body)") }
@@ -192,17 +201,25 @@ struct DemoAPI {
         _ method: String,
         _ path: String,
         token: String? = nil,
-        json: [String: Any]? = nil
+        json: [String: Any]? = nil,
+        headers: [String: String] = [:]
     ) async throws -> [String: Any] {
         let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
-        let answer = try await exchange(method, path, token: token, body: body)
+        let answer = try await exchange(method, path, token: token, body: body, headers: headers)
         return (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any] ?? [:]
     }
 
     /// One request with a JSON body; the answer's body, or a failure naming the status and the server's error.
-    private func exchange(_ method: String, _ path: String, token: String?, body: Data?) async throws -> Data {
+    private func exchange(
+        _ method: String,
+        _ path: String,
+        token: String?,
+        body: Data?,
+        headers: [String: String] = [:]
+    ) async throws -> Data {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body

@@ -34,7 +34,7 @@ public final class ServerProcess: @unchecked Sendable {
         process.arguments = [
             "--port", "\(port)", "--database", database, "--trusted-proxy", "127.0.0.1/32", "--log-level", "warning",
             "--tickets-per-address", open, "--new-holders-per-address", open, "--tickets-per-store", open,
-            "--requests-per-address", open,
+            "--requests-per-address", open, "--ticket-work", "off",
             "--open-tickets-per-place", "1000",
         ]
         process.environment = ProcessInfo.processInfo.environment.merging(["CLUP_ADMIN_TOKEN": adminToken]) {

@@ -25,6 +25,9 @@ final class ServerRig: Sendable {
     let cluster: PostgresRig?
     /// With TLS: a client that trusts the test's CA (URLSession cannot be told to).
     let tlsClient: HTTPClient?
+    /// Whether the server asks a proof of work for tickets and bookings (its limits say so); then ``call``
+    /// solves one for each, as the shopper page does, unless told not to pay.
+    let asksForWork: Bool
     static let adminToken = "test-admin-token-0123456789abcdef0123456789abcdef0123456789abcdef"
 
     struct Failure: Error, CustomStringConvertible {
@@ -41,6 +44,7 @@ final class ServerRig: Sendable {
         limits.ticketsPerStore = open
         limits.bookingsPerAddress = open
         limits.bookingsPerStore = open
+        limits.work = nil
         limits.openTicketsPerPlace = 100_000
         limits.maxBookingsPerHolder = 1_000_000
         return limits
@@ -74,6 +78,7 @@ final class ServerRig: Sendable {
         options.port = port
         options.clock = clock
         options.limits = limits
+        asksForWork = limits.work != nil
         options.trustedProxies = trustedProxies
         options.expiryInterval = expiryInterval
         options.connections = connections
@@ -127,9 +132,18 @@ final class ServerRig: Sendable {
         token: String? = adminToken,
         json: Any? = nil,
         raw: Data? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        paying: Bool = true
     ) async throws -> (status: Int, body: [String: Any]) {
-        let (status, data) = try await exchange(method, path, token: token, json: json, raw: raw, headers: headers)
+        let (status, data) = try await exchange(
+            method,
+            path,
+            token: token,
+            json: json,
+            raw: raw,
+            headers: headers,
+            paying: paying
+        )
         return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
 
@@ -155,8 +169,15 @@ final class ServerRig: Sendable {
         token: String?,
         json: Any? = nil,
         raw: Data? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        paying: Bool = true
     ) async throws -> (status: Int, body: Data) {
+        var headers = headers
+        if paying, asksForWork, method == "POST", headers["Clup-Work"] == nil,
+            path.hasSuffix("/tickets") || path.hasSuffix("/bookings"), path.hasPrefix("/v1/stores/")
+        {
+            headers["Clup-Work"] = try await work(for: path, headers: headers)
+        }
         if let tlsClient {
             var request = HTTPClientRequest(url: url + path)
             request.method = .init(rawValue: method)
@@ -180,6 +201,17 @@ final class ServerRig: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    /// What a shopper's page does before it asks for a ticket or a booking: a challenge of the store (asked
+    /// from the same client address), solved.
+    func work(for path: String, headers: [String: String] = [:]) async throws -> String? {
+        let store = path.split(separator: "/").dropLast().joined(separator: "/")
+        let (status, body) = try await call("GET", "/\(store)/work", token: nil, headers: headers, paying: false)
+        guard status == 200, let challenge = body["challenge"] as? String, let bits = body["bits"] as? Int else {
+            return nil
+        }
+        return WorkProof.solve(challenge: challenge, bits: bits)
     }
 
     /// A week open from `open` to `close` every day, as the API takes it.

@@ -3,6 +3,7 @@ import DeviceEmulators
 import Foundation
 import KioskCore
 import ServiceSupport
+import Synchronization
 import Testing
 
 @testable import KioskStation
@@ -265,5 +266,72 @@ import Testing
         }
         withExtendedLifetime(strangers) {}
         await server.stop()
+    }
+
+    /// Point 1 of the second attack round: while a thousand addresses ask for tickets without paying the work
+    /// (or replaying one proof), a shopper's page takes its ticket — its script solves the store's challenge
+    /// unnoticed — and the flood took none (before the work, five addresses spent the store's burst and the
+    /// shopper got 429). `make bench ONLY=flood` measures how long the shopper waits.
+    @Test(.enabled(if: ready, skip))
+    func aShopperTakesATicketWhileAThousandAddressesFlood() async throws {
+        let python = try #require(HIL.python)
+        let server = try await ServerRig(limits: PublicLimits(), trustedProxies: [CIDR("127.0.0.1")!])
+        let store = try await server.registerStore(["name": "Mercato Centrale", "address": "Via Roma 1, Milano"])
+        let tickets = "/v1/stores/\(store.uuidString)/tickets"
+        let replayed = try #require(try await server.work(for: tickets))
+        let running = Running()
+        let flood = Task {
+            try await withThrowingTaskGroup(of: [Int].self) { group in
+                for worker in 0..<16 {
+                    group.addTask {
+                        var statuses: [Int] = []
+                        var i = worker
+                        while running.flag.load(ordering: .relaxed) {
+                            var headers = ["X-Forwarded-For": "198.18.\(i % 1000 / 250).\(i % 250 + 1)"]
+                            if i % 2 == 1 { headers["Clup-Work"] = replayed }
+                            statuses.append(
+                                try await server.call("POST", tickets, token: nil, headers: headers, paying: false)
+                                    .status
+                            )
+                            i += 16
+                        }
+                        return statuses
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            #expect(await browser.ask("open shopper \(server.url)/?q=milano") == "ok")
+            let pressed = ContinuousClock.now
+            #expect(await browser.ask("press shopper [data-take]") == "ok")
+            #expect(await browser.ask("expect shopper code V00") == "ok")
+            let took = ContinuousClock.now - pressed
+            running.flag.store(false, ordering: .relaxed)
+            let statuses = try await flood.value
+            let fakes = statuses.count(where: { $0 == 201 })
+            print("a shopper took a ticket in \(took) while the flood sent \(statuses.count) requests; \(fakes) taken")
+            #expect(statuses.count >= 100, "the flood ran")
+            #expect(fakes <= 1, "only the replayed proof's first use may count")
+            #expect(statuses.allSatisfy { $0 == 201 || $0 == 428 })
+            // The shopper's ticket is the store's only other one: the flood spent nothing of its budget.
+            #expect(server.queue(store)?.waiting.count == fakes + 1)
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            running.flag.store(false, ordering: .relaxed)
+            _ = try? await flood.value
+            browser.process.terminate()
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// Whether a test's background load is still to run (it ends its requests in flight and stops).
+    final class Running: Sendable {
+        let flag = Atomic(true)
     }
 }

@@ -27,6 +27,7 @@ import FoundationNetworking
         process.arguments = [
             "--port", "\(port)", "--database", "\(directory)/clup.sqlite", "--log-level", "warning",
             "--trusted-proxy", "127.0.0.1", "--tickets-per-store", "1000/1", "--open-tickets-per-place", "50",
+            "--ticket-work", "off",
         ]
         process.environment = ["CLUP_ADMIN_TOKEN": ServerRig.adminToken]
         try process.run()

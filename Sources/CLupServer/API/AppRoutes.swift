@@ -46,6 +46,11 @@ struct AppRoutes {
         router.get("v1/stores") { request, _ -> Nearby in
             Nearby(stores: try stores(for: StoreSearch(request)))
         }
+        router.get("v1/stores/:store/work") { _, context -> TicketWork.Challenge in
+            let store = try context.parameters.require("store", as: UUID.self)
+            _ = try await logs.require(store)
+            return gate.work.challenge(store: store, at: logs.clock.now())
+        }
         router.post("v1/stores/:store/tickets") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
             let live = try await logs.require(store)
@@ -54,6 +59,7 @@ struct AppRoutes {
                 .app,
                 store: live,
                 token: request.headers[HolderTokens.field],
+                work: request.headers[TicketWork.field],
                 address: clients.of(request, peer: context.remoteAddress),
                 at: now
             ) { holder in
@@ -301,3 +307,4 @@ struct TicketStatus: ResponseEncodable, Equatable {
         }
     }
 }
+extension TicketWork.Challenge: ResponseEncodable {}

@@ -85,6 +85,7 @@ struct BookingRoutes {
                 .booking,
                 store: live,
                 token: request.headers[HolderTokens.field],
+                work: request.headers[TicketWork.field],
                 address: app.clients.of(request, peer: context.remoteAddress),
                 at: now
             ) { holder in

@@ -1,3 +1,4 @@
+import Crypto
 import Hummingbird
 import KioskCore
 import Synchronization
@@ -10,6 +11,7 @@ public struct PublicLimits: Sendable {
     /// ticket per holder" binds only a client that sends its token, so one that never does is held to this.
     /// A shopper's device takes its token with its first ticket and keeps it.
     public var newHoldersPerAddress = RateLimiter.Rule(burst: 2, interval: .seconds(120))
+    /// A store's rate, when no work is asked (with it, the work's price is the store's budget).
     public var ticketsPerStore = RateLimiter.Rule(burst: 20, interval: .seconds(6))
     public var bookingsPerAddress = RateLimiter.Rule(burst: 5, interval: .seconds(120))
     public var bookingsPerStore = RateLimiter.Rule(burst: 20, interval: .seconds(6))
@@ -19,12 +21,17 @@ public struct PublicLimits: Sendable {
     public var bookingHorizonDays = 14
     /// Bookings one device may hold at once, all stores together.
     public var maxBookingsPerHolder = 4
+    /// The proof of work a ticket or a booking costs (``TicketWork``); nil asks for none (a closed network,
+    /// tests of other things).
+    public var work: WorkRule? = WorkRule()
 
     public init() {}
 }
 
 /// The checks before the server creates an app ticket or a booking for an anonymous client, in the order
-/// that keeps one client from spending anyone else's allowance: the holder token, the client address's
+/// that keeps one client from spending anyone else's allowance: its proof of work (so that requests that did
+/// not pay spend nothing of anyone's, and a flood from many addresses cannot exhaust a store's rate), the
+/// holder token, the client address's
 /// rate, the holder's own rules (one live ticket per store, a few bookings), the store's cap on waiting
 /// virtual tickets, then the store's rate (taken last, and only when everything else passed).
 final class TicketGate: Sendable {
@@ -37,6 +44,8 @@ final class TicketGate: Sendable {
     let limits: PublicLimits
     let tokens: HolderTokens
     let holders: Holders
+    /// Asked of every ticket and booking when `limits.work` is set; else its challenges ask for 0 bits.
+    let work: TicketWork
     private let tickets: Rates
     private let bookings: Rates
     private let newHolders: RateLimiter
@@ -46,8 +55,15 @@ final class TicketGate: Sendable {
     private let issued = Atomic<Int>(0)
     static let sweepEvery = 4096
 
-    init(limits: PublicLimits, tokens: HolderTokens, holders: Holders, isLive: @escaping @Sendable (TicketID) -> Bool) {
+    init(
+        limits: PublicLimits,
+        tokens: HolderTokens,
+        holders: Holders,
+        workKey: SymmetricKey,
+        isLive: @escaping @Sendable (TicketID) -> Bool
+    ) {
         self.limits = limits
+        work = TicketWork(rule: limits.work ?? WorkRule(baseBits: 0, maxBits: 0), key: workKey)
         self.tokens = tokens
         self.holders = holders
         self.isLive = isLive
@@ -64,10 +80,13 @@ final class TicketGate: Sendable {
         _ kind: TicketKind,
         store live: StoreLogs.Live,
         token: String?,
+        work proof: String?,
         address: String,
         at now: Timestamp,
         _ make: (Holder) async throws -> AppTicket
     ) async throws -> (issued: AppTicket, newToken: String?) {
+        if kind == .app { try Self.handsOut(live.record.profile, at: now) }
+        if limits.work != nil { try work.spend(proof, store: live.record.id, at: now) }
         let (holder, newToken) = try enter(kind, store: live, token: token, address: address, at: now)
         var ticket: TicketID?
         defer { finish(holder, ticket: ticket) }
@@ -84,7 +103,6 @@ final class TicketGate: Sendable {
         address: String,
         at now: Timestamp
     ) throws(APIError) -> (Holder, newToken: String?) {
-        if kind == .app { try Self.handsOut(live.record.profile, at: now) }
         let holder: Holder
         var newToken: String?
         if let token {
@@ -134,7 +152,7 @@ final class TicketGate: Sendable {
         return (holder, newToken)
     }
 
-    /// The store's side: its cap on waiting virtual tickets, then its rate (taken last).
+    /// The store's side: its cap on waiting virtual tickets, then (without the work) its rate, taken last.
     private func checkStore(
         _ kind: TicketKind,
         live: StoreLogs.Live,
@@ -154,7 +172,9 @@ final class TicketGate: Sendable {
                 )
             }
         }
-        if let wait = rate.take(live.record.id.uuidString, at: now) {
+        // With the work asked, its rising price is the store's budget: a count per store can be spent for
+        // everyone by whoever has enough addresses, a price cannot (each ticket costs its own client more).
+        if limits.work == nil, let wait = rate.take(live.record.id.uuidString, at: now) {
             throw APIError(
                 .tooManyRequests,
                 "this store is taking many \(Self.noun(kind)) right now — try again in \(wait) s",

@@ -55,6 +55,7 @@ enum PageCatalogue {
         "error.503":
             "This store's virtual line is full right now — try again later or take a paper ticket at the entrance.",
         "error.404": "This store or ticket is not known (any more).",
+        "error.work": "CLup is very busy right now — try again in a minute, or take a paper ticket at the entrance.",
         "error.network": "No connection to CLup — check your connection and try again.",
         "error.location": "Your location is not available — search by name or town instead.",
         "error.other": "Something went wrong — try again.",
@@ -117,6 +118,7 @@ enum PageCatalogue {
         "error.503":
             "La fila virtuale di questo negozio è piena ora — riprova più tardi o prendi un biglietto di carta all'ingresso.",
         "error.404": "Questo negozio o biglietto non è (più) noto.",
+        "error.work": "CLup è molto occupato ora — riprova tra un minuto, o prendi un biglietto di carta all'ingresso.",
         "error.network": "Nessuna connessione con CLup — controlla la connessione e riprova.",
         "error.location": "La tua posizione non è disponibile — cerca per nome o città.",
         "error.closed":

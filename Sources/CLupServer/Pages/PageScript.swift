@@ -2,7 +2,8 @@
 /// without it for viewing; the script adds what needs a browser's help, by what the page holds:
 ///
 /// - `[data-take]` buttons take a virtual ticket and `[data-slot]` buttons book a slot, through the same API
-///   routes any app calls (the anonymous holder token kept in local storage), then open the ticket's page;
+///   routes any app calls (the anonymous holder token kept in local storage; the proof of work each costs
+///   solved first, a slice at a time so the page stays responsive), then open the ticket's page;
 /// - `#mine` lists the tickets this device holds (local storage) that are still live;
 /// - `#locate` asks the browser for its position and searches near it;
 /// - on a ticket's page (`data-ticket`): live updates from its event stream (EventSource reconnects by
@@ -25,13 +26,54 @@ enum PageScript {
         function forget(id){save(load().filter(function(x){return x.id!==id}))}
         function over(stage){return stage==='admitted'||stage==='expired'||stage==='cancelled'}
         function say(text){var e=$('error');e.textContent=text;e.hidden=false}
-        function call(method,url,body,done,topic){
+        var K=[0x428a2f98,0x71374491,0xb5c0fbcf,0xe9b5dba5,0x3956c25b,0x59f111f1,0x923f82a4,0xab1c5ed5,0xd807aa98,0x12835b01,
+          0x243185be,0x550c7dc3,0x72be5d74,0x80deb1fe,0x9bdc06a7,0xc19bf174,0xe49b69c1,0xefbe4786,0x0fc19dc6,0x240ca1cc,
+          0x2de92c6f,0x4a7484aa,0x5cb0a9dc,0x76f988da,0x983e5152,0xa831c66d,0xb00327c8,0xbf597fc7,0xc6e00bf3,0xd5a79147,
+          0x06ca6351,0x14292967,0x27b70a85,0x2e1b2138,0x4d2c6dfc,0x53380d13,0x650a7354,0x766a0abb,0x81c2c92e,0x92722c85,
+          0xa2bfe8a1,0xa81a664b,0xc24b8b70,0xc76c51a3,0xd192e819,0xd6990624,0xf40e3585,0x106aa070,0x19a4c116,0x1e376c08,
+          0x2748774c,0x34b0bcb5,0x391c0cb3,0x4ed8aa4a,0x5b9cca4f,0x682e6ff3,0x748f82ee,0x78a5636f,0x84c87814,0x8cc70208,
+          0x90befffa,0xa4506ceb,0xbef9a3f7,0xc67178f2];
+        // The nonce in [from, to) whose SHA-256 of prefix+nonce (one 64-byte block: ≤ 55 bytes) begins with
+        // `bits` zero bits (≤ 32), or null.
+        function nonce(prefix,bits,from,to){
+          var W=new Int32Array(64),m=new Uint8Array(64),n=prefix.length,i,mask=bits>=32?-1:~(-1>>>bits);
+          for(i=0;i<n;i++)m[i]=prefix.charCodeAt(i);
+          for(var v=from;v<to;v++){
+            var x=String(v),L=n+x.length;
+            for(i=0;i<x.length;i++)m[n+i]=x.charCodeAt(i);
+            m[L]=0x80;for(i=L+1;i<64;i++)m[i]=0;
+            for(i=0;i<16;i++)W[i]=m[4*i]<<24|m[4*i+1]<<16|m[4*i+2]<<8|m[4*i+3];
+            W[15]=L*8;
+            for(i=16;i<64;i++){var p=W[i-15],q=W[i-2];
+              W[i]=(((p>>>7|p<<25)^(p>>>18|p<<14)^(p>>>3))+((q>>>17|q<<15)^(q>>>19|q<<13)^(q>>>10))+W[i-7]+W[i-16])|0}
+            var a=0x6a09e667,b=0xbb67ae85|0,c=0x3c6ef372,d4=0xa54ff53a|0,e=0x510e527f,f=0x9b05688c|0,g=0x1f83d9ab,h=0x5be0cd19;
+            for(i=0;i<64;i++){
+              var t1=(h+((e>>>6|e<<26)^(e>>>11|e<<21)^(e>>>25|e<<7))+((e&f)^(~e&g))+K[i]+W[i])|0;
+              var t2=(((a>>>2|a<<30)^(a>>>13|a<<19)^(a>>>22|a<<10))+((a&b)^(a&c)^(b&c)))|0;
+              h=g;g=f;f=e;e=(d4+t1)|0;d4=c;c=b;b=a;a=(t1+t2)|0}
+            if((((a+0x6a09e667)|0)&mask)===0)return x;
+          }
+          return null;
+        }
+        // The store's challenge, solved 20,000 tries at a time: the Clup-Work value (null when none is asked).
+        function pay(store){
+          return fetch('/v1/stores/'+store+'/work',{headers:{'Accept':'application/json'}}).then(function(r){return r.ok?r.json():null})
+            .then(function(w){if(!w||!(w.bits>0))return null;var c=w.challenge+'.',from=0;
+              return new Promise(function(done){(function slice(){
+                var x=nonce(c,w.bits,from,from+20000);if(x!==null)return done(c+x);from+=20000;setTimeout(slice,0)})()})});
+        }
+        function call(method,url,body,done,topic,store,tries){
           var h={'Accept':'application/json'},token=holder();
           if(token)h['Clup-Holder']=token;
           if(body)h['Content-Type']='application/json';
-          return fetch(url,{method:method,headers:h,body:body?JSON.stringify(body):undefined}).then(function(r){
+          return (store?pay(store):Promise.resolve(null)).then(function(work){
+            if(work)h['Clup-Work']=work;
+            return fetch(url,{method:method,headers:h,body:body?JSON.stringify(body):undefined});
+          }).then(function(r){
             return r.json().catch(function(){return{}}).then(function(b){
               if(r.ok)return done(b);
+              // The store asked for more work while this one was solved: once more, with a new challenge.
+              if(r.status===428&&b.reason==='work'&&!tries)return call(method,url,body,done,topic,store,1);
               say((b.reason&&s['error.'+b.reason])||s['error.'+r.status+(topic||'')]||s['error.'+r.status]||b.error||s['error.other']);
             });
           },function(){say(s['error.network'])});
@@ -47,12 +89,12 @@ enum PageScript {
           go().then(function(){button.disabled=false},function(){button.disabled=false});
         })}
         document.querySelectorAll('[data-take]').forEach(function(b){act(b,function(){
-          d.storeName=b.dataset.name;return call('POST','/v1/stores/'+b.dataset.take+'/tickets',null,took);
+          d.storeName=b.dataset.name;return call('POST','/v1/stores/'+b.dataset.take+'/tickets',null,took,'',b.dataset.take);
         })});
         document.querySelectorAll('[data-slot]').forEach(function(b){act(b,function(){
           var m=$('stay').value,body={slotStart:Number(b.dataset.slot)};
           if(m)body.expectedVisitMinutes=Number(m);
-          return call('POST','/v1/stores/'+d.store+'/bookings',body,took,'.book');
+          return call('POST','/v1/stores/'+d.store+'/bookings',body,took,'.book',d.store);
         })});
         var locate=$('locate');
         if(locate&&navigator.geolocation){
