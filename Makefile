@@ -101,7 +101,7 @@ demo: deps-run
 	"$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/kiosk-demo" --out "$(DEMO_DIR)"
 
 # One group alone: make bench ONLY=estimate (printer, station, door, server, flood, pages, sync, fleet, estimate,
-# daemon).
+# history, daemon).
 ONLY ?= all
 
 # The daemon benchmarks measure the kioskd that `make deb` ships (static Swift runtime, packed relocations).

@@ -54,7 +54,13 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "The wait estimate's scenario files, for the estimate benchmark.")
     var scenarios = "Benchmarks/scenarios"
 
-    @Option(help: "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon, fleet, estimate.")
+    @Option(help: "Tickets a day in the history benchmark's store logs.")
+    var historyTicketsPerDay = 1000
+
+    @Option(
+        help:
+            "Which benchmarks: all, printer, station, door, server, flood, sync, pages, daemon, fleet, estimate, history."
+    )
     var only = "all"
 
     func run() async throws {
@@ -87,6 +93,9 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "fleet" {
             try await FleetBenchmarks.run(clients: clients, perClient: ticketsPerClient / 2, stores: fleetStores)
+        }
+        if only == "all" || only == "history" {
+            try await HistoryBenchmarks.run(ticketsPerDay: historyTicketsPerDay)
         }
         if only == "all" || only == "estimate" {
             try await EstimateBenchmarks.scenarios(in: scenarios)

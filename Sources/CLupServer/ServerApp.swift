@@ -32,6 +32,11 @@ public struct ServerApp: Sendable {
         public var limits = PublicLimits()
         /// How often called tickets past their window are expired.
         public var expiryInterval: Duration = .seconds(5)
+        /// How often the stores' live state is kept for the next start (``SnapshotKeeper``): a start folds at
+        /// most this long of each store's events.
+        public var snapshotInterval: Duration = .seconds(15 * 60)
+        /// Raw events older than this many days are removed (``EventRetention``; at least 367).
+        public var keepEventsDays = 400
         /// Connections: how many, per client address, and how long they may stay silent.
         public var connections = ConnectionLimits()
         /// Proxies (load balancers) whose `X-Forwarded-For` names the client; nobody else's is believed.
@@ -222,6 +227,14 @@ public struct ServerApp: Sendable {
             } ?? []) + [
                 http, expiry, BusinessDayStart(lease: lease, logs: logs, interval: .seconds(1), logger: logger),
                 ModelRefresh(logs: logs, lease: lease, interval: .seconds(30 * 60), logger: logger),
+                SnapshotKeeper(logs: logs, lease: lease, interval: options.snapshotInterval, logger: logger),
+                EventRetention(
+                    logs: logs,
+                    lease: lease,
+                    days: max(options.keepEventsDays, EventRetention.fewestDays),
+                    interval: .seconds(6 * 3600),
+                    logger: logger
+                ),
             ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
             certificate: certificate

@@ -131,6 +131,14 @@ struct ClupServerCommand: AsyncParsableCommand {
     )
     var requestsPerAddress = ConnectionLimits().requestsPerAddress
 
+    @Option(
+        help: """
+            Days raw events are kept (367 or more: a day's figures and CSV reach 366 days back); older ones are \
+            removed once the stores' kept state covers them.
+            """
+    )
+    var keepEventsDays = 400
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -143,6 +151,9 @@ struct ClupServerCommand: AsyncParsableCommand {
         }
         guard (1...366).contains(bookingHorizonDays) else { throw ValidationError("--booking-horizon-days: 1 to 366") }
         guard (0...1000).contains(bookingsPerHolder) else { throw ValidationError("--bookings-per-holder: 0 to 1000") }
+        guard (367...36_600).contains(keepEventsDays) else {
+            throw ValidationError("--keep-events-days: 367 to 36600 (a day's figures reach 366 days back)")
+        }
         guard (1...3600).contains(clockSkewSeconds), (1...3600).contains(lateEventSeconds) else {
             throw ValidationError("--clock-skew-seconds and --late-event-seconds: 1 to 3600")
         }
@@ -200,6 +211,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.limits.bookingsPerStore = bookingsPerStore
         options.limits.openTicketsPerPlace = openTicketsPerPlace
         options.limits.work = ticketWork.rule
+        options.keepEventsDays = keepEventsDays
         options.limits.bookingHorizonDays = bookingHorizonDays
         options.limits.maxBookingsPerHolder = bookingsPerHolder
         let server: ServerApp

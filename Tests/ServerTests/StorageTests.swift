@@ -156,6 +156,29 @@ import Testing
         }
     }
 
+    /// A store's kept live state: the latest one only, never replaced by an older one (two replicas that held
+    /// the lease one after the other), and another replica reads it.
+    @Test(arguments: Backend.available) func aSnapshotIsKeptAndNeverGoesBack(_ backend: Backend) async throws {
+        try await Self.withDatabase(backend) { open in
+            let storage = try await open()
+            let store = try await storage.register(
+                Self.profile(),
+                manager: "anna",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: Timestamp(milliseconds: 1_000)
+            ).id
+            #expect(try await storage.snapshot(store: store) == nil)
+            try await storage.saveSnapshot(store: store, sequence: 5, data: Data("five".utf8))
+            try await storage.saveSnapshot(store: store, sequence: 9, data: Data("nine".utf8))
+            try await storage.saveSnapshot(store: store, sequence: 7, data: Data("seven".utf8))
+            let other = try await open()
+            for storage in [storage, other] {
+                let kept = try #require(try await storage.snapshot(store: store))
+                #expect(kept.sequence == 9 && kept.data == Data("nine".utf8))
+            }
+        }
+    }
+
     @Test(arguments: Backend.available) func appendsAreGapFreeAndIdempotent(_ backend: Backend) async throws {
         try await Self.withDatabase(backend) { open in
             let storage = try await open()

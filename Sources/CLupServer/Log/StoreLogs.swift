@@ -74,9 +74,11 @@ public final class StoreLogs: Sendable {
     let database: any ServerStorage
     /// How long a called ticket holds its place (the wait estimate's no-shows).
     let callWindow: Duration
-    private let live: Mutex<[StoreID: Live]>
+    let live: Mutex<[StoreID: Live]>
     /// The store of each ticket the queues hold.
-    private let tickets = TicketIndex()
+    let tickets = TicketIndex()
+    /// The sequence of each store's last kept snapshot (``keepSnapshots()``).
+    let snapshotted: Mutex<[StoreID: Int64]>
     /// Database look-ups of store ids this replica does not know (``require(_:)``): 20 at once, then 20 a second.
     private let lookups = RateLimiter(RateLimiter.Rule(burst: 20, interval: .milliseconds(50)))
     /// Reads of a store's log to catch up with it since the start (``catchUp(_:through:)``): a commit that found
@@ -101,20 +103,17 @@ public final class StoreLogs: Sendable {
         self.database = database
         self.callWindow = callWindow
         var stores: [StoreID: Live] = [:]
+        var snapshotted: [StoreID: Int64] = [:]
+        // Each store from its last snapshot and the events after it (``load(_:database:callWindow:)``).
         for record in try await database.stores() {
-            let events = try await database.events(store: record.id, after: 0, limit: .max)
-            var store = Live(
-                record: record,
-                state: QueueState(capacity: record.profile.capacity),
-                lastSequence: events.last?.sequence ?? 0,
-                callWindow: callWindow
-            )
-            for event in events { store.apply(event) }
+            var (store, sequence) = try await Self.load(record, database: database, callWindow: callWindow)
             store.traffic.prune(now: database.clock.now())
             tickets.update(.all(of: store.state), store: record.id)
             stores[record.id] = store
+            snapshotted[record.id] = sequence
         }
         live = Mutex(stores)
+        self.snapshotted = Mutex(snapshotted)
     }
 
     /// A store registered since the start (here, or through another replica): its queue starts empty and
@@ -137,6 +136,7 @@ public final class StoreLogs: Sendable {
         for record in try await database.stores() {
             if self.store(record.id) == nil {
                 add(record)
+                try await restoreFromSnapshot(record.id)
                 try await catchUp(record.id)
             } else {
                 setProfile(record.profile, store: record.id)
@@ -148,7 +148,10 @@ public final class StoreLogs: Sendable {
     /// connection that tells it about other replicas' writes was lost).
     public func catchUpEverything() async throws {
         try await reloadStores()
-        for store in all { try await catchUp(store.record.id) }
+        for store in all {
+            try await restoreFromSnapshot(store.record.id)
+            try await catchUp(store.record.id)
+        }
     }
 
     public func store(_ id: StoreID) -> Live? { live.withLock { $0[id] } }
@@ -162,6 +165,7 @@ public final class StoreLogs: Sendable {
             do {
                 if let record = try await database.store(id) {
                     add(record)
+                    try await restoreFromSnapshot(id)
                     try await catchUp(id)
                 }
             } catch {
@@ -303,10 +307,16 @@ public final class StoreLogs: Sendable {
                 let number = state.begun
                 let task = Task { [self] in
                     defer { reads.withLock { if $0.running[store]?.number == number { $0.running[store] = nil } } }
-                    guard let last = self.store(store)?.lastSequence else { return }
+                    guard var last = self.store(store)?.lastSequence else { return }
                     logReads.add(1, ordering: .relaxed)
                     ReplicaMetrics.logReads.increment()
-                    _ = apply(try await database.events(store: store, after: last, limit: .max), store: store)
+                    // A page at a time: a store far behind (registered elsewhere long ago) is never one array.
+                    while true {
+                        let page = try await database.events(store: store, after: last, limit: Self.pageSize)
+                        _ = apply(page, store: store)
+                        guard page.count == Self.pageSize, let next = page.last?.sequence else { break }
+                        last = next
+                    }
                 }
                 state.running[store] = (number, task)
                 return (number, task)

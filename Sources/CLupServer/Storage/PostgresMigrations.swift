@@ -112,6 +112,18 @@ enum PostgresMigrations {
             "v4: the system manager's ended console sessions",
             ["CREATE TABLE ended_admin_sessions (token_hash bytea PRIMARY KEY, expires_at bigint NOT NULL)"]
         ),
+        (
+            "v5: snapshots of the stores' live state, to start from",
+            [
+                """
+                CREATE TABLE snapshots (
+                    store uuid PRIMARY KEY REFERENCES stores(id),
+                    sequence bigint NOT NULL,
+                    data bytea NOT NULL
+                )
+                """
+            ]
+        ),
     ]
 
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.

@@ -142,6 +142,50 @@ extension PostgresStorage {
         return nil
     }
 
+    public func saveSnapshot(store: StoreID, sequence: Int64, data: Data) async throws {
+        _ = try await pool.query(
+            """
+            INSERT INTO snapshots (store, sequence, data) VALUES (\(store), \(sequence), \(ByteBuffer(data: data)))
+            ON CONFLICT (store) DO UPDATE SET sequence = excluded.sequence, data = excluded.data
+                WHERE snapshots.sequence < excluded.sequence
+            """
+        )
+    }
+
+    public func removeEvents(store: StoreID, before time: Timestamp, through sequence: Int64) async throws -> Int {
+        var removed = 0
+        while true {
+            let rows = try await pool.query(
+                """
+                WITH gone AS (
+                    DELETE FROM events WHERE store = \(store) AND sequence IN (
+                        SELECT sequence FROM events
+                        WHERE store = \(store) AND time < \(time.milliseconds) AND sequence <= \(sequence)
+                        LIMIT \(Self.removalBatch))
+                    RETURNING 1
+                )
+                SELECT count(*) FROM gone
+                """
+            )
+            var batch = 0
+            for count in try rows.decode(Int64.self) { batch = Int(count) }
+            removed += batch
+            if batch < Self.removalBatch { return removed }
+        }
+    }
+
+    /// Events removed in one statement (``removeEvents(store:before:through:)``).
+    static let removalBatch = 10_000
+
+    public func snapshot(store: StoreID) async throws -> (sequence: Int64, data: Data)? {
+        for (sequence, data) in try await pool.query("SELECT sequence, data FROM snapshots WHERE store = \(store)")
+            .decode((Int64, Data).self)
+        {
+            return (sequence, data)
+        }
+        return nil
+    }
+
     /// In the `traffic_models` table (its name from the wait model before this one).
     public func saveWaitModels(_ models: [StoreID: WaitModel]) async throws {
         guard !models.isEmpty else { return }

@@ -130,6 +130,51 @@ extension SQLiteStorage {
     }
 
     /// One process: nothing to share (the model lives in its memory).
+    public func saveSnapshot(store: StoreID, sequence: Int64, data: Data) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO snapshots (store, sequence, data) VALUES (?, ?, ?)
+                    ON CONFLICT (store) DO UPDATE SET sequence = excluded.sequence, data = excluded.data
+                        WHERE excluded.sequence > snapshots.sequence
+                    """,
+                arguments: [store.uuidString, sequence, data]
+            )
+        }
+    }
+
+    public func removeEvents(store: StoreID, before time: Timestamp, through sequence: Int64) async throws -> Int {
+        var removed = 0
+        while true {
+            let batch = try await pool.write { db in
+                try db.execute(
+                    sql: """
+                        DELETE FROM events WHERE rowid IN (
+                            SELECT rowid FROM events WHERE store = ? AND time < ? AND sequence <= ? LIMIT ?)
+                        """,
+                    arguments: [store.uuidString, time.milliseconds, sequence, Self.removalBatch]
+                )
+                return db.changesCount
+            }
+            removed += batch
+            if batch < Self.removalBatch { return removed }
+        }
+    }
+
+    /// Events removed in one transaction (``removeEvents(store:before:through:)``).
+    static let removalBatch = 10_000
+
+    public func snapshot(store: StoreID) throws -> (sequence: Int64, data: Data)? {
+        try pool.read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT sequence, data FROM snapshots WHERE store = ?",
+                arguments: [store.uuidString]
+            )
+            .map { ($0["sequence"], $0["data"]) }
+        }
+    }
+
     public func saveWaitModels(_ models: [StoreID: WaitModel]) async throws {}
 
     public func waitModels() async throws -> [StoreID: WaitModel] { [:] }

@@ -152,6 +152,17 @@ public final class SQLiteStorage: ServerStorage {
                 sql: "CREATE TABLE ended_admin_sessions (token_hash BLOB PRIMARY KEY, expires_at INTEGER NOT NULL)"
             )
         }
+        migrator.registerMigration("v7: snapshots of the stores' live state, to start from") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE snapshots (
+                        store TEXT PRIMARY KEY REFERENCES stores(id),
+                        sequence INTEGER NOT NULL,
+                        data BLOB NOT NULL
+                    )
+                    """
+            )
+        }
         return migrator
     }
 

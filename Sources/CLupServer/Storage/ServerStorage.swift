@@ -90,6 +90,17 @@ public protocol ServerStorage: Sendable {
     /// The latest arrival the server stamped on one of a kiosk's late events.
     func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp?
 
+    // MARK: Snapshots
+
+    /// Keeps a store's live state as of its log's `sequence` (opaque bytes: ``StoreSnapshot``), replacing the
+    /// one kept before unless that one is of a later sequence, so that a start folds only the events after it.
+    func saveSnapshot(store: StoreID, sequence: Int64, data: Data) async throws
+    /// The store's last kept snapshot, if any.
+    func snapshot(store: StoreID) async throws -> (sequence: Int64, data: Data)?
+    /// Removes the store's events that happened before `time` and are of sequence `sequence` or before (kept
+    /// in a snapshot), a batch at a time so that writers are never held long; how many were removed.
+    func removeEvents(store: StoreID, before time: Timestamp, through sequence: Int64) async throws -> Int
+
     // MARK: Wait estimates
 
     /// Keeps the stores' wait models that the replica holding the duties' lease learnt, for the other

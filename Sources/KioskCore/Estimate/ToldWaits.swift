@@ -2,7 +2,7 @@
 /// leaves the line, to score the estimate as the log goes (the server's live metrics; ``EstimateAccuracy``
 /// scores a whole day). A ticket is scored when it is admitted or expires — it was called then or before — by
 /// its wait from joining the line to its call; a cancelled ticket, or one of a day that ended, is not.
-public struct ToldWaits: Sendable {
+public struct ToldWaits: Sendable, Codable {
     private var told: [TicketID: WaitRange] = [:]
 
     public init() {}

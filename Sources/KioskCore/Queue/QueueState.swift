@@ -7,7 +7,7 @@ import HashTreeCollections
 /// that reached the server late counts from its arrival), ties broken by ticket id; the log's order only
 /// matters for events about the same ticket.
 public struct QueueState: Sendable, Equatable {
-    public enum Stage: Sendable, Equatable {
+    public enum Stage: Sendable, Equatable, Codable {
         /// Printed and waiting in the printer: not in the queue yet.
         case inPrinter
         /// In the queue since `joined`.
@@ -18,39 +18,39 @@ public struct QueueState: Sendable, Equatable {
     }
 
     /// Every ticket of the log, by id, with its stage and when it was called.
-    public private(set) var entries = Entries()
+    public internal(set) var entries = Entries()
     /// The waiting tickets in line order, kept sorted as stages change (so a decision never sorts the day).
-    private var order = LineOrder()
+    var order = LineOrder()
     /// How many of `order` are paper, app and booking tickets.
-    private var waitingByKind = [0, 0, 0]
-    public private(set) var capacity: Int
+    var waitingByKind = [0, 0, 0]
+    public internal(set) var capacity: Int
     /// People inside: admissions minus exits, never below zero.
-    public private(set) var inside = 0
+    public internal(set) var inside = 0
     /// Events that referred to a ticket the log does not know (reported, not fatal).
-    public private(set) var orphanEvents = 0
+    public internal(set) var orphanEvents = 0
     /// Tickets admitted more than once (e.g. at two doors while they were offline): the first admission
     /// counts, the others are reported here, not hidden.
-    public private(set) var conflicts: [AdmissionConflict] = []
+    public internal(set) var conflicts: [AdmissionConflict] = []
     /// Which door admitted each ticket, to name both sides of a conflict.
-    private var admittedBy: TreeDictionary<TicketID, DeviceID> = [:]
+    var admittedBy: TreeDictionary<TicketID, DeviceID> = [:]
     /// How many tickets at the front of `order` are known to have `calledAt` set (a cursor, not state).
     private var stamped = Cursor()
     /// The business day the log has started last (``StoreEvent/Body/dayStarted``), and when its line started.
-    public private(set) var day: BusinessDay?
-    public private(set) var dayStartedAt: Timestamp?
+    public internal(set) var day: BusinessDay?
+    public internal(set) var dayStartedAt: Timestamp?
     /// When that day opens and closes: nobody is called outside (nil before the first day: always open).
-    public private(set) var hours: DayHours?
+    public internal(set) var hours: DayHours?
     /// Whether the tickets called at the day's opening were stamped with the opening instant. Left out of
     /// equality like ``Cursor``: a repeated event that changes nothing else (a day's start written by two
     /// devices) leaves the state equal.
-    private var openingStamped = Flag()
+    var openingStamped = Flag()
     /// How many were still counted inside when the last business day ended: a figure for the manager (people
     /// who left unseen, or a missed exit), not carried into the new day.
-    public private(set) var insideAtLastDayEnd = 0
+    public internal(set) var insideAtLastDayEnd = 0
     /// When this day's admissions and exits happened: an event of the new day may reach the log before the
     /// `dayStarted` that another device wrote, and the reset must keep what happened after the day's start.
-    private var admittedTimes: [Timestamp] = []
-    private var exitTimes: [Timestamp] = []
+    var admittedTimes: [Timestamp] = []
+    var exitTimes: [Timestamp] = []
 
     /// A position kept only to save work; two states that agree on everything else are equal.
     private struct Cursor: Sendable, Equatable {
@@ -59,7 +59,7 @@ public struct QueueState: Sendable, Equatable {
     }
 
     /// A mark kept only to save work, like ``Cursor``.
-    private struct Flag: Sendable, Equatable {
+    struct Flag: Sendable, Equatable {
         var value = false
         static func == (_: Self, _: Self) -> Bool { true }
     }
@@ -230,7 +230,7 @@ public struct QueueState: Sendable, Equatable {
         if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: id), kind: kind) }
     }
 
-    private mutating func joinLine(_ key: LineKey, kind: TicketKind) {
+    mutating func joinLine(_ key: LineKey, kind: TicketKind) {
         waitingByKind[Int(kind.rawValue)] += 1
         let i = order.insert(key)
         if i < stamped.value { stamped.value = i }
