@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What a store's log says about its line, gathered as its events are folded (``observe(_:before:)``), in the
 /// small form the wait model is learnt from: admissions and exits counted per minute, by day (anonymous: counts,
 /// no tickets), the called app tickets and bookings that came or not, and how long called tickets took to reach
@@ -100,5 +102,58 @@ extension UInt16 {
     /// Adds one, staying at the largest value rather than wrapping.
     mutating func saturatingIncrement() {
         if self < .max { self += 1 }
+    }
+}
+
+extension StoreTraffic.Day {
+    private enum CodingKeys: String, CodingKey {
+        case admissions, exits, called, expired, appDelays, plannedAppDelays, paperDelays
+    }
+
+    /// The per-minute counts as bytes (two per minute, little-endian; base64 in JSON), not as 2,880 numbers: a
+    /// store's kept state holds 28 days of them, and a start decodes them.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        admissions = try Self.counts(c.decode(Data.self, forKey: .admissions), key: .admissions, in: c)
+        exits = try Self.counts(c.decode(Data.self, forKey: .exits), key: .exits, in: c)
+        called = try c.decode(Int.self, forKey: .called)
+        expired = try c.decode(Int.self, forKey: .expired)
+        appDelays = try c.decode([Int].self, forKey: .appDelays)
+        plannedAppDelays = try c.decode([Int].self, forKey: .plannedAppDelays)
+        paperDelays = try c.decode([Int].self, forKey: .paperDelays)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.bytes(admissions), forKey: .admissions)
+        try c.encode(Self.bytes(exits), forKey: .exits)
+        try c.encode(called, forKey: .called)
+        try c.encode(expired, forKey: .expired)
+        try c.encode(appDelays, forKey: .appDelays)
+        try c.encode(plannedAppDelays, forKey: .plannedAppDelays)
+        try c.encode(paperDelays, forKey: .paperDelays)
+    }
+
+    private static func bytes(_ counts: [UInt16]) -> Data {
+        var data = Data(capacity: counts.count * 2)
+        for count in counts { data.append(contentsOf: [UInt8(count & 0xFF), UInt8(count >> 8)]) }
+        return data
+    }
+
+    private static func counts(
+        _ data: Data,
+        key: CodingKeys,
+        in container: KeyedDecodingContainer<CodingKeys>
+    ) throws -> [UInt16] {
+        guard data.count == StoreTraffic.minutesPerDay * 2 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key,
+                in: container,
+                debugDescription:
+                    "\(data.count) bytes, not two for each of a day's \(StoreTraffic.minutesPerDay) minutes"
+            )
+        }
+        let bytes = [UInt8](data)
+        return (0..<StoreTraffic.minutesPerDay).map { UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8 }
     }
 }
