@@ -115,4 +115,53 @@ import Testing
         #expect(try !reopened.distrust(keyID: third.keyID.description))
         #expect(try reopened.keyRing().key(for: third.keyID) == nil)
     }
+
+    /// kioskd starts from the kept fold of the pulled log and what was pulled after it (issue "clup-server
+    /// starts from today": kioskd's own start): its queue is the whole log's fold even when the events before
+    /// the fold are no longer read; a fold kept with another configured capacity is not used.
+    @Test func aStartFromTheKeptFoldIsTheWholeLogsFold() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var log: [StoreEvent] = []
+        func add(_ body: StoreEvent.Body, at time: Timestamp) {
+            var event = StoreEvent(id: .v7(at: time), store: storeID, device: "d", time: time, body: body)
+            event.sequence = Int64(log.count + 1)
+            log.append(event)
+        }
+        for d in 0..<4 {
+            let start = Timestamp(seconds: 1_790_000_000 + Int64(d) * 86_400)
+            let hours = DayHours(opens: start + .seconds(3_600), closes: start + .seconds(12 * 3_600))
+            add(.dayStarted(BusinessDay(number: 20_000 + Int64(d)), hours: hours), at: start)
+            for n in 1...30 {
+                let time = hours.opens + .seconds(Int64(n) * 600)
+                let ticket = Ticket(
+                    id: .v7(at: time),
+                    store: storeID,
+                    kind: .paper,
+                    code: TicketCode(prefix: "A", number: n),
+                    issuedAt: time,
+                    issuer: "d"
+                )
+                add(.ticketIssued(ticket), at: time)
+                add(.ticketTaken(ticket.id), at: time + .seconds(2))
+                if n % 5 == 0 { continue }  // still waiting at closing: expires at the next day's start
+                add(.ticketAdmitted(ticket.id, door: "door"), at: time + .seconds(60))
+                add(.customerExited, at: time + .seconds(900))
+            }
+        }
+        let half = log.count / 2
+        _ = try store.storePulled(Array(log[..<half]), through: Int64(half))
+        let first = try QueueReplica(store: store, capacity: 3)
+        let data = try JSONEncoder().encode(first.confirmedSnapshot.snapshot)
+        try store.keepConfirmedFold(data, through: Int64(half), capacity: 3)
+        _ = try store.storePulled(Array(log[half...]), through: Int64(log.count))
+        // The events the fold covers are not read again: gone, the start is the same.
+        try store.db.write { try $0.execute(sql: "DELETE FROM events WHERE sequence <= ?", arguments: [half]) }
+        let started = try QueueReplica(store: store, capacity: 3)
+        let whole = QueueState(capacity: 3, events: log)
+        #expect(started.confirmedSnapshot == whole)
+        #expect(started.snapshot == whole)
+        #expect(started.confirmedSnapshot.snapshot.ticketCount < log.count / 8)
+        #expect(try store.keptConfirmedFold(capacity: 4) == nil)
+    }
 }

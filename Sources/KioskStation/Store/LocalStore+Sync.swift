@@ -73,19 +73,20 @@ extension LocalStore {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET key_registered = 1 WHERE id = 1") }
     }
 
-    /// The log as the queue replica folds it: events read from the server, in the server's order, then this
-    /// station's events the server has not sent back yet, in the order they were written. Refused scans
-    /// change no state and are left out.
-    public func replicaEvents() throws -> (confirmed: [StoreEvent], pending: [StoreEvent]) {
+    /// The log as the queue replica folds it: events read from the server, in the server's order (after
+    /// `kept`, the sequence of the kept fold it starts from), then this station's events the server has not
+    /// sent back yet, in the order they were written. Refused scans change no state and are left out.
+    public func replicaEvents(after kept: Int64 = 0) throws -> (confirmed: [StoreEvent], pending: [StoreEvent]) {
         try db.read { db in
             let last = try Int64.fetchOne(db, sql: "SELECT last_pulled FROM sync_state WHERE id = 1") ?? 0
             let confirmed = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM events WHERE sequence IS NOT NULL AND sequence <= ? AND kind != 'scanRefused'
+                    SELECT * FROM events WHERE sequence IS NOT NULL AND sequence > ? AND sequence <= ?
+                        AND kind != 'scanRefused'
                     ORDER BY sequence
                     """,
-                arguments: [last]
+                arguments: [kept, last]
             ).map(Self.event)
             let pending = try Row.fetchAll(
                 db,
@@ -124,5 +125,24 @@ extension LocalStore {
 
     func setServerWaitModel(_ json: String) throws {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET wait_model = ? WHERE id = 1", arguments: [json]) }
+    }
+
+    /// Keeps the fold of the server's log through `sequence` (``QueueState/Snapshot``, JSON), made with the
+    /// configured `capacity`, so that the next start folds only what was pulled after it.
+    public func keepConfirmedFold(_ data: Data, through sequence: Int64, capacity: Int) throws {
+        try db.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO kept_fold (id, sequence, capacity, data) VALUES (1, ?, ?, ?)",
+                arguments: [sequence, capacity, data]
+            )
+        }
+    }
+
+    /// The kept fold, if one was kept with this `capacity` configured (else the log is folded again).
+    public func keptConfirmedFold(capacity: Int) throws -> (sequence: Int64, data: Data)? {
+        try db.read { db in
+            try Row.fetchOne(db, sql: "SELECT sequence, capacity, data FROM kept_fold WHERE id = 1")
+                .flatMap { row in (row["capacity"] as Int) == capacity ? (row["sequence"], row["data"]) : nil }
+        }
     }
 }

@@ -136,6 +136,19 @@ public final class LocalStore: Sendable {
             // The wait model clup-server learnt for the store (JSON): paper tells what the app tells.
             try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN wait_model TEXT")
         }
+        migrator.registerMigration("v11: the kept fold of the server's log") { db in
+            // The queue as of a sequence of the pulled log: a start folds only what came after it.
+            try db.execute(
+                sql: """
+                    CREATE TABLE kept_fold (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        sequence INTEGER NOT NULL,
+                        capacity INTEGER NOT NULL,
+                        data BLOB NOT NULL
+                    )
+                    """
+            )
+        }
         return migrator
     }
 

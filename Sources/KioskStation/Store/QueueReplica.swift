@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 import ServiceSupport
 import Synchronization
@@ -19,9 +20,20 @@ public final class QueueReplica: Sendable {
     private let folds: Mutex<Folds>
     let changes: ChangeFeed
 
+    /// From the kept fold of the server's log (``LocalStore/keptConfirmedFold(capacity:)``) and what was pulled
+    /// after it, or from the whole pulled log; this station's unconfirmed events on top.
     public init(store: LocalStore, capacity: Int, changes: ChangeFeed = ChangeFeed()) throws {
-        let (confirmed, pending) = try store.replicaEvents()
-        let base = QueueState(capacity: capacity, events: confirmed)
+        var base = QueueState(capacity: capacity)
+        var kept: Int64 = 0
+        if let fold = try store.keptConfirmedFold(capacity: capacity),
+            let snapshot = try? JSONDecoder().decode(QueueState.Snapshot.self, from: fold.data),
+            let state = QueueState(snapshot: snapshot)
+        {
+            base = state
+            kept = fold.sequence
+        }
+        let (confirmed, pending) = try store.replicaEvents(after: kept)
+        for event in confirmed { base.apply(event) }
         var current = base
         for event in pending { current.apply(event) }
         folds = Mutex(Folds(confirmed: base, pending: pending, current: current))

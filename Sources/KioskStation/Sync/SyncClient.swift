@@ -39,6 +39,10 @@ public final class SyncClient: Service, Sendable {
     private let keysFeed = ChangeFeed()
     /// The digest of the key ring last fetched (pages of the log carry the server's).
     private let ringDigest = Mutex<String?>(nil)
+    /// When the fold of the pulled log was last kept (``keepFold(through:)``).
+    private let foldKept = Mutex<ContinuousClock.Instant?>(nil)
+    /// How often the fold of the pulled log is kept, so that a start folds at most this much of it.
+    static let keepFoldEvery = Duration.seconds(15 * 60)
 
     public init(
         config: KioskConfig,
@@ -191,6 +195,8 @@ public final class SyncClient: Service, Sendable {
                 let through = page.events.last?.sequence ?? after
                 _ = try store.storePulled(page.events, through: through)
                 queue.applyPulled(page.events)
+                let dayStarted = page.events.contains(where: { $0.kind == "dayStarted" })
+                try keepFold(through: through, dayStarted: dayStarted)
                 reportConflicts()
                 try wantKeysOfNewIssuers(in: page.events)
             }
@@ -206,6 +212,16 @@ public final class SyncClient: Service, Sendable {
             online()
             return .zero
         }
+    }
+
+    /// Keeps the replica's fold of the pulled log (through `sequence`) every 15 minutes and after a day's
+    /// start: the next start of kioskd folds only what was pulled after it, however long it has served.
+    private func keepFold(through sequence: Int64, dayStarted: Bool) throws {
+        let due = foldKept.withLock { kept in kept.map { ContinuousClock.now - $0 >= Self.keepFoldEvery } ?? true }
+        guard due || dayStarted else { return }
+        let data = try JSONEncoder().encode(queue.confirmedSnapshot.snapshot)
+        try store.keepConfirmedFold(data, through: sequence, capacity: config.store.capacity)
+        foldKept.withLock { $0 = .now }
     }
 
     /// Registers this station's signing key once, and refreshes the store's key ring every 5 minutes, whenever
