@@ -96,6 +96,7 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "history" {
             try await HistoryBenchmarks.run(ticketsPerDay: historyTicketsPerDay)
+            try await HistoryBenchmarks.kiosk(binary: kioskd, ticketsPerDay: historyTicketsPerDay)
         }
         if only == "all" || only == "estimate" {
             try await EstimateBenchmarks.scenarios(in: scenarios)

@@ -64,6 +64,16 @@ import Testing
         )
     }
 
+    /// A store of ``profile(_:)`` and its manager anna, registered at 1 s after 1970; its id.
+    static func register(in storage: any ServerStorage) async throws -> StoreID {
+        try await storage.register(
+            profile(),
+            manager: "anna",
+            passwordHash: try PasswordHash(password: "correct horse battery"),
+            at: Timestamp(milliseconds: 1_000)
+        ).id
+    }
+
     static func customerExited(_ store: StoreID, at ms: Int64) -> StoreEvent {
         StoreEvent.new(.customerExited, store: store, device: "door-1", at: Timestamp(milliseconds: ms))
     }
@@ -161,12 +171,7 @@ import Testing
     @Test(arguments: Backend.available) func aSnapshotIsKeptAndNeverGoesBack(_ backend: Backend) async throws {
         try await Self.withDatabase(backend) { open in
             let storage = try await open()
-            let store = try await storage.register(
-                Self.profile(),
-                manager: "anna",
-                passwordHash: try PasswordHash(password: "correct horse battery"),
-                at: Timestamp(milliseconds: 1_000)
-            ).id
+            let store = try await Self.register(in: storage)
             #expect(try await storage.snapshot(store: store) == nil)
             try await storage.saveSnapshot(store: store, sequence: 5, data: Data("five".utf8))
             try await storage.saveSnapshot(store: store, sequence: 9, data: Data("nine".utf8))
@@ -182,12 +187,7 @@ import Testing
     @Test(arguments: Backend.available) func appendsAreGapFreeAndIdempotent(_ backend: Backend) async throws {
         try await Self.withDatabase(backend) { open in
             let storage = try await open()
-            let store = try await storage.register(
-                Self.profile(),
-                manager: "anna",
-                passwordHash: try PasswordHash(password: "correct horse battery"),
-                at: Timestamp(milliseconds: 1_000)
-            ).id
+            let store = try await Self.register(in: storage)
             let first = (1...3).map { Self.customerExited(store, at: Int64($0) * 1000) }
             let committed = Mutex<[Int64]>([])
             let results = try await storage.append(first, store: store) { added in

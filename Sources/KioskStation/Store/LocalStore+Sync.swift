@@ -88,14 +88,19 @@ extension LocalStore {
                     """,
                 arguments: [kept, last]
             ).map(Self.event)
-            let pending = try Row.fetchAll(
+            // Two look-ups, each by its index (the outbox's, the sequence's), merged in local order: one query
+            // with `OR` read the whole table.
+            let unsent = try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT * FROM events WHERE (sequence IS NULL OR sequence > ?) AND kind != 'scanRefused'
-                    ORDER BY local_order
-                    """,
+                sql: "SELECT * FROM events WHERE sequence IS NULL AND kind != 'scanRefused' ORDER BY local_order"
+            )
+            let ahead = try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM events WHERE sequence > ? AND kind != 'scanRefused'",
                 arguments: [last]
-            ).map(Self.event)
+            )
+            let pending = try (unsent + ahead).sorted { ($0["local_order"] as Int64) < ($1["local_order"] as Int64) }
+                .map(Self.event)
             return (confirmed, pending)
         }
     }

@@ -149,6 +149,10 @@ public final class LocalStore: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v12: the pulled log by sequence") { db in
+            // A start reads what was pulled after the kept fold, not the whole table.
+            try db.execute(sql: "CREATE INDEX events_sequence ON events(sequence) WHERE sequence IS NOT NULL")
+        }
         return migrator
     }
 
