@@ -1,9 +1,9 @@
-import CLupServer
 import Foundation
 import KioskCore
 import ServiceSupport
 import Testing
 
+@testable import CLupServer
 @testable import Rigs
 
 /// clup-server starts from a store's last snapshot and folds only the events after it, never the store's whole
@@ -92,6 +92,40 @@ import Testing
         await server.stop()
     }
 
+    /// A replica that was away while more than a page of a store's log was written (a lost connection)
+    /// starts that store again from its kept state instead of reading everything it missed: with the events
+    /// the kept state covers removed, it still ends with the running replica's queue.
+    @Test func aReplicaBackFromALongAbsenceStartsFromTheKeptState() async throws {
+        let offset = WallClock.Offset()
+        offset.advance(by: .seconds(-7 * 86_400))
+        let server = try await ServerRig(clock: .shifted(by: offset))
+        do {
+            let store = try await server.registerStore(["capacity": 3])
+            let away = try await StoreLogs(database: server.app.database)
+            let today = BusinessDay(localDateOf: WallClock.system.now(), zone: Self.zone)
+            var history = History(store: store, bookedFor: BusinessDay(number: today.number + 1), perDay: 300)
+            for d in (1...6).reversed() { history.day(BusinessDay(number: today.number - Int64(d)), zone: Self.zone) }
+            #expect(history.events.count > StoreLogs.pageSize)
+            _ = try await server.app.logs.append(history.events, store: store)
+            #expect(try await server.app.logs.keepSnapshots() == 1)
+            let kept = try #require(try await server.app.database.snapshot(store: store)).sequence
+            let removed = try await server.app.database.removeEvents(
+                store: store,
+                before: WallClock.system.now(),
+                through: kept
+            )
+            #expect(removed > StoreLogs.pageSize)
+            try await away.catchUpEverything()
+            let running = try #require(server.app.logs.store(store))
+            #expect(away.store(store)?.lastSequence == running.lastSequence)
+            #expect(away.store(store)?.state == running.state)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// A store's days as a door writes them: the day's start at 07:00 with hours 08:00–20:00, forty paper
     /// tickets, most taken and admitted, some left to expire, exits; one booking for tomorrow, one ticket left
     /// in the printer at closing.
@@ -102,18 +136,20 @@ import Testing
         var admittedByDay: [Int64: Int] = [:]
         var booking: Ticket?
         let bookedFor: BusinessDay
+        let perDay: Int
 
-        init(store: StoreID, bookedFor: BusinessDay) {
+        init(store: StoreID, bookedFor: BusinessDay, perDay: Int = 40) {
             self.store = store
             self.bookedFor = bookedFor
+            self.perDay = perDay
         }
 
         mutating func day(_ day: BusinessDay, zone: StoreTimeZone) {
             let midnight = zone.instant(localSeconds: day.number * 86_400)
             let hours = DayHours(opens: midnight + .seconds(8 * 3_600), closes: midnight + .seconds(20 * 3_600))
             add(.dayStarted(day, hours: hours), at: midnight + .seconds(7 * 3_600))
-            for n in 1...40 {
-                let time = hours.opens + .seconds(Int64(n) * 900)
+            for n in 1...perDay {
+                let time = hours.opens + .milliseconds(Int64(n) * 36_000_000 / Int64(perDay))
                 let ticket = Ticket(
                     id: .v7(at: time),
                     store: store,
@@ -124,7 +160,7 @@ import Testing
                 )
                 issued += 1
                 add(.ticketIssued(ticket), at: time)
-                if n == 40 { continue }  // left in the printer
+                if n == perDay { continue }  // left in the printer
                 add(.ticketTaken(ticket.id), at: time + .seconds(5))
                 if n % 7 == 0 { continue }  // never came: expires
                 add(.ticketAdmitted(ticket.id, door: "door"), at: time + .seconds(60))
