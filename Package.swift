@@ -150,7 +150,7 @@ let package = Package(
         .target(
             name: "CLupServer",
             dependencies: [
-                "KioskCore", "ServiceSupport", "QRSymbol", "SyncWire",
+                "KioskCore", "ServiceSupport", "QRSymbol", "SyncWire", "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

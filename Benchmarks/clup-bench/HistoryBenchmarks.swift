@@ -20,9 +20,10 @@ enum HistoryBenchmarks {
         defer { cluster?.stop() }
         print("\n== Start-up and memory by history: one store, \(ticketsPerDay) tickets a day (4 events each)")
         print(
-            "| backend | days | events | first start (whole log) | start from the snapshot | peak RSS first → snapshot |"
+            "| backend | days | events | first start (whole log) | start from the snapshot | peak RSS first → snapshot "
+                + "| kept state |"
         )
-        print("|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|")
         for backend in ["SQLite"] + (cluster == nil ? [] : ["PostgreSQL"]) {
             for days in [1, 30, 365] {
                 let database =
@@ -30,9 +31,10 @@ enum HistoryBenchmarks {
                 let events = try await write(database, stores: 1, days: days, ticketsPerDay: ticketsPerDay)
                 let first = try start(database, directory: directory)
                 let second = try median(of: 5) { try start(database, directory: directory) }
+                let kept = try await keptBytes(database)
                 print(
                     "| \(backend) | \(days) | \(events) | \(fmt(first.seconds, 2)) s | \(fmt(second.seconds, 2)) s | "
-                        + "\(fmt(first.peakMB, 0)) → \(fmt(second.peakMB, 0)) MB |"
+                        + "\(fmt(first.peakMB, 0)) → \(fmt(second.peakMB, 0)) MB | \(fmt(Double(kept) / 1024, 0)) KB |"
                 )
             }
         }
@@ -56,17 +58,7 @@ enum HistoryBenchmarks {
 
     /// Writes `stores` stores' logs of `days` days ending yesterday through the storage layer; the events written.
     static func write(_ database: String, stores: Int, days: Int, ticketsPerDay: Int) async throws -> Int {
-        let storage: any ServerStorage
-        var close: () -> Void = {}
-        if case .postgres(let address) = try DatabaseLocation(database) {
-            var logger = Logger(label: "bench")
-            logger.logLevel = .error
-            let postgres = try await PostgresStorage(address, logger: logger)
-            storage = postgres
-            close = { postgres.close() }
-        } else {
-            storage = try SQLiteStorage(path: database)
-        }
+        let (storage, close) = try await open(database)
         defer { close() }
         let hash = try PasswordHash(password: "correct horse battery")
         let today = BusinessDay(localDateOf: WallClock.system.now(), zone: StoreTimeZone(fixedOffsetSeconds: 0))
@@ -118,6 +110,25 @@ enum HistoryBenchmarks {
             if !batch.isEmpty { try await flush() }
         }
         return written
+    }
+
+    /// The storage layer on `database`, and what closes it.
+    static func open(_ database: String) async throws -> (any ServerStorage, () -> Void) {
+        if case .postgres(let address) = try DatabaseLocation(database) {
+            var logger = Logger(label: "bench")
+            logger.logLevel = .error
+            let postgres = try await PostgresStorage(address, logger: logger)
+            return (postgres, { postgres.close() })
+        }
+        return (try SQLiteStorage(path: database), {})
+    }
+
+    /// The size of the first store's kept state in `database` (as clup-server stores it: deflated JSON).
+    static func keptBytes(_ database: String) async throws -> Int {
+        let (storage, close) = try await open(database)
+        defer { close() }
+        guard let store = try await storage.stores().first else { return 0 }
+        return try await storage.snapshot(store: store.id)?.data.count ?? 0
     }
 
     /// Starts clup-server on `database` and stops it (SIGTERM) once `/healthz` answers: how long it took to

@@ -55,7 +55,8 @@ extension StoreLogs {
         )
         var snapshotted: Int64 = 0
         if let kept = try await database.snapshot(store: record.id),
-            let snapshot = try? snapshotDecoder.decode(StoreSnapshot.self, from: kept.data), store.restore(snapshot)
+            let json = SnapshotPacking.unpack(kept.data),
+            let snapshot = try? snapshotDecoder.decode(StoreSnapshot.self, from: json), store.restore(snapshot)
         {
             snapshotted = snapshot.sequence
         }
@@ -75,7 +76,7 @@ extension StoreLogs {
     public func keepSnapshots() async throws -> Int {
         var count = 0
         for store in all where store.lastSequence > (snapshotted.withLock { $0[store.record.id] } ?? 0) {
-            let data = try Self.snapshotEncoder.encode(store.snapshot)
+            let data = SnapshotPacking.pack(try Self.snapshotEncoder.encode(store.snapshot))
             try await database.saveSnapshot(store: store.record.id, sequence: store.lastSequence, data: data)
             snapshotted.withLock { $0[store.record.id] = store.lastSequence }
             count += 1
@@ -88,7 +89,8 @@ extension StoreLogs {
     func restoreFromSnapshot(_ id: StoreID) async throws {
         guard let behind = store(id)?.lastSequence, let kept = try await database.snapshot(store: id),
             kept.sequence > behind + Int64(Self.pageSize),
-            let snapshot = try? Self.snapshotDecoder.decode(StoreSnapshot.self, from: kept.data)
+            let json = SnapshotPacking.unpack(kept.data),
+            let snapshot = try? Self.snapshotDecoder.decode(StoreSnapshot.self, from: json)
         else { return }
         let feed = live.withLock { stores -> ChangeFeed? in
             guard var store = stores[id], store.lastSequence < snapshot.sequence, store.restore(snapshot) else {
