@@ -56,24 +56,8 @@ extension HistoryBenchmarks {
             page.removeAll(keepingCapacity: true)
         }
         for d in (1...Int64(days)).reversed() {
-            let opens = Timestamp(seconds: (today.number - d) * 86_400 + 8 * 3_600)
-            let hours = DayHours(opens: opens, closes: opens + .seconds(12 * 3_600))
-            try add(.dayStarted(BusinessDay(number: today.number - d), hours: hours), at: opens - .seconds(3_600))
-            let step = Int64(12 * 3_600_000 / max(ticketsPerDay, 1))
-            for n in 0..<ticketsPerDay {
-                let time = opens + .milliseconds(Int64(n) * step)
-                let ticket = Ticket(
-                    id: .v7(at: time),
-                    store: store,
-                    kind: .paper,
-                    code: TicketCode(prefix: "A", number: n + 1),
-                    issuedAt: time,
-                    issuer: "door"
-                )
-                try add(.ticketIssued(ticket), at: time)
-                try add(.ticketTaken(ticket.id), at: time + .seconds(2))
-                try add(.ticketAdmitted(ticket.id, door: "door"), at: time + .seconds(30))
-                try add(.customerExited, at: time + .seconds(600))
+            for (body, time) in doorDay(BusinessDay(number: today.number - d), store: store, tickets: ticketsPerDay) {
+                try add(body, at: time)
             }
         }
         if !page.isEmpty { try flush() }

@@ -81,35 +81,44 @@ enum HistoryBenchmarks {
                 batch.removeAll(keepingCapacity: true)
             }
             for d in (1...Int64(days)).reversed() {
-                let midnight = Timestamp(seconds: (today.number - d) * 86_400)
-                let opens = midnight + .seconds(8 * 3_600)
-                try await add(
-                    .dayStarted(
-                        BusinessDay(number: today.number - d),
-                        hours: DayHours(opens: opens, closes: opens + .seconds(12 * 3_600))
-                    ),
-                    at: midnight + .seconds(7 * 3_600)
-                )
-                let step = Int64(12 * 3_600_000 / max(ticketsPerDay, 1))
-                for n in 0..<ticketsPerDay {
-                    let time = opens + .milliseconds(Int64(n) * step)
-                    let ticket = Ticket(
-                        id: .v7(at: time),
-                        store: store,
-                        kind: .paper,
-                        code: TicketCode(prefix: "A", number: n + 1),
-                        issuedAt: time,
-                        issuer: "door"
-                    )
-                    try await add(.ticketIssued(ticket), at: time)
-                    try await add(.ticketTaken(ticket.id), at: time + .seconds(2))
-                    try await add(.ticketAdmitted(ticket.id, door: "door"), at: time + .seconds(30))
-                    try await add(.customerExited, at: time + .seconds(600))
+                for (body, time) in doorDay(BusinessDay(number: today.number - d), store: store, tickets: ticketsPerDay)
+                {
+                    try await add(body, at: time)
                 }
             }
             if !batch.isEmpty { try await flush() }
         }
         return written
+    }
+
+    /// A door's business day (UTC, open 08:00–20:00): its start at 07:00, then `tickets` paper tickets spread
+    /// over the hours, each issued, taken, admitted and its customer gone 10 minutes later.
+    static func doorDay(_ day: BusinessDay, store: StoreID, tickets: Int) -> [(StoreEvent.Body, Timestamp)] {
+        let opens = Timestamp(seconds: day.number * 86_400 + 8 * 3_600)
+        var events: [(StoreEvent.Body, Timestamp)] = [
+            (
+                .dayStarted(day, hours: DayHours(opens: opens, closes: opens + .seconds(12 * 3_600))),
+                opens - .seconds(3_600)
+            )
+        ]
+        let step = Int64(12 * 3_600_000 / max(tickets, 1))
+        for n in 0..<tickets {
+            let time = opens + .milliseconds(Int64(n) * step)
+            let ticket = Ticket(
+                id: .v7(at: time),
+                store: store,
+                kind: .paper,
+                code: TicketCode(prefix: "A", number: n + 1),
+                issuedAt: time,
+                issuer: "door"
+            )
+            events += [
+                (.ticketIssued(ticket), time), (.ticketTaken(ticket.id), time + .seconds(2)),
+                (.ticketAdmitted(ticket.id, door: "door"), time + .seconds(30)),
+                (.customerExited, time + .seconds(600)),
+            ]
+        }
+        return events
     }
 
     /// The storage layer on `database`, and what closes it.
