@@ -8,5 +8,5 @@
 /// discovery, and the thin layer over C (`CLibUSB`, `CQREncode`, `CCUPS`, `CLinuxShims`).
 ///
 /// Must not touch: station logic (`KioskStation`) or queue rules (`KioskCore` decides, drivers observe).
-/// Transports block; callers run them off the cooperative pool (see ``PrinterLink``).
+/// Transports block; callers run them off the cooperative pool (KioskStation gives each device loop a thread of its own).
 public enum Drivers {}

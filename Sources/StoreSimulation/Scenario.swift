@@ -98,7 +98,7 @@ public struct Scenario: Sendable {
         s.days = try root.int("days", in: 1...400) ?? s.days
         s.scoredDays = try root.int("scored_days", in: 1...s.days) ?? min(s.scoredDays, s.days)
         if let store = try root.table("store") {
-            s.capacity = try store.int("capacity", in: 1...100_000) ?? s.capacity
+            s.capacity = try store.int("capacity", in: StoreCapacity.range) ?? s.capacity
             s.averageVisitMinutes = try store.int("average_visit_minutes", in: 1...600) ?? s.averageVisitMinutes
             s.callWindowMinutes = try store.int("call_window_minutes", in: 1...120) ?? s.callWindowMinutes
             s.timeZone = try store.string("time_zone") ?? s.timeZone

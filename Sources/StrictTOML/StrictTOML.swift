@@ -141,9 +141,6 @@ public final class StrictTable {
         return e
     }
 
-    /// Marks a key as read without reading it (for tables walked key by key).
-    public func markSeen(_ key: String) { seen.insert(key) }
-
     /// Throws for the first key that was never read.
     public func rejectUnknownKeys() throws(TOMLFileError) {
         for key in table.keys.sorted() where !seen.contains(key) {

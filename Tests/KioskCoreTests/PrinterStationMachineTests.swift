@@ -51,7 +51,7 @@ import Testing
     @Test func aFreshStationTakesATicketPrintsItAndPresentsIt() {
         var machine = Machine(settings: .init())
         let t = ticket(1)
-        #expect(machine.handle(look(0)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(0)) == [.fetchTicket(issueNew: true)])
         #expect(
             machine.handle(.ticket(t, .notSent, present: nil, at: .zero, time: base))
                 == [.print(t.id, clearBufferFirst: false)]
@@ -67,7 +67,7 @@ import Testing
     @Test func noTicketWhileAFaultStopsPrinting() {
         var machine = Machine(settings: .init(pollInterval: .milliseconds(500)))
         #expect(machine.handle(look(0, canPrint: false)) == [.pause(.milliseconds(200))])
-        #expect(machine.handle(look(200, canPrint: true)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(200, canPrint: true)) == [.fetchTicket(issueNew: true)])
     }
 
     @Test func aTakeIsDecidedAfterTheDebounceAndRecordedBeforeTheNextTicket() {
@@ -83,7 +83,7 @@ import Testing
         )
         #expect(machine.waitingTicket == nil)
         #expect(machine.handle(.takeRecorded(t.id)) == [])
-        #expect(machine.handle(look(240)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(240)) == [.fetchTicket(issueNew: true)])
     }
 
     @Test func aFlickerIsNotATake() {
@@ -116,7 +116,7 @@ import Testing
         _ = machine.handle(.connectionLost)
         #expect(machine.handle(look(1500)) == [record])
         #expect(machine.handle(.takeRecorded(t.id)) == [])
-        #expect(machine.handle(look(1600)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(1600)) == [.fetchTicket(issueNew: true)])
     }
 
     @Test func aFaultBeforeTheCutPrintsTheTicketAgainAfterClearingTheBuffer() {
@@ -128,7 +128,7 @@ import Testing
         #expect(machine.handle(look(100, canPrint: false)) == [.pause(.milliseconds(100))])
         // The lost connection in between does not make it forget that the buffer must be cleared.
         _ = machine.handle(.connectionLost)
-        #expect(machine.handle(look(5000)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(5000)) == [.fetchTicket(issueNew: true)])
         #expect(
             machine.handle(.ticket(t, .notSent, present: nil, at: .seconds(5), time: base))
                 == [.print(t.id, clearBufferFirst: true)]
@@ -200,7 +200,7 @@ import Testing
         _ = machine.handle(.ticket(t, .notSent, present: nil, at: .zero, time: base))
         _ = machine.handle(.connectionLost)
         #expect(machine.handle(.sent(t.id, canPrint: true, presence: [true], at: .zero)) == [])
-        #expect(machine.handle(look(2000)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(2000)) == [.fetchTicket(issueNew: true)])
         #expect(
             machine.handle(.ticket(t, .sending, present: true, at: .seconds(2), time: base))
                 == [.markPrinted(t.id), .presented(t.id, printedNow: false)]
@@ -221,7 +221,7 @@ import Testing
         #expect(machine.handle(look(100, presence: [true])) == [.retract(t.id, .earlierDay)])
         #expect(machine.handle(.retracted(t.id, .retracted)) == [.void(t.id, .earlierDay)])
         #expect(machine.waitingTicket == nil)
-        #expect(machine.handle(look(200)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(200)) == [.fetchTicket(issueNew: true)])
     }
 
     @Test func aPrinterThatCannotRetractKeepsTheTicket() {
@@ -262,21 +262,21 @@ import Testing
         #expect(machine.handle(look(100, presence: [true])) == [.retract(t.id, .earlierDay)])
         #expect(machine.handle(.retracted(t.id, .gone)) == [.setAside(t.id, .earlierDay)])
         #expect(machine.waitingTicket == nil)
-        #expect(machine.handle(look(200)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(200)) == [.fetchTicket(issueNew: true)])
     }
 
     /// While the store hands out no tickets, the station asks only for one already in hand and then waits a
     /// second a look; when the window opens it issues the day's first.
     @Test func noNewTicketWhileTheStoreHandsOutNone() {
         var machine = Machine(settings: .init())
-        #expect(machine.handle(look(0, handsOut: false)) == [.takeTicket(issueNew: false)])
+        #expect(machine.handle(look(0, handsOut: false)) == [.fetchTicket(issueNew: false)])
         #expect(machine.handle(.noTicket) == [.pause(.seconds(1))])
         #expect(machine.handle(look(1000, handsOut: false)) == [.pause(.seconds(1))])
         #expect(machine.handle(look(2000, handsOut: false)) == [.pause(.seconds(1))])
-        #expect(machine.handle(look(3000)) == [.takeTicket(issueNew: true)])
+        #expect(machine.handle(look(3000)) == [.fetchTicket(issueNew: true)])
         // A ticket still in hand when the window closes is printed and presented as any other.
         var inHand = Machine(settings: .init())
-        #expect(inHand.handle(look(0, handsOut: false)) == [.takeTicket(issueNew: false)])
+        #expect(inHand.handle(look(0, handsOut: false)) == [.fetchTicket(issueNew: false)])
         let t = ticket(1)
         #expect(
             inHand.handle(.ticket(t, .printed, present: true, at: .zero, time: base)) == [
@@ -409,7 +409,7 @@ struct TroubledDay {
 
     mutating func perform(_ action: Machine.Action) {
         switch action {
-        case .takeTicket(let issueNew):
+        case .fetchTicket(let issueNew):
             if unwrittenTake { newTicketWhileATakeWasUnwritten += 1 }
             if !issueNew && waitingInStore == nil {
                 perform(machine.handle(.noTicket))

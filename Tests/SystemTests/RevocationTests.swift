@@ -95,7 +95,7 @@ import Testing
             // The door drops its key with the next page of the log; the hand-trusted key and its own stay.
             #expect(await door.wait(.seconds(10)) { doorStation.keyRing.count == 3 } != nil)
             let left = Set(try door.kiosk.store.trustedKeys().map(\.device))
-            #expect(left == [StoreLogs.serverDevice, "by-hand"])
+            #expect(left == [ServerIssue.device, "by-hand"])
             let decision = try await door.scan(code, on: scanner)
             #expect(decision == "forged -", "\(decision ?? "none")")
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskCore
 import NIOCore
 
 /// An error answer: a status and a JSON body `{"error": "...", "field": "..."}` that says what to fix.
@@ -27,11 +28,6 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     }
 
     public static let unauthorized = APIError(.unauthorized, "missing or invalid credentials")
-
-    /// An event id another store's log holds: said without naming that store.
-    static func eventIDInUse(_ id: UUID) -> APIError {
-        .badRequest("event id \(id) is in use: a kiosk makes a new id (UUIDv7) for each event", field: "events")
-    }
 
     public static func notFound(_ what: String) -> APIError { APIError(.notFound, "\(what) not found") }
 

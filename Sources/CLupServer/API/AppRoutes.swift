@@ -111,7 +111,7 @@ struct AppRoutes {
             let event = StoreEvent.new(
                 .ticketCancelled(id),
                 store: live.record.id,
-                device: StoreLogs.serverDevice,
+                device: ServerIssue.device,
                 at: now
             )
             _ = try await logs.append([event], store: live.record.id)

@@ -19,8 +19,6 @@ struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            throw error
         } catch let error as HTTPError {
             if error.status == .notFound {
                 let allowed = routes.methods(for: request.uri.path)
@@ -32,6 +30,7 @@ struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
             }
             throw APIError(error.status, Self.message(error.status))
         } catch {
+            if let refusal = APIError(refusal: error) { throw refusal }
             context.logger.error(
                 "request failed",
                 metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"]

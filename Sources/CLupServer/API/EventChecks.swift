@@ -48,8 +48,13 @@ struct EventChecks: Sendable {
                 guard window.contains(ticket.issuedAt), ticket.issuedAt <= event.time else {
                     throw Self.outside(window, field: "\(field).issuedAt")
                 }
-                guard TicketCode.isValidPrefix(ticket.code.prefix), (0...Int(UInt16.max)).contains(ticket.code.number)
-                else { throw APIError.badRequest("a code of 1–2 letters and a number 0…65535", field: "\(field).code") }
+                guard TicketCode.isValidPrefix(ticket.code.prefix), TicketCode.numbers.contains(ticket.code.number)
+                else {
+                    throw APIError.badRequest(
+                        "a code of 1–2 letters and a number \(TicketCode.numbers)",
+                        field: "\(field).code"
+                    )
+                }
             case .ticketAdmitted(_, let door), .scanRefused(_, _, let door):
                 guard door == device else {
                     throw APIError(.forbidden, "a door records its own decisions", field: "\(at).body.door")

@@ -132,7 +132,7 @@ struct StoreOffice: Sendable {
         let start = record.profile.calendar.dayStarted(
             record.profile.calendar.businessDay(at: now),
             store: record.id,
-            device: StoreLogs.serverDevice
+            device: ServerIssue.device
         )
         _ = try await Self.storingAsync { try await logs.append([start], store: record.id) }
         return Registered(id: record.id, manager: username)
@@ -157,7 +157,7 @@ struct StoreOffice: Sendable {
             let event = StoreEvent.new(
                 .capacityChanged(profile.capacity),
                 store: store,
-                device: StoreLogs.serverDevice,
+                device: ServerIssue.device,
                 at: database.clock.now()
             )
             _ = try await Self.storingAsync { try await logs.append([event], store: store) }
@@ -167,10 +167,10 @@ struct StoreOffice: Sendable {
 
     func enroll(_ device: String, store: StoreID) async throws(APIError) -> Enrolled {
         _ = try await logs.require(store)
-        guard Self.isDeviceID(device), device != StoreLogs.serverDevice else {
+        guard Self.isDeviceID(device), device != ServerIssue.device else {
             throw APIError.badRequest(
                 "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the kiosk's host "
-                    + "name, say), not '\(StoreLogs.serverDevice)'",
+                    + "name, say), not '\(ServerIssue.device)'",
                 field: "device"
             )
         }
@@ -204,27 +204,25 @@ struct StoreOffice: Sendable {
         contacts.forget(device, of: store)
     }
 
-    /// Runs a database call; an APIError it throws (a conflict) passes, anything else is a 500 that says
-    /// nothing of the inside.
+    /// Runs a database call; what it refuses (a conflict) is answered as such, anything else is a 500 that
+    /// says nothing of the inside.
     static func storing<T>(_ body: () throws -> T) throws(APIError) -> T {
         do {
             return try body()
-        } catch let error as APIError {
-            throw error
         } catch {
-            throw APIError(.internalServerError, "the server could not store this — try again later")
+            throw APIError(refusal: error) ?? Self.couldNotStore
         }
     }
 
     static func storingAsync<T>(_ body: () async throws -> T) async throws(APIError) -> T {
         do {
             return try await body()
-        } catch let error as APIError {
-            throw error
         } catch {
-            throw APIError(.internalServerError, "the server could not store this — try again later")
+            throw APIError(refusal: error) ?? Self.couldNotStore
         }
     }
+
+    static let couldNotStore = APIError(.internalServerError, "the server could not store this — try again later")
 }
 
 extension StoreProfile: ResponseEncodable {}

@@ -95,10 +95,10 @@ enum ConsoleTemplates {
         <section aria-labelledby="settings-title"><h2 id="settings-title">{{w.settings}}</h2>
         <form method="post" action="/console/stores/{{storeID}}/settings" id="settings">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="capacity-input">{{w.capacity}}</label><input id="capacity-input" name="capacity" type="number" min="1" max="100000" value="{{profile.capacity}}" required>
+        <label for="capacity-input">{{w.capacity}}</label><input id="capacity-input" name="capacity" type="number" min="{{profile.capacityMin}}" max="{{profile.capacityMax}}" value="{{profile.capacity}}" required>
         <label for="average">{{w.average_visit}}</label><input id="average" name="averageVisitMinutes" type="number" min="1" max="600" value="{{profile.averageVisitMinutes}}" required>
         <label for="slot-minutes">{{w.slot_minutes}}</label><input id="slot-minutes" name="slotMinutes" type="number" min="5" max="240" value="{{profile.slotMinutes}}" required>
-        <label for="slot-size">{{w.slot_size}}</label><input id="slot-size" name="slotSize" type="number" min="0" max="100000" value="{{profile.slotSize}}" required>
+        <label for="slot-size">{{w.slot_size}}</label><input id="slot-size" name="slotSize" type="number" min="0" max="{{profile.capacityMax}}" value="{{profile.slotSize}}" required>
         <label for="tickets-before">{{w.tickets_before}}</label><input id="tickets-before" name="ticketsBeforeOpening" type="number" min="0" max="720" value="{{profile.ticketsBeforeOpening}}" aria-describedby="tickets-before-hint">
         <p class="muted" id="tickets-before-hint">{{w.tickets_before_hint}}</p>
         <fieldset class="hours"><legend>{{w.hours}}</legend><table><thead><tr><th scope="col"></th><th scope="col">{{w.open}}</th><th scope="col">{{w.close}}</th><th scope="col">{{w.closed}}</th></tr></thead><tbody>

@@ -162,6 +162,7 @@ struct StoreConsole {
             ),
             "profile": [
                 "capacity": profile.capacity, "averageVisitMinutes": profile.averageVisitMinutes,
+                "capacityMin": StoreCapacity.range.lowerBound, "capacityMax": StoreCapacity.range.upperBound,
                 "slotMinutes": profile.slotMinutes, "slotSize": profile.slotSize,
                 "ticketsBeforeOpening": profile.ticketsBeforeOpeningMinutes.map(String.init) ?? "",
             ],

@@ -18,14 +18,14 @@ extension StoreLogs {
                 // New hours put the store in an earlier business day than the one its line waits for, which has
                 // not opened yet (hours changed in the evening to open now): that day opens now, numbered as it is.
                 guard hours != calendar.hours(of: today) else { continue }
-                event = calendar.dayRestated(day, as: today, store: live.record.id, device: Self.serverDevice, at: now)
+                event = calendar.dayRestated(day, as: today, store: live.record.id, device: ServerIssue.device, at: now)
                 what = "business day's hours changed"
             } else if let day = live.state.day, day >= today {
                 guard day == today, live.state.hours != calendar.hours(of: day) else { continue }
-                event = calendar.dayRestated(day, store: live.record.id, device: Self.serverDevice, at: now)
+                event = calendar.dayRestated(day, store: live.record.id, device: ServerIssue.device, at: now)
                 what = "business day's hours changed"
             } else {
-                event = calendar.dayStarted(today, store: live.record.id, device: Self.serverDevice)
+                event = calendar.dayStarted(today, store: live.record.id, device: ServerIssue.device)
                 what = "business day started"
             }
             do {
@@ -48,7 +48,7 @@ extension StoreLogs {
             let due = Admission.noShows(queue: live.state, now: now, policy: policy)
             guard !due.isEmpty else { continue }
             let events = due.map {
-                StoreEvent.new(.ticketExpired($0), store: live.record.id, device: Self.serverDevice, at: now)
+                StoreEvent.new(.ticketExpired($0), store: live.record.id, device: ServerIssue.device, at: now)
             }
             do {
                 _ = try await append(events, store: live.record.id)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KioskCore
+import Logging
 import ServiceLifecycle
 import ServiceSupport
 import Synchronization
@@ -9,69 +10,8 @@ import Synchronization
 /// in sequence order, and kept in step with the database (events are applied after their commit, in the
 /// writer's order). Long-polls and event streams wait on a store's ``ChangeFeed``.
 public final class StoreLogs: Sendable {
-    public struct Live: Sendable {
-        public var record: StoreRecord
-        public var state: QueueState
-        public var lastSequence: Int64
-        public let changes: ChangeFeed
-        /// Learnt from the store's log (``refreshModels(at:)``); nil until computed.
-        public private(set) var model: WaitModel?
-        /// What the log's last weeks say about the line, gathered as events are applied (the model's input).
-        public internal(set) var traffic = StoreTraffic()
-        /// What the tickets in line were told, to score the estimate as they leave the line.
-        var toldWaits = ToldWaits()
-        /// The wait estimate of `model`, else of the store's configured average visit.
-        public private(set) var estimator: WaitEstimator
-
-        init(record: StoreRecord, state: QueueState, lastSequence: Int64, callWindow: Duration) {
-            self.record = record
-            self.state = state
-            self.lastSequence = lastSequence
-            changes = ChangeFeed()
-            model = nil
-            estimator = WaitEstimator(model: Self.prior(record.profile), callWindow: callWindow)
-        }
-
-        /// The model of a store without history: its configured average visit.
-        static func prior(_ profile: StoreProfile) -> WaitModel {
-            .prior(averageVisit: .seconds(profile.averageVisitMinutes * 60))
-        }
-
-        /// The store's prior (``prior(_:)``).
-        var prior: WaitModel { Self.prior(record.profile) }
-
-        /// Takes a newly learnt (or another replica's) model; the estimator follows.
-        mutating func set(model: WaitModel) {
-            guard model != self.model else { return }
-            self.model = model
-            estimator = WaitEstimator(model: model, callWindow: estimator.callWindow)
-        }
-
-        /// Takes the store's changed profile; without a learnt model the estimator follows its average visit.
-        mutating func set(profile: StoreProfile) {
-            let visitChanged = profile.averageVisitMinutes != record.profile.averageVisitMinutes
-            record.profile = profile
-            if model == nil, visitChanged { estimator = WaitEstimator(model: prior, callWindow: estimator.callWindow) }
-        }
-
-        /// Folds `event` into the queue, and what it says into the traffic (before: who was called when); the
-        /// told wait it scores, if any.
-        @discardableResult
-        mutating func apply(_ event: StoreEvent) -> (told: WaitRange, waited: Duration)? {
-            traffic.observe(event, before: state)
-            let scored = toldWaits.observe(event, before: state)
-            state.apply(event)
-            if case .dayStarted = event.body { toldWaits.prune(keeping: state) }
-            return scored
-        }
-
-        /// The told wait of the ticket at `position` in the line at `now` (the line's length: one taken now).
-        public func wait(position: Int, at now: Timestamp) -> WaitRange {
-            estimator.wait(position: position, in: state, at: now)
-        }
-    }
-
     let database: any ServerStorage
+    let logger = Logger(label: "clup-server.logs")
     /// How long a called ticket holds its place (the wait estimate's no-shows).
     let callWindow: Duration
     let live: Mutex<[StoreID: Live]>
@@ -85,16 +25,13 @@ public final class StoreLogs: Sendable {
     /// a gap, another replica's write whose notification did not carry its events.
     let logReads = Atomic<Int>(0)
     /// The log reads under way, one a store (``catchUp(_:through:)``), numbered as they begin.
-    private let reads = Mutex<(begun: Int, running: [StoreID: (number: Int, task: Task<Void, any Error>)])>(
+    let reads = Mutex<(begun: Int, running: [StoreID: (number: Int, task: Task<Void, any Error>)])>(
         (0, [:])
     )
 
     /// The told waits scored as events are applied after the start (the start's own fold scores none: a
     /// restarted replica would count them again).
     public let estimates = EstimateMetrics()
-
-    /// The device id the server signs app tickets and writes its own events (expiries) as.
-    public static let serverDevice: DeviceID = "clup-server"
 
     /// The server's clock (the database's).
     public var clock: WallClock { database.clock }
@@ -181,29 +118,6 @@ public final class StoreLogs: Sendable {
         live.withLock { $0[store]?.set(profile: profile) }
     }
 
-    /// Learns every store's wait model from its traffic of the last weeks (``WaitModel/learn(_:prior:now:)``),
-    /// and keeps them for the other replicas (the one holding the duties' lease does this, once for the fleet).
-    public func refreshModels(at now: Timestamp) async throws {
-        var models: [StoreID: WaitModel] = [:]
-        for store in all {
-            let model = WaitModel.learn(store.traffic, prior: store.prior, now: now)
-            live.withLock {
-                $0[store.record.id]?.set(model: model)
-                $0[store.record.id]?.traffic.prune(now: now)
-            }
-            models[store.record.id] = model
-        }
-        try await database.saveWaitModels(models)
-    }
-
-    /// Takes the wait models another replica learnt (``refreshModels(at:)``).
-    public func loadModels() async throws {
-        let models = try await database.waitModels()
-        live.withLock { stores in
-            for (store, model) in models { stores[store]?.set(model: model) }
-        }
-    }
-
     public var all: [Live] { live.withLock { Array($0.values) } }
 
     /// A ticket's entry while it is live: in a printer, booked, waiting or called (nil once it is over).
@@ -221,142 +135,6 @@ public final class StoreLogs: Sendable {
             return nil
         }
         return store
-    }
-
-    /// Appends events to a store's log (idempotent by event id) and applies the new ones.
-    /// A store's key ring: the server's own key (app tickets, bookings) first, then every enrolled kiosk's
-    /// registered key. 404 for an unknown store.
-    func keyRing(of store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
-        let live = try await require(store)
-        return [(Self.serverDevice, live.record.signer.publicKey)] + (try await database.keyRing(store: store))
-    }
-
-    public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
-        _ = try await require(store)
-        // A ticket id belongs to one store for ever: a kiosk of another store cannot issue a ticket under it.
-        func issued(_ event: StoreEvent) -> TicketID? {
-            if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
-        }
-        if let taken = try await database.ticketsOfOtherStores(events.compactMap(issued), store: store).first {
-            throw APIError(
-                .conflict,
-                "ticket id \(taken) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints",
-                field: "events[\(events.firstIndex { issued($0) == taken } ?? 0)].body.ticket.id"
-            )
-        }
-        let results = try await database.append(events, store: store) { [self] added in
-            applyCommitted(added, store: store)
-        }
-        ReplicaMetrics.eventsAppended.increment(by: results.count { $0.new })
-        try await catchUp(store, through: results.map(\.sequence).max() ?? 0)
-        return results
-    }
-
-    /// Issues an app ticket or a booking in the store's log; an app ticket is told the wait of the line's end
-    /// (kept in its event, to measure the estimate by).
-    public func issue(
-        kind: TicketKind,
-        store: StoreID,
-        slot: BookingSlot? = nil,
-        validity: (from: Timestamp, until: Timestamp)? = nil,
-        statusURL: String,
-        holder: Holder? = nil,
-        at now: Timestamp,
-        check: (@Sendable () throws -> Void)? = nil
-    ) async throws -> AppTicket {
-        let live = try await require(store)
-        let told = kind == .app ? live.wait(position: live.state.lineLength(at: now), at: now) : nil
-        var issued = try await database.issue(
-            kind: kind,
-            store: live.record,
-            slot: slot,
-            told: told,
-            validity: validity,
-            statusURL: statusURL,
-            holder: holder,
-            at: now,
-            check: check
-        ) { [self] added in applyCommitted(added, store: store) }
-        // A replica reads its own write before it answers (on PostgreSQL, commits of concurrent requests can
-        // report out of order: one that came before a gap is applied once the missing part has been read).
-        try await catchUp(store, through: issued.sequence)
-        issued.told = told
-        return issued
-    }
-
-    /// Runs right after a commit (on SQLite's writer, in commit order). Applies the events that come next in
-    /// the store's log; when they are ahead of it (another commit's callback has not run yet, or another
-    /// replica appended in between), reads the missing part from the database.
-    private func applyCommitted(_ added: [StoreEvent], store: StoreID) {
-        guard apply(added, store: store), let last = added.last?.sequence else { return }
-        Task { try? await catchUp(store, through: last) }
-    }
-
-    /// Reads the store's log beyond what this process applied and applies it, in order, until it holds
-    /// `sequence` (a committed one); without one, everything committed before the call.
-    ///
-    /// One read of a store at a time: callers join the read under way instead of each reading the same part
-    /// (every request of a batch whose commit came after another replica's, every notification). A read
-    /// that began before the call may end short of what the caller needs: it then joins or begins the next.
-    public func catchUp(_ store: StoreID, through sequence: Int64 = .max) async throws {
-        let asked = reads.withLock { $0.begun }
-        while let last = self.store(store)?.lastSequence, last < sequence {
-            let read = reads.withLock { state -> (number: Int, task: Task<Void, any Error>) in
-                if let running = state.running[store] { return running }
-                state.begun += 1
-                let number = state.begun
-                let task = Task { [self] in
-                    defer { reads.withLock { if $0.running[store]?.number == number { $0.running[store] = nil } } }
-                    guard var last = self.store(store)?.lastSequence else { return }
-                    logReads.add(1, ordering: .relaxed)
-                    ReplicaMetrics.logReads.increment()
-                    // A page at a time: a store far behind (registered elsewhere long ago) is never one array.
-                    while true {
-                        let page = try await database.events(store: store, after: last, limit: Self.pageSize)
-                        _ = apply(page, store: store)
-                        guard page.count == Self.pageSize, let next = page.last?.sequence else { break }
-                        last = next
-                    }
-                }
-                state.running[store] = (number, task)
-                return (number, task)
-            }
-            try await read.task.value
-            // Begun after the call: it read everything committed before.
-            if read.number > asked { return }
-        }
-    }
-
-    /// Another replica's committed events, as its notification carried them: applied without reading the log,
-    /// unless they come after a gap (a notification without its events, lost while the connection was down),
-    /// which is read.
-    public func follow(_ events: [StoreEvent], store: StoreID, through last: Int64) async throws {
-        _ = apply(events, store: store)
-        try await catchUp(store, through: last)
-    }
-
-    /// Applies each event that is the next one of the store's log (others were applied already, or come after
-    /// a gap) and wakes the store's waiters. True when `events` went past a gap.
-    private func apply(_ events: [StoreEvent], store: StoreID) -> Bool {
-        var scored: [(told: WaitRange, waited: Duration)] = []
-        var change = TicketIndex.Change()
-        let (feed, behind) = live.withLock { stores -> (ChangeFeed?, Bool) in
-            // In place: copying the entry out would copy the whole queue on every commit.
-            guard let last = stores[store]?.lastSequence else { return (nil, false) }
-            var next = last + 1
-            for event in events where event.sequence == next {
-                if stores[store] != nil, let score = change.apply(event, to: &stores[store]!) { scored.append(score) }
-                next += 1
-            }
-            stores[store]?.lastSequence = next - 1
-            // Under the queues' lock: whoever sees the new sequence finds its tickets in the index too (a
-            // request waiting for its own write looks its ticket up as soon as the sequence is there).
-            tickets.update(change, store: store)
-            return (next - 1 > last ? stores[store]?.changes : nil, (events.last?.sequence ?? 0) >= next)
-        }
-        estimates.record(scored, store: store)
-        feed?.notify()
-        return behind
     }
 
     /// The log after `sequence`; when there is nothing yet, waits up to `wait` for it (a long-poll).

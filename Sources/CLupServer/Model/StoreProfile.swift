@@ -78,7 +78,12 @@ public struct StoreProfile: Sendable, Codable, Equatable {
         }
         if !(-90...90).contains(location.latitude) { throw bad("location.latitude", "must be within -90…90") }
         if !(-180...180).contains(location.longitude) { throw bad("location.longitude", "must be within -180…180") }
-        if !(1...100_000).contains(capacity) { throw bad("capacity", "must be 1 to 100000 people") }
+        if !StoreCapacity.range.contains(capacity) {
+            throw bad(
+                "capacity",
+                "must be \(StoreCapacity.range.lowerBound) to \(StoreCapacity.range.upperBound) people"
+            )
+        }
         if openingHours.count != 7 { throw bad("openingHours", "needs 7 entries, Monday first (null = closed)") }
         for (day, hours) in openingHours.enumerated() {
             guard let hours else { continue }

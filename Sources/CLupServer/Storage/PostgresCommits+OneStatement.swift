@@ -42,21 +42,8 @@ extension PostgresCommits {
                     slots.append(Slot(event: event, piece: piece))
                 }
             case .issue(let issue):
-                let ticket = Ticket(
-                    id: .v7(at: issue.now),
-                    store: store,
-                    kind: issue.kind,
-                    code: TicketCode(prefix: issue.prefix, number: 0),
-                    issuedAt: issue.now,
-                    slot: issue.slot,
-                    issuer: StoreLogs.serverDevice
-                )
-                let event = StoreEvent.new(
-                    .ticketIssued(ticket, told: issue.told),
-                    store: store,
-                    device: StoreLogs.serverDevice,
-                    at: issue.now
-                )
+                // Numbered by the statement; 0 until then.
+                let (ticket, event) = try issue.rule.made(number: 0)
                 slotOf[event.id] = slots.count
                 slots.append(Slot(event: event, piece: piece, issue: issue, ticket: ticket))
             }
@@ -127,7 +114,7 @@ extension PostgresCommits {
                 else { throw StorageFailure(description: "an issued ticket has no place in the statement's answer") }
                 ticket.code.number = number
                 var event = slots[slot].event
-                event.body = .ticketIssued(ticket, told: slots[slot].issue?.told)
+                event.body = .ticketIssued(ticket, told: slots[slot].issue?.rule.told)
                 event.sequence = place.sequence
                 return Done(outcome: .success(.issued(ticket, sequence: place.sequence)), added: [event])
             }

@@ -26,14 +26,11 @@ import Synchronization
 final class PostgresCommits: Sendable {
     /// An app ticket or a booking to issue.
     struct Issue: Sendable {
-        var kind: TicketKind
-        var store: StoreID
-        var slot: BookingSlot?
-        var told: WaitRange?
+        var rule: ServerIssue
         var holder: Holder?
-        var day: Int64
-        var now: Timestamp
-        var prefix: String { kind == .booking ? "B" : "V" }
+        var prefix: String { rule.prefix }
+        var day: Int64 { rule.day.number }
+        var now: Timestamp { rule.at }
     }
 
     enum Work: Sendable {
@@ -61,8 +58,6 @@ final class PostgresCommits: Sendable {
 
     /// The most a batch takes: bounds a transaction's length and its arrays.
     static let batchLimit = 500
-    /// The last number a day's counter gives: the signed code holds the number in 16 bits.
-    static let lastNumber = Int(UInt16.max)
 
     let pool: PostgresPool
     let logger: Logger
@@ -173,7 +168,7 @@ final class PostgresCommits: Sendable {
                     for var event in events {
                         if let first = known[event.id] {
                             guard first.store == store else {
-                                throw APIError.eventIDInUse(event.id)
+                                throw StorageRefusal.eventIDOfAnotherStore(event.id)
                             }
                             results.append(AppendResult(id: event.id, sequence: first.sequence, new: false))
                             continue
@@ -193,35 +188,15 @@ final class PostgresCommits: Sendable {
             case .issue(let issue):
                 let counter = Self.counter(issue)
                 let number = numbers[counter, default: 0] + 1
-                guard number <= Self.lastNumber else {
-                    done.append(
-                        Done(
-                            outcome: .failure(
-                                APIError(
-                                    .serviceUnavailable,
-                                    "no \(issue.prefix) ticket numbers left today — try a paper ticket at the store"
-                                )
-                            )
-                        )
-                    )
+                let ticket: Ticket
+                var event: StoreEvent
+                do {
+                    (ticket, event) = try issue.rule.made(number: number)
+                } catch {
+                    done.append(Done(outcome: .failure(error)))
                     continue
                 }
                 numbers[counter] = number
-                let ticket = Ticket(
-                    id: .v7(at: issue.now),
-                    store: store,
-                    kind: issue.kind,
-                    code: TicketCode(prefix: issue.prefix, number: number),
-                    issuedAt: issue.now,
-                    slot: issue.slot,
-                    issuer: StoreLogs.serverDevice
-                )
-                var event = StoreEvent.new(
-                    .ticketIssued(ticket, told: issue.told),
-                    store: store,
-                    device: StoreLogs.serverDevice,
-                    at: issue.now
-                )
                 event.sequence = next
                 next += 1
                 added.append(event)

@@ -38,13 +38,9 @@ extension PostgresStorage {
         } catch  where Self.isUniqueViolation(error) {
             // Which one: the constraint names it (stores_name_address_key or managers_pkey).
             if (error as? PSQLError)?.serverInfo?[.constraintName]?.hasPrefix("managers") == true {
-                throw APIError(.conflict, "the manager name '\(manager)' is taken", field: "manager.username")
+                throw StorageRefusal.managerNameTaken(manager)
             }
-            throw APIError(
-                .conflict,
-                "a store named '\(profile.name)' at this address is already registered",
-                field: "store.name"
-            )
+            throw StorageRefusal.storeRegistered(name: profile.name)
         }
         return record
     }

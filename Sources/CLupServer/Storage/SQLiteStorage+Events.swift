@@ -53,7 +53,7 @@ extension SQLiteStorage {
                     arguments: [event.id.uuidString]
                 )
                 guard let row, (row["store"] as String) == store.uuidString else {
-                    throw APIError.eventIDInUse(event.id)
+                    throw StorageRefusal.eventIDOfAnotherStore(event.id)
                 }
                 results.append(AppendResult(id: event.id, sequence: row["sequence"], new: false))
             }

@@ -21,14 +21,10 @@ extension SQLiteStorage {
                 sql: "SELECT 1 FROM stores WHERE name = ? AND address = ?",
                 arguments: [profile.name, profile.address]
             ) == true {
-                throw APIError(
-                    .conflict,
-                    "a store named '\(profile.name)' at this address is already registered",
-                    field: "store.name"
-                )
+                throw StorageRefusal.storeRegistered(name: profile.name)
             }
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM managers WHERE username = ?", arguments: [manager]) == true {
-                throw APIError(.conflict, "the manager name '\(manager)' is taken", field: "manager.username")
+                throw StorageRefusal.managerNameTaken(manager)
             }
             try db.execute(
                 sql: """

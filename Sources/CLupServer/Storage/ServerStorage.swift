@@ -112,21 +112,16 @@ public protocol ServerStorage: Sendable {
 
     // MARK: App tickets and bookings
 
-    /// Issues an app ticket or a booking: the next number of the business day for its prefix, the signed
-    /// code, who holds it, and its `ticketIssued` event (with the wait it is `told`), in one transaction. `check`
-    /// runs first, once every earlier event of the store is applied in memory, and may refuse.
+    /// Issues an app ticket or a booking: reserves the next number of its business day and prefix, and writes
+    /// the ticket ``ServerIssue/made(number:)`` makes of it (its `ticketIssued` event) and who holds it, in one
+    /// transaction: a number is never given twice. `check` runs first, once every earlier event of the store is
+    /// applied in memory, and may refuse; so may the rule (``TicketNumbersUsedUp``).
     func issue(
-        kind: TicketKind,
-        store: StoreRecord,
-        slot: BookingSlot?,
-        told: WaitRange?,
-        validity: (from: Timestamp, until: Timestamp)?,
-        statusURL: String,
+        _ issue: ServerIssue,
         holder: Holder?,
-        at now: Timestamp,
         check: (@Sendable () throws -> Void)?,
         onCommit: @escaping @Sendable ([StoreEvent]) -> Void
-    ) async throws -> AppTicket
+    ) async throws -> IssuedTicket
     /// Holders of the tickets issued since `since`.
     func holders(since: Timestamp) async throws -> [(TicketID, Holder)]
     /// The server's secret `name`: made on first use, then the same for every start and every replica.
@@ -158,6 +153,12 @@ public struct AppendResult: Sendable, Codable, Equatable {
 }
 
 /// A ticket the server issued for the app or a booking, with the QR text the app shows.
+/// A ticket storage issued, and its event's place in the store's log.
+public struct IssuedTicket: Sendable {
+    public var ticket: Ticket
+    public var sequence: Int64
+}
+
 public struct AppTicket: Sendable {
     public var ticket: Ticket
     public var qr: String
@@ -170,6 +171,24 @@ public struct AppTicket: Sendable {
         self.qr = qr
         self.sequence = sequence
         self.told = told
+    }
+}
+
+/// What storage refuses to write. Storage knows no HTTP: the routes answer these (``APIError/init(refusal:)``).
+public enum StorageRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A store of this name at this address is registered already.
+    case storeRegistered(name: String)
+    /// A manager has this user name already.
+    case managerNameTaken(String)
+    /// An event id another store's log holds (said without naming that store).
+    case eventIDOfAnotherStore(EventID)
+
+    public var description: String {
+        switch self {
+        case .storeRegistered(let name): "a store named '\(name)' at this address is already registered"
+        case .managerNameTaken(let name): "the manager name '\(name)' is taken"
+        case .eventIDOfAnotherStore(let id): "event id \(id) is in use: a kiosk makes a new id (UUIDv7) for each event"
+        }
     }
 }
 

@@ -2,12 +2,6 @@ import Foundation
 import StrictTOML
 
 extension PrinterProfile {
-    /// Keys a profile file may have, with their meaning (also the reference for `Profiles/README.md`).
-    static let topLevelKeys = [
-        "name", "dots_per_line", "dpi", "code_pages", "native_qr", "qr_max_version", "status_queries",
-        "automatic_status_back", "presenter", "feed_before_cut", "retract", "status", "transport",
-    ]
-
     /// The profiles shipped with kioskd, by id.
     public static var bundledIDs: [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: bundledDirectory)) ?? []

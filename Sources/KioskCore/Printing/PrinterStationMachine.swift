@@ -3,7 +3,7 @@
 /// reports one look at the printer, carries out the actions returned, in order, and reports what they found.
 ///
 /// The rules it keeps:
-/// - One ticket at a time. The store issues it durably before its bytes go (`takeTicket`), so a restart finds
+/// - One ticket at a time. The store issues it durably before its bytes go (`fetchTicket`), so a restart finds
 ///   at most one ticket not taken, with how far it got (``TicketPrintState``).
 /// - A ticket seen in the presenter, or seen taken, was printed; only a print that never reached its cut is
 ///   printed again, after the printer's buffer is cleared (the fault struck mid-ticket: paper out, cover open),
@@ -107,10 +107,10 @@ public struct PrinterStationMachine: Sendable, Equatable {
         /// The printer is connected; `canRetract`: it can pull a presented ticket back in and show that it did.
         case connected(canRetract: Bool)
         case looked(Look)
-        /// The answer to `takeTicket`: the ticket not taken yet, how far it got, and whether the sensor sees it
+        /// The answer to `fetchTicket`: the ticket not taken yet, how far it got, and whether the sensor sees it
         /// in the printer now (nil: it cannot tell).
         case ticket(Ticket, TicketPrintState, present: Bool?, at: Duration, time: Timestamp)
-        /// The answer to `takeTicket(issueNew: false)`: no ticket is in hand.
+        /// The answer to `fetchTicket(issueNew: false)`: no ticket is in hand.
         case noTicket
         /// The answer to `print`: whether the printer can still print after the bytes went, and what its sensor
         /// said since, oldest first.
@@ -122,9 +122,9 @@ public struct PrinterStationMachine: Sendable, Equatable {
     }
 
     public enum Action: Sendable, Equatable {
-        /// Get the ticket not taken yet from the store, or (`issueNew`) issue the next; answer with `.ticket`, or
+        /// Fetch the ticket not taken yet from the store, or (`issueNew`) issue the next; answer with `.ticket`, or
         /// `.noTicket` when there is none and none may be issued.
-        case takeTicket(issueNew: Bool)
+        case fetchTicket(issueNew: Bool)
         /// Send the ticket's bytes (after clearing the printer's buffer of an interrupted print); answer `.sent`.
         case print(TicketID, clearBufferFirst: Bool)
         case markPrinted(TicketID)
@@ -151,7 +151,7 @@ public struct PrinterStationMachine: Sendable, Equatable {
         case none
         /// No ticket in hand, and the store hands out none now: wait for its window.
         case closed
-        /// Asked the store (`takeTicket`), no answer yet.
+        /// Asked the store (`fetchTicket`), no answer yet.
         case fetching
         case printing(Ticket)
         /// Cut, waiting to be taken since `presentedAt`.
@@ -240,7 +240,7 @@ public struct PrinterStationMachine: Sendable, Equatable {
                 return [.pause(faultPause)]
             }
             phase = .fetching
-            return [.takeTicket(issueNew: look.handsOut)]
+            return [.fetchTicket(issueNew: look.handsOut)]
         case .closed:
             guard look.handsOut else { return [.pause(Self.closedPause)] }
             phase = .none

@@ -166,7 +166,7 @@ public struct KioskConfig: Sendable, Equatable {
                 throw storeTable.error("time_zone", "\(error.description) (the tzdata package has the names)")
             }
         }
-        config.store.capacity = try storeTable.int("capacity", in: 1...100_000) ?? config.store.capacity
+        config.store.capacity = try storeTable.int("capacity", in: StoreCapacity.range) ?? config.store.capacity
         if let minutes = try storeTable.int("average_visit_minutes", in: 1...1440) {
             config.store.averageVisit = .seconds(minutes * 60)
         }

@@ -213,7 +213,7 @@ final class PrinterLoop: @unchecked Sendable {
 
     func perform(_ action: PrinterStationMachine.Action, on device: PrinterDevice) throws {
         switch action {
-        case .takeTicket(let issueNew):
+        case .fetchTicket(let issueNew):
             let waiting = try station.store.waitingTicket(prefix: config.printer.codePrefix)
             guard let ticket = try waiting ?? (issueNew ? issueNext() : nil) else {
                 closed()

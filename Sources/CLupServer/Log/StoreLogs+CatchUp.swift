@@ -1,0 +1,68 @@
+import KioskCore
+import Logging
+import ServiceSupport
+import Synchronization
+
+extension StoreLogs {
+    /// Runs right after a commit (on SQLite's writer, in commit order). Applies the events that come next in
+    /// the store's log; when they are ahead of it (another commit's callback has not run yet, or another
+    /// replica appended in between), reads the missing part from the database.
+    func applyCommitted(_ added: [StoreEvent], store: StoreID) {
+        guard apply(added, store: store), let last = added.last?.sequence else { return }
+        // Not awaited (the writer must not wait for a read): a read that fails is said, and the next request or
+        // notification of the store reads again.
+        Task { [self] in
+            do {
+                try await catchUp(store, through: last)
+            } catch {
+                logger.warning(
+                    "cannot read the store's log after a commit: the next request or notification reads it again",
+                    metadata: ["store": "\(store)", "error": "\(error)"]
+                )
+            }
+        }
+    }
+
+    /// Reads the store's log beyond what this process applied and applies it, in order, until it holds
+    /// `sequence` (a committed one); without one, everything committed before the call.
+    ///
+    /// One read of a store at a time: callers join the read under way instead of each reading the same part
+    /// (every request of a batch whose commit came after another replica's, every notification). A read
+    /// that began before the call may end short of what the caller needs: it then joins or begins the next.
+    public func catchUp(_ store: StoreID, through sequence: Int64 = .max) async throws {
+        let asked = reads.withLock { $0.begun }
+        while let last = self.store(store)?.lastSequence, last < sequence {
+            let read = reads.withLock { state -> (number: Int, task: Task<Void, any Error>) in
+                if let running = state.running[store] { return running }
+                state.begun += 1
+                let number = state.begun
+                let task = Task { [self] in
+                    defer { reads.withLock { if $0.running[store]?.number == number { $0.running[store] = nil } } }
+                    guard var last = self.store(store)?.lastSequence else { return }
+                    logReads.add(1, ordering: .relaxed)
+                    ReplicaMetrics.logReads.increment()
+                    // A page at a time: a store far behind (registered elsewhere long ago) is never one array.
+                    while true {
+                        let page = try await database.events(store: store, after: last, limit: Self.pageSize)
+                        _ = apply(page, store: store)
+                        guard page.count == Self.pageSize, let next = page.last?.sequence else { break }
+                        last = next
+                    }
+                }
+                state.running[store] = (number, task)
+                return (number, task)
+            }
+            try await read.task.value
+            // Begun after the call: it read everything committed before.
+            if read.number > asked { return }
+        }
+    }
+
+    /// Another replica's committed events, as its notification carried them: applied without reading the log,
+    /// unless they come after a gap (a notification without its events, lost while the connection was down),
+    /// which is read.
+    public func follow(_ events: [StoreEvent], store: StoreID, through last: Int64) async throws {
+        _ = apply(events, store: store)
+        try await catchUp(store, through: last)
+    }
+}

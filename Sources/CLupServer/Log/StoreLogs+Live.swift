@@ -1,0 +1,66 @@
+import KioskCore
+import ServiceSupport
+
+extension StoreLogs {
+    public struct Live: Sendable {
+        public var record: StoreRecord
+        public var state: QueueState
+        public var lastSequence: Int64
+        public let changes: ChangeFeed
+        /// Learnt from the store's log (``refreshModels(at:)``); nil until computed.
+        public private(set) var model: WaitModel?
+        /// What the log's last weeks say about the line, gathered as events are applied (the model's input).
+        public internal(set) var traffic = StoreTraffic()
+        /// What the tickets in line were told, to score the estimate as they leave the line.
+        var toldWaits = ToldWaits()
+        /// The wait estimate of `model`, else of the store's configured average visit.
+        public private(set) var estimator: WaitEstimator
+
+        init(record: StoreRecord, state: QueueState, lastSequence: Int64, callWindow: Duration) {
+            self.record = record
+            self.state = state
+            self.lastSequence = lastSequence
+            changes = ChangeFeed()
+            model = nil
+            estimator = WaitEstimator(model: Self.prior(record.profile), callWindow: callWindow)
+        }
+
+        /// The model of a store without history: its configured average visit.
+        static func prior(_ profile: StoreProfile) -> WaitModel {
+            .prior(averageVisit: .seconds(profile.averageVisitMinutes * 60))
+        }
+
+        /// The store's prior (``prior(_:)``).
+        var prior: WaitModel { Self.prior(record.profile) }
+
+        /// Takes a newly learnt (or another replica's) model; the estimator follows.
+        mutating func set(model: WaitModel) {
+            guard model != self.model else { return }
+            self.model = model
+            estimator = WaitEstimator(model: model, callWindow: estimator.callWindow)
+        }
+
+        /// Takes the store's changed profile; without a learnt model the estimator follows its average visit.
+        mutating func set(profile: StoreProfile) {
+            let visitChanged = profile.averageVisitMinutes != record.profile.averageVisitMinutes
+            record.profile = profile
+            if model == nil, visitChanged { estimator = WaitEstimator(model: prior, callWindow: estimator.callWindow) }
+        }
+
+        /// Folds `event` into the queue, and what it says into the traffic (before: who was called when); the
+        /// told wait it scores, if any.
+        @discardableResult
+        mutating func apply(_ event: StoreEvent) -> (told: WaitRange, waited: Duration)? {
+            traffic.observe(event, before: state)
+            let scored = toldWaits.observe(event, before: state)
+            state.apply(event)
+            if case .dayStarted = event.body { toldWaits.prune(keeping: state) }
+            return scored
+        }
+
+        /// The told wait of the ticket at `position` in the line at `now` (the line's length: one taken now).
+        public func wait(position: Int, at now: Timestamp) -> WaitRange {
+            estimator.wait(position: position, in: state, at: now)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import KioskCore
+
+extension StoreLogs {
+    /// Appends events to a store's log (idempotent by event id) and applies the new ones.
+    public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
+        _ = try await require(store)
+        // A ticket id belongs to one store for ever: a kiosk of another store cannot issue a ticket under it.
+        func issued(_ event: StoreEvent) -> TicketID? {
+            if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
+        }
+        if let taken = try await database.ticketsOfOtherStores(events.compactMap(issued), store: store).first {
+            throw APIError(
+                .conflict,
+                "ticket id \(taken) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints",
+                field: "events[\(events.firstIndex { issued($0) == taken } ?? 0)].body.ticket.id"
+            )
+        }
+        let results = try await database.append(events, store: store) { [self] added in
+            applyCommitted(added, store: store)
+        }
+        ReplicaMetrics.eventsAppended.increment(by: results.count { $0.new })
+        try await catchUp(store, through: results.map(\.sequence).max() ?? 0)
+        return results
+    }
+
+    /// Issues an app ticket or a booking in the store's log; an app ticket is told the wait of the line's end
+    /// (kept in its event, to measure the estimate by).
+    public func issue(
+        kind: TicketKind,
+        store: StoreID,
+        slot: BookingSlot? = nil,
+        validity: (from: Timestamp, until: Timestamp)? = nil,
+        statusURL: String,
+        holder: Holder? = nil,
+        at now: Timestamp,
+        check: (@Sendable () throws -> Void)? = nil
+    ) async throws -> AppTicket {
+        let live = try await require(store)
+        let told = kind == .app ? live.wait(position: live.state.lineLength(at: now), at: now) : nil
+        let rule = ServerIssue(
+            kind: kind,
+            store: store,
+            slot: slot,
+            told: told,
+            at: now,
+            day: live.record.profile.calendar.businessDay(at: now)
+        )
+        let issued = try await database.issue(rule, holder: holder, check: check) { [self] added in
+            applyCommitted(added, store: store)
+        }
+        // A replica reads its own write before it answers (on PostgreSQL, commits of concurrent requests can
+        // report out of order: one that came before a gap is applied once the missing part has been read).
+        try await catchUp(store, through: issued.sequence)
+        // Signed after the commit: signatures of concurrent requests neither queue on the writer nor hold the
+        // store's row.
+        let qr = TicketCodec.encode(
+            issued.ticket,
+            validFrom: validity?.from,
+            validUntil: validity?.until,
+            signer: live.record.signer,
+            prefix: statusURL
+        )
+        return AppTicket(ticket: issued.ticket, qr: qr, sequence: issued.sequence, told: told)
+    }
+}
