@@ -2,9 +2,10 @@
 #   make demo   set up, build, and run the kiosk (both roles, emulated devices, an embedded server)
 #   make test   set up, build, and pass the whole test suite (what CI runs)
 # and:
+#   make check  the everyday check before a commit: lint, the repository's rules, the pure modules' unit tests
 #   make deb    the Debian package (release build) under out/deb/
 #   make bench  the benchmarks (release build)
-#   make screenshots  the pages' pictures for the README (docs/screenshots), from the tests' Chromium
+#   make screenshots  the pages' pictures (docs/screenshots, shown in docs/web-app.md), from the tests' Chromium
 # Both install the Debian packages they need when they are missing (as root, or through sudo).
 
 SWIFT       ?= swift
@@ -30,7 +31,7 @@ APT_DEB   := dpkg-dev libcurl4-openssl-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build demo test bench deb hil screenshots format lint deps-build deps-run deps-test clean
+.PHONY: all build demo test check rules bench deb hil screenshots format lint deps-build deps-run deps-test clean
 
 SOURCES := Sources Tests Benchmarks Package.swift
 
@@ -71,13 +72,24 @@ TEST_FLAGS := -Xcc -O2
 # scratch would double CI's build time); the packaging script and the package's contents are the same.
 TEST_DEB_DIR := .build-deb-test
 
-test: deps-test lint
+test: deps-test lint rules
 	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
 	SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -o $(TEST_DEB_DIR)
 	# One test at a time: the hardware-in-the-loop tests measure latencies that two cores shared with a fuzzer
 	# would distort.
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \
 		$(SWIFT) test --skip-build --no-parallel $(TEST_FLAGS) $(SWIFT_FLAGS)
+
+# The everyday check (docs/testing.md): lint, the one-way imports, file sizes and links (Scripts/check-rules.py),
+# and the unit tests of the modules that need no device, server or browser. Under 5 minutes with a warm .build/.
+CHECK_SUITES := KioskCoreTests|DriversTests|ServiceSupportTests
+
+check: deps-build lint rules
+	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build $(TEST_FLAGS) $(SWIFT_FLAGS) --filter '$(CHECK_SUITES)'
+
+rules:
+	python3 Scripts/check-rules.py
 
 # The README's pictures of the pages (docs/screenshots), taken by the page tour's headless Chromium.
 screenshots: deps-test

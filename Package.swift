@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 //
-// CLup Kiosk: the store-entrance daemon (kioskd), its drivers and the device emulators.
-// Module layout and dependency direction: README.md, section Layout.
+// CLup Kiosk: the store-entrance daemon (kioskd), its drivers, clup-server and the device emulators.
+// Module layout and dependency direction: docs/architecture.md (Scripts/check-rules.py enforces them).
 import PackageDescription
 
 /// Our own targets build with warnings as errors; dependencies keep their own settings.

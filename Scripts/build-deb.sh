@@ -63,7 +63,10 @@ install -m 0644 systemd/clup-server.sysusers "$root/usr/lib/sysusers.d/clup-serv
 install -m 0644 udev/70-clup-kiosk.rules "$root/lib/udev/rules.d/"
 install -m 0644 config/kioskd.toml "$root/etc/kioskd/kioskd.toml"
 install -m 0644 Sources/Drivers/Profiles/*.toml "$root/usr/share/clup-kiosk/profiles/"
-install -m 0644 README.md packaging/debian/copyright docs/clup-server.openapi.yaml "$root/usr/share/doc/clup-kiosk/"
+install -m 0644 README.md packaging/debian/copyright "$root/usr/share/doc/clup-kiosk/"
+# The README's links lead into docs/: the same layout beside it.
+install -d "$root/usr/share/doc/clup-kiosk/docs"
+install -m 0644 docs/*.md docs/clup-server.openapi.yaml "$root/usr/share/doc/clup-kiosk/docs/"
 install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$root/DEBIAN/"
 echo /etc/kioskd/kioskd.toml >"$root/DEBIAN/conffiles"
 

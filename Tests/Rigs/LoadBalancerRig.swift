@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// Debian's nginx in front of clup-server replicas, on loopback, configured as README's deployment section
+/// Debian's nginx in front of clup-server replicas, on loopback, configured as docs/deployment.md says
 /// says (the same blocks): TLS ends here (a certificate from the test's CA), X-Forwarded-For names the client,
 /// long-polls and server-sent events are not buffered, and a request whose replica died or refused the
 /// connection goes to another replica. A second, plain-HTTP port serves the tests' own socket clients.
@@ -86,7 +86,7 @@ final class LoadBalancerRig: @unchecked Sendable {
         """
     }
 
-    /// What README's deployment section has in its `location /`.
+    /// What docs/deployment.md has in its `location /`.
     static let location = """
         location / {
             proxy_pass http://clup_server;

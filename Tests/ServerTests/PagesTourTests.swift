@@ -6,7 +6,7 @@ import Testing
 
 /// Every page, in English and Italian, checked by a real accessibility checker in Chromium (axe-core through
 /// axe-selenium-python, WCAG 2.1 A and AA rules): no serious or critical violation. With
-/// `CLUP_SCREENSHOTS=<directory>` (`make screenshots`) the tour also saves the README's pictures (English):
+/// `CLUP_SCREENSHOTS=<directory>` (`make screenshots`) the tour also saves docs/web-app.md's pictures (English):
 /// the shopper pages phone-sized, the console desktop-sized.
 @Suite(.serialized) struct PagesTourTests {
     static var axeReady: Bool {

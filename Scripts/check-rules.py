@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""The repository's own rules, checked by `make check` (docs/architecture.md, "The one-way rules").
+
+- A module imports only what its layer may: KioskCore no C module, Glibc or module of ours; kioskd never
+  CLupServer or the emulators; clup-server's storage never the API's types; and so on (RULES below).
+- Source files stay small: the median at most 80 lines, none over 400.
+- Every link in README.md and docs/*.md resolves to a file (and, for `#anchor`, a heading) of the repository.
+
+Prints each broken rule with the file and line and what to do, and exits 1 when there is one.
+"""
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ROOT / "Sources"
+
+# Our modules: every folder of Sources/.
+OURS = {p.name for p in SOURCES.iterdir() if p.is_dir()}
+C_MODULES = {m for m in OURS if m.startswith("C") and m[1:2].isupper()}
+
+# module -> (allowed modules of ours, forbidden other modules); a module not listed may import anything.
+RULES = {
+    "KioskCore": (set(), {"Glibc", "Foundation", "FoundationNetworking", "SystemPackage", "Dispatch"} | C_MODULES),
+    "SyncWire": ({"KioskCore"}, {"Glibc", "Foundation"} | C_MODULES),
+    "QRSymbol": ({"KioskCore", "CQREncode"}, set()),
+    "SystemCalls": (set(), set()),
+    "ServiceSupport": ({"KioskCore", "SystemCalls", "CLinuxShims"}, set()),
+    "Drivers": ({"KioskCore", "QRSymbol", "SystemCalls", "StrictTOML"} | C_MODULES, set()),
+    "KioskStation": ({"KioskCore", "Drivers", "SyncWire", "ServiceSupport", "QRSymbol", "StrictTOML", "SystemCalls"}
+                     | C_MODULES, set()),
+    "kioskd": ({"KioskStation", "Drivers", "KioskCore", "SyncWire", "ServiceSupport", "StrictTOML"}, set()),
+}
+
+# Files under a folder that may not name the API's types (storage throws its own errors; routes map them to HTTP).
+STORAGE = SOURCES / "CLupServer" / "Storage"
+API_TYPES = re.compile(r"\b(APIError|ErrorEnvelope|HTTPError|HTTPResponse|Request|Response|ServerContext)\b")
+FORBIDDEN_IN_STORAGE = {"Hummingbird", "HTTPTypes", "NIOHTTP1"}
+
+IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)")
+
+MEDIAN_LINES = 80
+MOST_LINES = 400
+
+problems: list[str] = []
+
+
+def check_imports() -> None:
+    for module_dir in sorted(p for p in SOURCES.iterdir() if p.is_dir()):
+        module = module_dir.name
+        for path in sorted(module_dir.rglob("*.swift")):
+            rel = path.relative_to(ROOT)
+            in_storage = STORAGE in path.parents
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                match = IMPORT.match(line)
+                if match:
+                    imported = match.group(1)
+                    if module in RULES:
+                        allowed, forbidden = RULES[module]
+                        if imported in forbidden or (imported in OURS and imported != module and imported not in allowed):
+                            problems.append(
+                                f"{rel}:{number}: {module} may not import {imported} "
+                                "(docs/architecture.md, the one-way rules): move the code to a module that may"
+                            )
+                    if in_storage and imported in FORBIDDEN_IN_STORAGE:
+                        problems.append(f"{rel}:{number}: storage imports {imported}: storage knows no HTTP")
+                    continue
+                code = line.split("//", 1)[0]
+                if in_storage and API_TYPES.search(code):
+                    problems.append(
+                        f"{rel}:{number}: storage names an API type ({API_TYPES.search(code).group(1)}): "
+                        "throw a StorageError and let the routes map it to HTTP"
+                    )
+
+
+def check_sizes() -> None:
+    sizes = {}
+    for path in SOURCES.rglob("*.swift"):
+        sizes[path.relative_to(ROOT)] = len(path.read_text().splitlines())
+    median = statistics.median(sizes.values())
+    if median > MEDIAN_LINES:
+        problems.append(f"Sources: the median file has {median:g} lines (at most {MEDIAN_LINES}): split big files")
+    for path, lines in sorted(sizes.items()):
+        if lines > MOST_LINES:
+            problems.append(f"{path}: {lines} lines (at most {MOST_LINES}): split it by what its parts do")
+
+
+def anchors(path: Path) -> set[str]:
+    """GitHub's anchors of a Markdown file's headings."""
+    found = set()
+    for line in path.read_text().splitlines():
+        heading = re.match(r"^#{1,6}\s+(.*)", line)
+        if heading:
+            text = re.sub(r"[`*_]", "", heading.group(1)).strip().lower()
+            found.add(re.sub(r"[^\w\- ]", "", text).replace(" ", "-"))
+    return found
+
+
+def check_links() -> None:
+    link = re.compile(r"\]\(([^)\s]+)\)")
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for number, line in enumerate(doc.read_text().splitlines(), 1):
+            for target in link.findall(line):
+                rel = doc.relative_to(ROOT)
+                if re.match(r"^[a-z]+:", target):
+                    problems.append(f"{rel}:{number}: {target} points outside the repository: bring it in or drop it")
+                    continue
+                file_part, _, anchor = target.partition("#")
+                resolved = (doc.parent / file_part).resolve() if file_part else doc
+                if ROOT not in resolved.parents and resolved != ROOT:
+                    problems.append(f"{rel}:{number}: {target} leaves the repository")
+                elif not resolved.exists():
+                    problems.append(f"{rel}:{number}: {target} does not exist")
+                elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+                    problems.append(f"{rel}:{number}: {target}: no heading makes #{anchor}")
+
+
+def main() -> int:
+    check_imports()
+    check_sizes()
+    check_links()
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"check-rules: {len(problems)} problem(s)")
+        return 1
+    print("check-rules: imports one way, files small, links inside the repository")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
