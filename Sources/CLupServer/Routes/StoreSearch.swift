@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+
+/// What a shopper looks for: stores near a point (`lat`, `lon`, `radiusKm`), stores whose name or address
+/// holds some words (`q`: a name, a street, a town), or both. Read from a request's query, checked before
+/// anything is computed with it; the API's store list and the start page read it the same way.
+struct StoreSearch: Sendable, Equatable {
+    struct Point: Sendable, Equatable {
+        var latitude: Double
+        var longitude: Double
+    }
+
+    var point: Point?
+    var radiusKm: Double = 10
+    /// The words of `q`, folded (case and accents ignored); every one must appear in the name or address.
+    var words: [String]?
+
+    static let maxResults = 50
+    static let maxQueryLength = 80
+
+    init(point: Point? = nil, radiusKm: Double = 10, text: String? = nil) {
+        self.point = point
+        self.radiusKm = radiusKm
+        words = text.map(Self.fold).map { $0.split(separator: " ").map(String.init) }
+    }
+
+    /// The search a request's query asks for, or the first thing wrong with it.
+    init(_ request: Request) throws(APIError) {
+        let query = request.uri.queryParameters
+        func number(_ name: String, in range: ClosedRange<Double>) throws(APIError) -> Double? {
+            guard let text = query[name[...]] else { return nil }
+            guard let number = Double(String(text)), range.contains(number) else {
+                throw APIError.badRequest("must be a number in \(range.lowerBound)…\(range.upperBound)", field: name)
+            }
+            return number
+        }
+        let latitude = try number("lat", in: -90...90)
+        let longitude = try number("lon", in: -180...180)
+        let radius = try number("radiusKm", in: 0.1...500) ?? 10
+        var point: Point?
+        switch (latitude, longitude) {
+        case (let latitude?, let longitude?): point = Point(latitude: latitude, longitude: longitude)
+        case (nil, nil): break
+        case (nil, _): throw APIError.badRequest("give lat with lon", field: "lat")
+        case (_, nil): throw APIError.badRequest("give lon with lat", field: "lon")
+        }
+        var text: String?
+        if let raw = query["q"] {
+            let trimmed = String(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+            // Counted in code points, as the schema's maxLength counts: "Ṱ̺̺o" is one character but four of them.
+            guard !trimmed.isEmpty, raw.unicodeScalars.count <= Self.maxQueryLength,
+                !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw APIError.badRequest(
+                    "a store's name, street or town: 1 to \(Self.maxQueryLength) characters",
+                    field: "q"
+                )
+            }
+            text = trimmed
+        }
+        guard point != nil || text != nil else {
+            throw APIError.badRequest("give lat and lon (a point to search near), or q (a name or town)", field: "q")
+        }
+        self.init(point: point, radiusKm: radius, text: text)
+    }
+
+    /// Whether every word is in the store's name or address.
+    static func matches(_ words: [String], _ profile: StoreProfile) -> Bool {
+        let haystack = fold(profile.name + " " + profile.address)
+        return words.allSatisfy { haystack.contains($0) }
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+}
