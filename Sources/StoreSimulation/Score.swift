@@ -118,7 +118,8 @@ public struct Score: Sendable {
         public var store: Store
         /// clup's mean absolute error over the oracle's (the goal: at most 1.2).
         public var clupOverOracle: Double
-        /// What the server learnt by the end: mean visit (minutes), its variation, the no-show share.
+        /// What the server learnt by the end: mean visit (minutes), its variation, the no-show share, the mean
+        /// delays from a call to the door (minutes) of app, planned app and paper holders.
         public var learnt: [String: Double]
     }
 
@@ -136,9 +137,20 @@ public struct Score: Sendable {
             ),
             clupOverOracle: oracle > 0 ? (all["clup"]?.maeSeconds ?? 0) / oracle : 0,
             learnt: model.map {
-                ["visitMeanMinutes": $0.visit.meanMinutes, "visitCV": $0.visit.cv, "noShow": $0.noShow]
+                [
+                    "visitMeanMinutes": $0.visit.meanMinutes, "visitCV": $0.visit.cv, "noShow": $0.noShow,
+                    "appDelayMinutes": Self.meanMinutes($0.appDelay),
+                    "plannedAppDelayMinutes": Self.meanMinutes($0.plannedAppDelay),
+                    "paperDelayMinutes": Self.meanMinutes($0.paperDelay),
+                ]
             } ?? [:]
         )
+    }
+
+    /// The mean of a delay's ``WaitModel/delayBinSeconds`` bins, in minutes (a bin counts at its middle).
+    static func meanMinutes(_ shares: [Double]) -> Double {
+        let bin = Double(WaitModel.delayBinSeconds)
+        return shares.enumerated().reduce(0) { $0 + $1.element * (Double($1.offset) + 0.5) * bin } / 60
     }
 
     /// One line a scored ticket: when it joined, its kind, people ahead, its actual wait and what each said.

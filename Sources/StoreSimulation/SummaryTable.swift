@@ -16,6 +16,12 @@ public enum SummaryTable {
                         summary.learnt["visitCV"] ?? 0,
                         (summary.learnt["noShow"] ?? 0) * 100
                     )
+                    + String(
+                        format: ", to the door app %.1f (planned %.1f), paper %.1f min",
+                        summary.learnt["appDelayMinutes"] ?? 0,
+                        summary.learnt["plannedAppDelayMinutes"] ?? 0,
+                        summary.learnt["paperDelayMinutes"] ?? 0
+                    )
             )
             lines.append("  estimator       MAE   p90 |err|  within 3 min    bias   in range   µs/ticket")
             for estimator in Score.Estimator.allCases {
