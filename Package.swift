@@ -150,7 +150,7 @@ let package = Package(
         .target(
             name: "CLupServer",
             dependencies: [
-                "KioskCore", "ServiceSupport", "QRSymbol", "SyncWire", "CZlib",
+                "KioskCore", "ServiceSupport", "QRSymbol", "SyncWire", "CZlib", "StrictTOML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -310,7 +310,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
-                "TestSupport", "CLinuxShims", "SyncWire", "Rigs",
+                "TestSupport", "CLinuxShims", "SyncWire", "Rigs", "StrictTOML",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -51,7 +51,7 @@ arch=$(dpkg --print-architecture)
 root="$outdir/root"
 rm -rf "$root" "$outdir"/clup-kiosk_*.deb
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/usr/lib/sysusers.d" \
-    "$root/lib/udev/rules.d" "$root/etc/kioskd" "$root/usr/share/clup-kiosk/profiles" \
+    "$root/lib/udev/rules.d" "$root/etc/kioskd" "$root/etc/clup-server" "$root/usr/share/clup-kiosk/profiles" \
     "$root/usr/share/doc/clup-kiosk"
 for program in kioskd clup-server escpos-emulator; do
     install -m 0755 "$bin/$program" "$root/usr/bin/$program"
@@ -62,13 +62,14 @@ install -m 0644 systemd/kioskd.sysusers "$root/usr/lib/sysusers.d/kioskd.conf"
 install -m 0644 systemd/clup-server.sysusers "$root/usr/lib/sysusers.d/clup-server.conf"
 install -m 0644 udev/70-clup-kiosk.rules "$root/lib/udev/rules.d/"
 install -m 0644 config/kioskd.toml "$root/etc/kioskd/kioskd.toml"
+install -m 0644 config/clup-server.toml "$root/etc/clup-server/clup-server.toml"
 install -m 0644 Sources/Drivers/Profiles/*.toml "$root/usr/share/clup-kiosk/profiles/"
 install -m 0644 README.md packaging/debian/copyright "$root/usr/share/doc/clup-kiosk/"
 # The README's links lead into docs/: the same layout beside it.
 install -d "$root/usr/share/doc/clup-kiosk/docs"
 install -m 0644 docs/*.md docs/clup-server.openapi.yaml "$root/usr/share/doc/clup-kiosk/docs/"
 install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$root/DEBIAN/"
-echo /etc/kioskd/kioskd.toml >"$root/DEBIAN/conffiles"
+printf '%s\n' /etc/kioskd/kioskd.toml /etc/clup-server/clup-server.toml >"$root/DEBIAN/conffiles"
 
 # Library dependencies as dpkg-shlibdeps finds them (it wants a debian/control beside it).
 shlib=$(mktemp -d)

@@ -14,28 +14,50 @@ struct ClupServerCommand: AsyncParsableCommand {
         abstract: "CLup central server: store event logs, kiosk sync and the customer app API (HTTP/JSON under /v1)."
     )
 
-    @Option(help: "Address to listen on.")
-    var host = "127.0.0.1"
+    /// The defaults every flag's help names (``ServerApp/Options``: written once).
+    static let defaults = ServerSettings()
 
-    @Option(help: "Port to listen on.")
-    var port = 8090
+    @Option(
+        help: """
+            A TOML file with the settings (config/clup-server.toml lists every key); the flags given here win over \
+            it, and it wins over the defaults.
+            """
+    )
+    var config: String?
+
+    @Option(help: "Address to listen on (default \(defaults.options.host)).")
+    var host: String?
+
+    @Option(help: "Port to listen on (default \(defaults.options.port)).")
+    var port: Int?
 
     @Option(
         help: """
             Where the server keeps its data: a SQLite file (one server; created with its schema on first start) \
-            or postgres://USER@HOST:PORT/DATABASE (any number of servers share it; the password in PGPASSWORD).
+            or postgres://USER@HOST:PORT/DATABASE (any number of servers share it; the password in PGPASSWORD). \
+            Default \(defaults.options.database).
             """
     )
-    var database = "/var/lib/clup-server/clup.sqlite"
+    var database: String?
 
     @Option(help: "File holding the system manager's token (else the CLUP_ADMIN_TOKEN environment variable).")
     var adminTokenFile: String?
 
-    @Option(help: "Upper-case URL every ticket QR starts with: the same as the kiosks' [store] status_url.")
-    var statusURL = "HTTPS://CLUP.EXAMPLE/T/"
+    @Option(
+        help: """
+            Upper-case URL every ticket QR starts with: the same as the kiosks' [store] status_url \
+            (default \(defaults.options.statusURL)).
+            """
+    )
+    var statusURL: String?
 
-    @Option(help: "Minutes a called ticket may go unused before it expires (as the doors' call_window_minutes).")
-    var callWindowMinutes = 10
+    @Option(
+        help: """
+            Minutes a called ticket may go unused before it expires, as the doors' call_window_minutes \
+            (default \(defaults.options.callWindowMinutes)).
+            """
+    )
+    var callWindowMinutes: Int?
 
     @Option(
         help: """
@@ -57,49 +79,84 @@ struct ClupServerCommand: AsyncParsableCommand {
     var tlsKey: String?
 
     @Option(
-        help: "Virtual tickets one client address may take: BURST/SECONDS (that many at once, then one per SECONDS)."
+        help: """
+            Virtual tickets one client address may take: BURST/SECONDS, that many at once, then one per SECONDS \
+            (default \(defaults.options.limits.ticketsPerAddress)).
+            """
     )
-    var ticketsPerAddress = PublicLimits().ticketsPerAddress
+    var ticketsPerAddress: RateLimiter.Rule?
 
     @Option(
         help: """
             Tickets and bookings asked for without a Clup-Holder (each makes a new holder) per client address: \
-            BURST/SECONDS.
+            BURST/SECONDS (default \(defaults.options.limits.newHoldersPerAddress)).
             """
     )
-    var newHoldersPerAddress = PublicLimits().newHoldersPerAddress
+    var newHoldersPerAddress: RateLimiter.Rule?
 
-    @Option(help: "Virtual tickets a store hands out: BURST/SECONDS (with --ticket-work off; else its price rises).")
-    var ticketsPerStore = PublicLimits().ticketsPerStore
+    @Option(
+        help: """
+            Virtual tickets a store hands out: BURST/SECONDS, with --ticket-work off; else its price rises \
+            (default \(defaults.options.limits.ticketsPerStore)).
+            """
+    )
+    var ticketsPerStore: RateLimiter.Rule?
 
-    @Option(help: "Bookings one client address may make: BURST/SECONDS.")
-    var bookingsPerAddress = PublicLimits().bookingsPerAddress
+    @Option(
+        help:
+            "Bookings one client address may make: BURST/SECONDS (default \(defaults.options.limits.bookingsPerAddress))."
+    )
+    var bookingsPerAddress: RateLimiter.Rule?
 
-    @Option(help: "Bookings a store takes: BURST/SECONDS (with --ticket-work off; else its price rises).")
-    var bookingsPerStore = PublicLimits().bookingsPerStore
+    @Option(
+        help: """
+            Bookings a store takes: BURST/SECONDS, with --ticket-work off; else its price rises \
+            (default \(defaults.options.limits.bookingsPerStore)).
+            """
+    )
+    var bookingsPerStore: RateLimiter.Rule?
 
     @Option(
         help: """
             The proof of work a virtual ticket or a booking costs: BASE-MAX zero bits of SHA-256 (BASE at a calm \
-            store, one more each time its paid requests double, up to MAX), or `off`.
+            store, one more each time its paid requests double, up to MAX), or `off` \
+            (default \(WorkSetting(defaults.options.limits.work).description)).
             """
     )
-    var ticketWork = WorkSetting(PublicLimits().work)
+    var ticketWork: WorkSetting?
 
-    @Option(help: "Virtual tickets waiting at once, per place of a store's capacity.")
-    var openTicketsPerPlace = PublicLimits().openTicketsPerPlace
+    @Option(
+        help: """
+            Virtual tickets waiting at once, per place of a store's capacity \
+            (default \(defaults.options.limits.openTicketsPerPlace)).
+            """
+    )
+    var openTicketsPerPlace: Int?
 
-    @Option(help: "How many days ahead a visit can be booked.")
-    var bookingHorizonDays = PublicLimits().bookingHorizonDays
+    @Option(help: "How many days ahead a visit can be booked (default \(defaults.options.limits.bookingHorizonDays)).")
+    var bookingHorizonDays: Int?
 
-    @Option(help: "Bookings one device (holder token) may hold at once.")
-    var bookingsPerHolder = PublicLimits().maxBookingsPerHolder
+    @Option(
+        help:
+            "Bookings one device (holder token) may hold at once (default \(defaults.options.limits.maxBookingsPerHolder))."
+    )
+    var bookingsPerHolder: Int?
 
-    @Option(help: "Connections held at once, in all (at most the open-file limit less a margin).")
-    var maxConnections = ConnectionLimits().total
+    @Option(
+        help: """
+            Connections held at once, in all, at most the open-file limit less a margin \
+            (default \(defaults.options.connections.total)).
+            """
+    )
+    var maxConnections: Int?
 
-    @Option(help: "Connections one client address may hold (a trusted proxy's count only in the total).")
-    var maxConnectionsPerAddress = ConnectionLimits().perAddress
+    @Option(
+        help: """
+            Connections one client address may hold; a trusted proxy's count only in the total \
+            (default \(defaults.options.connections.perAddress)).
+            """
+    )
+    var maxConnectionsPerAddress: Int?
 
     @Option(
         help: """
@@ -112,54 +169,106 @@ struct ClupServerCommand: AsyncParsableCommand {
     @Option(help: "A storage key of before a rotation, still read with (repeatable); keys are sealed anew at start.")
     var previousStorageKeyFile: [String] = []
 
-    @Option(help: "Seconds a kiosk's event may be ahead of this server's clock (beyond: refused, check NTP).")
-    var clockSkewSeconds = 120
+    @Option(
+        help: """
+            Seconds a kiosk's event may be ahead of this server's clock; beyond, refused: check NTP \
+            (default \(defaults.options.clockSkew.components.seconds)).
+            """
+    )
+    var clockSkewSeconds: Int?
 
     @Option(
         help: """
             Seconds after which a kiosk's event counts as late: its ticket joins the line when the event arrived \
-            (behind everyone already waiting), not when the kiosk says it happened.
+            (behind everyone already waiting), not when the kiosk says it happened \
+            (default \(defaults.options.lateEventAfter.components.seconds)).
             """
     )
-    var lateEventSeconds = 60
+    var lateEventSeconds: Int?
 
     @Option(
         help: """
             Requests one client address may send: BURST/SECONDS (that many at once, then one per SECONDS). \
-            Beyond, its requests wait their turn (up to 10 s, then it is disconnected).
+            Beyond, its requests wait their turn (up to 10 s, then it is disconnected) \
+            (default \(defaults.options.connections.requestsPerAddress)).
             """
     )
-    var requestsPerAddress = ConnectionLimits().requestsPerAddress
+    var requestsPerAddress: RateLimiter.Rule?
 
     @Option(
         help: """
             Days raw events are kept (367 or more: a day's figures and CSV reach 366 days back); older ones are \
-            removed once the stores' kept state covers them.
+            removed once the stores' kept state covers them (default \(defaults.options.keepEventsDays)).
             """
     )
-    var keepEventsDays = 400
+    var keepEventsDays: Int?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default \(defaults.logLevel)).")
+    var logLevel: String?
 
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together: give both files, or neither")
         }
-        guard (1...1000).contains(openTicketsPerPlace) else {
-            throw ValidationError("--open-tickets-per-place: 1 to 1000")
+        func within(_ value: Int?, _ range: ClosedRange<Int>, _ flag: String) throws {
+            guard let value, !range.contains(value) else { return }
+            throw ValidationError("--\(flag): \(range.lowerBound) to \(range.upperBound)")
         }
-        guard (1...366).contains(bookingHorizonDays) else { throw ValidationError("--booking-horizon-days: 1 to 366") }
-        guard (0...1000).contains(bookingsPerHolder) else { throw ValidationError("--bookings-per-holder: 0 to 1000") }
-        guard (367...36_600).contains(keepEventsDays) else {
-            throw ValidationError("--keep-events-days: 367 to 36600 (a day's figures reach 366 days back)")
+        try within(openTicketsPerPlace, ServerSettings.openTicketsPerPlace, "open-tickets-per-place")
+        try within(bookingHorizonDays, ServerSettings.bookingHorizonDays, "booking-horizon-days")
+        try within(bookingsPerHolder, ServerSettings.bookingsPerHolder, "bookings-per-holder")
+        try within(
+            keepEventsDays,
+            ServerSettings.keepEventsDays,
+            "keep-events-days (a day's figures reach 366 days back)"
+        )
+        try within(clockSkewSeconds, 1...3600, "clock-skew-seconds")
+        try within(lateEventSeconds, 1...3600, "late-event-seconds")
+        try within(callWindowMinutes, 1...240, "call-window-minutes")
+        try within(port, 0...65535, "port")
+        try within(maxConnections, 16...1_000_000, "max-connections")
+        try within(maxConnectionsPerAddress, 1...1_000_000, "max-connections-per-address")
+    }
+
+    /// The settings: the file's over the defaults, then the flags given.
+    func settings() throws -> ServerSettings {
+        var settings = ServerSettings()
+        if let config {
+            do { settings = try ServerSettings.read(config) } catch {
+                // EX_CONFIG: the unit does not restart a broken configuration in a loop.
+                FileHandle.standardError.write(Data("clup-server: \(error.description)\n".utf8))
+                throw ExitCode(78)
+            }
         }
-        guard (1...3600).contains(clockSkewSeconds), (1...3600).contains(lateEventSeconds) else {
-            throw ValidationError("--clock-skew-seconds and --late-event-seconds: 1 to 3600")
-        }
-        guard maxConnections >= 16, maxConnectionsPerAddress >= 1 else {
-            throw ValidationError("--max-connections: at least 16; --max-connections-per-address: at least 1")
-        }
+        var o = settings.options
+        if let host { o.host = host }
+        if let port { o.port = port }
+        if let database { o.database = database }
+        if let statusURL { o.statusURL = statusURL }
+        if let callWindowMinutes { o.callWindowMinutes = callWindowMinutes }
+        if !trustedProxy.isEmpty { o.trustedProxies = trustedProxy }
+        if let tlsCertificate, let tlsKey { o.tls = .init(certificateChain: tlsCertificate, privateKey: tlsKey) }
+        if let clockSkewSeconds { o.clockSkew = .seconds(clockSkewSeconds) }
+        if let lateEventSeconds { o.lateEventAfter = .seconds(lateEventSeconds) }
+        if let storageKeyFile { o.storageKeyFile = storageKeyFile }
+        if !previousStorageKeyFile.isEmpty { o.previousStorageKeyFiles = previousStorageKeyFile }
+        if let maxConnections { o.connections.total = maxConnections }
+        if let maxConnectionsPerAddress { o.connections.perAddress = maxConnectionsPerAddress }
+        if let requestsPerAddress { o.connections.requestsPerAddress = requestsPerAddress }
+        if let ticketsPerAddress { o.limits.ticketsPerAddress = ticketsPerAddress }
+        if let newHoldersPerAddress { o.limits.newHoldersPerAddress = newHoldersPerAddress }
+        if let ticketsPerStore { o.limits.ticketsPerStore = ticketsPerStore }
+        if let bookingsPerAddress { o.limits.bookingsPerAddress = bookingsPerAddress }
+        if let bookingsPerStore { o.limits.bookingsPerStore = bookingsPerStore }
+        if let openTicketsPerPlace { o.limits.openTicketsPerPlace = openTicketsPerPlace }
+        if let ticketWork { o.limits.work = ticketWork.rule }
+        if let keepEventsDays { o.keepEventsDays = keepEventsDays }
+        if let bookingHorizonDays { o.limits.bookingHorizonDays = bookingHorizonDays }
+        if let bookingsPerHolder { o.limits.maxBookingsPerHolder = bookingsPerHolder }
+        settings.options = o
+        if let adminTokenFile { settings.adminTokenFile = adminTokenFile }
+        if let logLevel { settings.logLevel = logLevel }
+        return settings
     }
 
     /// The path of a credential systemd passed the unit (`LoadCredential=`), if it did.
@@ -170,8 +279,9 @@ struct ClupServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let settings = try settings()
         let token: String
-        if let file = adminTokenFile {
+        if let file = settings.adminTokenFile ?? Self.credential("admin-token") {
             do {
                 token = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(
                     in: .whitespacesAndNewlines
@@ -182,38 +292,18 @@ struct ClupServerCommand: AsyncParsableCommand {
         } else if let env = ProcessInfo.processInfo.environment["CLUP_ADMIN_TOKEN"] {
             token = env
         } else {
-            throw ValidationError("no admin token: pass --admin-token-file or set CLUP_ADMIN_TOKEN")
+            throw ValidationError(
+                "no admin token: pass --admin-token-file ([server] admin_token_file), give the unit the admin-token "
+                    + "credential, or set CLUP_ADMIN_TOKEN"
+            )
         }
         unblockStopSignals()
-        let logger = KeyValueLogHandler.bootstrap(program: "clup-server", level: logLevel)
+        let logger = KeyValueLogHandler.bootstrap(program: "clup-server", level: settings.logLevel)
         ReplicaMetrics.bootstrap()
-        var options = ServerApp.Options(adminToken: token)
-        options.host = host
-        options.port = port
-        options.database = database
-        options.statusURL = statusURL
-        options.callWindowMinutes = callWindowMinutes
-        options.trustedProxies = trustedProxy
-        options.clockSkew = .seconds(clockSkewSeconds)
-        options.lateEventAfter = .seconds(lateEventSeconds)
-        options.storageKeyFile = storageKeyFile ?? Self.credential("storage-key")
-        options.previousStorageKeyFiles = previousStorageKeyFile
-        if let tlsCertificate, let tlsKey {
-            options.tls = .init(certificateChain: tlsCertificate, privateKey: tlsKey)
-        }
-        options.connections.total = min(maxConnections, Self.raiseOpenFileLimit() - 64)
-        options.connections.perAddress = maxConnectionsPerAddress
-        options.connections.requestsPerAddress = requestsPerAddress
-        options.limits.ticketsPerAddress = ticketsPerAddress
-        options.limits.newHoldersPerAddress = newHoldersPerAddress
-        options.limits.ticketsPerStore = ticketsPerStore
-        options.limits.bookingsPerAddress = bookingsPerAddress
-        options.limits.bookingsPerStore = bookingsPerStore
-        options.limits.openTicketsPerPlace = openTicketsPerPlace
-        options.limits.work = ticketWork.rule
-        options.keepEventsDays = keepEventsDays
-        options.limits.bookingHorizonDays = bookingHorizonDays
-        options.limits.maxBookingsPerHolder = bookingsPerHolder
+        var options = settings.options
+        options.adminToken = token
+        options.storageKeyFile = options.storageKeyFile ?? Self.credential("storage-key")
+        options.connections.total = min(options.connections.total, Self.raiseOpenFileLimit() - 64)
         let server: ServerApp
         do {
             server = try await ServerApp.build(options, logger: logger)
@@ -221,7 +311,8 @@ struct ClupServerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("clup-server: \(error)\n".utf8))
             throw ExitCode(78)
         }
-        if options.tls == nil, !["127.0.0.1", "::1", "localhost"].contains(host), trustedProxy.isEmpty {
+        let host = options.host
+        if options.tls == nil, !["127.0.0.1", "::1", "localhost"].contains(host), options.trustedProxies.isEmpty {
             logger.warning(
                 """
                 serving plain HTTP on \(host): passwords, sessions and kiosk credentials travel in clear — pass \
@@ -262,23 +353,7 @@ extension RateLimiter.Rule: ExpressibleByArgument {
     public var defaultValueDescription: String { description }
 }
 
-/// `--ticket-work`: `BASE-MAX` bits (1 to 28; BASE ≤ MAX), or `off`.
-struct WorkSetting: ExpressibleByArgument {
-    var rule: WorkRule?
-
-    init(_ rule: WorkRule?) { self.rule = rule }
-
-    init?(argument: String) {
-        if argument == "off" {
-            rule = nil
-            return
-        }
-        let parts = argument.split(separator: "-")
-        guard parts.count == 2, let base = Int(parts[0]), let most = Int(parts[1]), (1...28).contains(base),
-            (base...28).contains(most)
-        else { return nil }
-        rule = WorkRule(baseBits: base, maxBits: most)
-    }
-
-    var defaultValueDescription: String { rule.map { "\($0.baseBits)-\($0.maxBits)" } ?? "off" }
+extension WorkSetting: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+    public var defaultValueDescription: String { description }
 }
