@@ -1,14 +1,18 @@
 /// CLupServer: the central server as a library — what `clup-server` runs, and what `kiosk-demo`, `clup-sim` and
 /// the tests embed.
 ///
-/// Owns every store's event log and its folded queue in memory (`Log/`: ``StoreLogs``), its storage on SQLite or
-/// PostgreSQL (`Storage/`: ``ServerStorage``), the HTTP API under `/v1` and the sync routes (`API/`), the
-/// shoppers' pages and the managers' console (`Pages/`, `Console/`), who may call what (`Auth/`), the limits a
-/// public server needs (`Limits/`), the long-running duties (`Services/`: no-show expiry, the business day's
-/// start, the wait model's refresh, the kept state, retention, following other replicas) and TLS (`TLS/`).
+/// Its folders are its layers, in the order a request meets them:
+/// - `Limits/`: what guards the connection and the address before routing (deadlines, pace, connections).
+/// - `Routes/`, `Pages/`, `Console/`: the HTTP API under `/v1` with the sync routes, the shoppers' pages, the
+///   managers' console. A route decodes, checks who asks (`Auth/`), calls one service, and encodes.
+/// - `Services/`: what a request asks done (``ShopperDesk``, ``StoreOffice``, the ticket gate, the event checks).
+/// - `Log/`: every store's event log and its folded queue in memory (``StoreLogs``).
+/// - `Storage/`: SQLite or PostgreSQL behind ``ServerStorage``.
+/// - `Duties/`: the long-running services of the group (no-show expiry, the business day's start, the wait
+///   model's refresh, the kept state, retention, following other replicas, metrics, certificate reload).
 ///
-/// A request flows one way: a route decodes it and checks who asks, calls the logs or a service, which writes
-/// through storage. Storage knows no HTTP: it throws ``StorageRefusal``, which the routes answer. The queue's
+/// A request flows one way: routes → services → logs → storage, never back; services refuse with ``APIError``
+/// (a status and what to fix), the one type they share with the routes. Storage knows no HTTP: it throws ``StorageRefusal``, which the routes answer. The queue's
 /// rules (the fold, admission, the wait estimate, how a ticket is issued: ``ServerIssue``) are KioskCore's, the
 /// same on every kiosk.
 ///

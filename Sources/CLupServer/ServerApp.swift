@@ -170,14 +170,13 @@ public struct ServerApp: Sendable {
             passwords: passwords
         )
         accounts.register(on: router)
-        let app = AppRoutes(logs: logs, statusURL: options.statusURL, gate: gate, auth: auth, clients: clients)
-        app.register(on: router)
-        let bookings = BookingRoutes(logs: logs, statusURL: options.statusURL, app: app)
-        bookings.register(on: router)
+        let desk = ShopperDesk(logs: logs, gate: gate, statusURL: options.statusURL)
+        AppRoutes(desk: desk, auth: auth, clients: clients).register(on: router)
+        BookingRoutes(desk: desk, clients: clients).register(on: router)
         let pages = PageResponse(statusURL: options.statusURL)
-        TicketPage(logs: logs, app: app, pages: pages).register(on: router)
-        StartPage(app: app, pages: pages).register(on: router)
-        BookingPage(logs: logs, bookings: bookings, pages: pages).register(on: router)
+        TicketPage(logs: logs, desk: desk, pages: pages).register(on: router)
+        StartPage(desk: desk, pages: pages).register(on: router)
+        BookingPage(logs: logs, desk: desk, pages: pages).register(on: router)
         let sessions = ConsoleSessions(
             key: try await database.serverKey("console"),
             auth: auth,

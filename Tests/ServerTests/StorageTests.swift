@@ -301,9 +301,11 @@ import Testing
                 for n in 0..<20 {
                     tasks.addTask {
                         try await replicas[n % 2].issue(
-                            Self.issue(.app, of: store, at: now),
-                            holder: Holder(hash: Data([UInt8(n)])),
-                            check: nil,
+                            IssueOrder(
+                                Self.issue(.app, of: store, at: now),
+                                holder: Holder(hash: Data([UInt8(n)])),
+                                check: nil
+                            ),
                             onCommit: { _ in }
                         )
                     }
@@ -321,16 +323,12 @@ import Testing
             struct Full: Error {}
             await #expect(throws: Full.self) {
                 _ = try await replicas[0].issue(
-                    Self.issue(.booking, of: store, at: now),
-                    holder: nil,
-                    check: { throw Full() },
+                    IssueOrder(Self.issue(.booking, of: store, at: now), holder: nil, check: { throw Full() }),
                     onCommit: { _ in }
                 )
             }
             let booking = try await replicas[1].issue(
-                Self.issue(.booking, of: store, at: now),
-                holder: nil,
-                check: {},
+                IssueOrder(Self.issue(.booking, of: store, at: now), holder: nil, check: {}),
                 onCommit: { _ in }
             )
             #expect(booking.ticket.code.description == "B001" && booking.sequence == 21)

@@ -33,7 +33,7 @@ extension StoreLogs {
         statusURL: String,
         holder: Holder? = nil,
         at now: Timestamp,
-        check: (@Sendable () throws -> Void)? = nil
+        check: IssueCheck? = nil
     ) async throws -> AppTicket {
         let live = try await require(store)
         let told = kind == .app ? live.wait(position: live.state.lineLength(at: now), at: now) : nil
@@ -45,7 +45,7 @@ extension StoreLogs {
             at: now,
             day: live.record.profile.calendar.businessDay(at: now)
         )
-        let issued = try await database.issue(rule, holder: holder, check: check) { [self] added in
+        let issued = try await database.issue(IssueOrder(rule, holder: holder, check: check)) { [self] added in
             applyCommitted(added, store: store)
         }
         // A replica reads its own write before it answers (on PostgreSQL, commits of concurrent requests can

@@ -8,7 +8,7 @@ import KioskCore
 /// page's script) and opens the booking's ticket page with its QR.
 struct BookingPage {
     let logs: StoreLogs
-    let bookings: BookingRoutes
+    let desk: ShopperDesk
     let pages: PageResponse
 
     static let stays = [15, 30, 45, 60, 90, 120]
@@ -32,10 +32,10 @@ struct BookingPage {
                 "stayUnknown": strings["stay_unknown"], "stays": Self.stays, "full": strings["full"],
                 "nearestLabel": strings["nearest"], "noSlots": strings["no_slots"], "needsScript": strings["needs_js"],
                 "date": date, "firstDate": StoreClock.date(today),
-                "lastDate": StoreClock.date(today + Int64(bookings.app.gate.limits.bookingHorizonDays)),
+                "lastDate": StoreClock.date(today + Int64(desk.bookingHorizonDays)),
             ]
             do throws(APIError) {
-                let day = try bookings.day(live, date: date)
+                let day = try desk.day(live, date: date)
                 values["slotsTitle"] = strings.format(
                     "slots_on",
                     text: StoreClock.dayText(Slots.day(day.date) ?? today, strings)

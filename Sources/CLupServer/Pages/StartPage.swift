@@ -8,7 +8,7 @@ import KioskCore
 /// virtual ticket and a link to book a visit. The search is the API's store search (``StoreSearch``); a
 /// search the API would refuse gets the page with its message and a 400.
 struct StartPage {
-    let app: AppRoutes
+    let desk: ShopperDesk
     let pages: PageResponse
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -23,7 +23,7 @@ struct StartPage {
             do throws(APIError) {
                 let search = try StoreSearch(request)
                 values["searched"] = true
-                values["stores"] = app.stores(for: search).map { store(($0), strings) }
+                values["stores"] = desk.stores(for: search).map { store(($0), strings) }
                 return pages.page("start", values, strings)
             } catch {
                 values["error"] = "\(strings["error.400"]) (\(error.description))"
@@ -41,7 +41,7 @@ struct StartPage {
         ]
     }
 
-    private func store(_ store: AppRoutes.StoreSummary, _ strings: PageStrings) -> [String: Any] {
+    private func store(_ store: ShopperDesk.StoreSummary, _ strings: PageStrings) -> [String: Any] {
         let minutes = strings.wait(
             seconds: store.estimatedWaitSeconds,
             low: store.estimatedWaitLowSeconds,
@@ -56,8 +56,8 @@ struct StartPage {
             values["distance"] = strings.format("km", text: String(format: "%.1f", km))
         }
         values["canTake"] = true
-        if let opens = store.opensAt, let calendar = app.logs.store(store.id)?.record.profile.calendar {
-            let now = app.logs.clock.now()
+        if let opens = store.opensAt, let calendar = desk.logs.store(store.id)?.record.profile.calendar {
+            let now = desk.logs.clock.now()
             let weekdays = (0..<7).map { strings["weekday.\($0)"] }
             func text(_ ms: Int64) -> String {
                 calendar.text(of: Timestamp(milliseconds: ms), from: now, weekdays: weekdays)

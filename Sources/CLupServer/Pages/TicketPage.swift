@@ -10,7 +10,7 @@ import KioskCore
 /// says so, with a 404.
 struct TicketPage {
     let logs: StoreLogs
-    let app: AppRoutes
+    let desk: ShopperDesk
     let pages: PageResponse
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -18,7 +18,7 @@ struct TicketPage {
             let strings = PageStrings(request)
             let code = context.parameters.get("code") ?? ""
             guard let id = await verified(code) else { return invalid("invalid", strings) }
-            guard let status = app.status(of: id), let live = logs.store(containing: id) else {
+            guard let status = desk.status(of: id), let live = logs.store(containing: id) else {
                 return invalid("unknown", strings)
             }
             return pages.page("ticket", page(status, code: code, profile: live.record.profile, strings), strings)

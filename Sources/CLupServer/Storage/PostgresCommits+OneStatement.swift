@@ -10,7 +10,7 @@ extension PostgresCommits {
         var event: StoreEvent
         /// Which piece of the batch it belongs to.
         var piece: Int
-        var issue: Issue?
+        var issue: IssueOrder?
         var ticket: Ticket?
     }
 

@@ -25,17 +25,10 @@ import Synchronization
 /// writes in log order, and a check runs after every earlier write of this replica was applied.
 final class PostgresCommits: Sendable {
     /// An app ticket or a booking to issue.
-    struct Issue: Sendable {
-        var rule: ServerIssue
-        var holder: Holder?
-        var prefix: String { rule.prefix }
-        var day: Int64 { rule.day.number }
-        var now: Timestamp { rule.at }
-    }
 
     enum Work: Sendable {
         case append([StoreEvent])
-        case issue(Issue)
+        case issue(IssueOrder)
     }
 
     enum Outcome: Sendable {
@@ -45,8 +38,8 @@ final class PostgresCommits: Sendable {
 
     struct Waiting: Sendable {
         let work: Work
-        let check: (@Sendable () throws -> Void)?
-        let onCommit: @Sendable ([StoreEvent]) -> Void
+        let check: IssueCheck?
+        let onCommit: CommitHook
         let resume: @Sendable (Result<Outcome, any Error>) -> Void
     }
 
@@ -80,10 +73,10 @@ final class PostgresCommits: Sendable {
     func submit(
         _ work: Work,
         store: StoreID,
-        check: (@Sendable () throws -> Void)? = nil,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+        onCommit: @escaping CommitHook
     ) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
+        let check = if case .issue(let order) = work { order.check } else { IssueCheck?.none }
+        return try await withCheckedThrowingContinuation { continuation in
             let waiting = Waiting(work: work, check: check, onCommit: onCommit) { continuation.resume(with: $0) }
             let lead = queues.withLock { queues in
                 queues[store, default: ([], false)].waiting.append(waiting)
@@ -236,7 +229,7 @@ final class PostgresCommits: Sendable {
         var day: Int64
     }
 
-    private static func counter(_ issue: Issue) -> Counter { Counter(prefix: issue.prefix, day: issue.day) }
+    private static func counter(_ issue: IssueOrder) -> Counter { Counter(prefix: issue.prefix, day: issue.day) }
 
     /// The last number each day's counter of the batch's issues gave (none yet: absent). Read under the
     /// store's row lock, which every change of its counters holds: exact until the commit.

@@ -71,11 +71,8 @@ enum PostgresMigrations {
                 "CREATE INDEX events_time ON events(store, time)",
                 """
                 CREATE TABLE ticket_numbers (
-                    store uuid NOT NULL REFERENCES stores(id),
-                    prefix text NOT NULL,
-                    business_day integer NOT NULL,
-                    last integer NOT NULL,
-                    PRIMARY KEY (store, prefix, business_day)
+                    store uuid NOT NULL REFERENCES stores(id), prefix text NOT NULL, business_day integer NOT NULL,
+                    last integer NOT NULL, PRIMARY KEY (store, prefix, business_day)
                 )
                 """,
                 """

@@ -58,7 +58,7 @@ extension PostgresStorage {
     public func append(
         _ events: [StoreEvent],
         store: StoreID,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+        onCommit: @escaping CommitHook
     ) async throws -> [AppendResult] {
         guard case .appended(let results) = try await commits.submit(.append(events), store: store, onCommit: onCommit)
         else { throw StorageFailure(description: "an append came back as an issue") }

@@ -3,17 +3,12 @@ import KioskCore
 import PostgresNIO
 
 extension PostgresStorage {
-    public func issue(
-        _ issue: ServerIssue,
-        holder: Holder?,
-        check: (@Sendable () throws -> Void)?,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
-    ) async throws -> IssuedTicket {
+    public func issue(_ order: IssueOrder, onCommit: @escaping CommitHook) async throws -> IssuedTicket {
+        let store = order.rule.store
         guard
             case .issued(let ticket, let sequence) = try await commits.submit(
-                .issue(PostgresCommits.Issue(rule: issue, holder: holder)),
-                store: issue.store,
-                check: check,
+                .issue(order),
+                store: store,
                 onCommit: onCommit
             )
         else { throw StorageFailure(description: "an issue came back as an append") }

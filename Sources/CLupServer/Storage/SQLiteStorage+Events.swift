@@ -10,7 +10,7 @@ extension SQLiteStorage {
     public func append(
         _ events: [StoreEvent],
         store: StoreID,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+        onCommit: @escaping CommitHook
     ) async throws -> [AppendResult] {
         try await pool.write { db in try self.append(events, store: store, in: db, onCommit: onCommit) }
     }
@@ -20,7 +20,7 @@ extension SQLiteStorage {
         _ events: [StoreEvent],
         store: StoreID,
         in db: Database,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+        onCommit: @escaping CommitHook
     ) throws -> [AppendResult] {
         guard
             var next = try Int64.fetchOne(

@@ -9,12 +9,8 @@ extension SQLiteStorage {
     /// `check` runs first on the database writer (e.g. that a slot still has room) and may refuse: it sees
     /// every earlier issue applied in memory, so such an issue gets a transaction of its own. Without a
     /// check, issues waiting for the writer share one (``GroupCommit``).
-    public func issue(
-        _ issue: ServerIssue,
-        holder: Holder?,
-        check: (@Sendable () throws -> Void)?,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
-    ) async throws -> IssuedTicket {
+    public func issue(_ order: IssueOrder, onCommit: @escaping CommitHook) async throws -> IssuedTicket {
+        let (issue, holder, check) = (order.rule, order.holder, order.check)
         let write: @Sendable (Database) throws -> IssuedTicket = { db in
             // On the writer, after every earlier commit was applied in memory: a check here sees them all.
             try check?()

@@ -78,7 +78,7 @@ public protocol ServerStorage: Sendable {
     func append(
         _ events: [StoreEvent],
         store: StoreID,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
+        onCommit: @escaping CommitHook
     )
         async throws -> [AppendResult]
     /// The store's log after `sequence`, at most `limit` events, in order.
@@ -116,12 +116,7 @@ public protocol ServerStorage: Sendable {
     /// the ticket ``ServerIssue/made(number:)`` makes of it (its `ticketIssued` event) and who holds it, in one
     /// transaction: a number is never given twice. `check` runs first, once every earlier event of the store is
     /// applied in memory, and may refuse; so may the rule (``TicketNumbersUsedUp``).
-    func issue(
-        _ issue: ServerIssue,
-        holder: Holder?,
-        check: (@Sendable () throws -> Void)?,
-        onCommit: @escaping @Sendable ([StoreEvent]) -> Void
-    ) async throws -> IssuedTicket
+    func issue(_ order: IssueOrder, onCommit: @escaping CommitHook) async throws -> IssuedTicket
     /// Holders of the tickets issued since `since`.
     func holders(since: Timestamp) async throws -> [(TicketID, Holder)]
     /// The server's secret `name`: made on first use, then the same for every start and every replica.
@@ -153,6 +148,24 @@ public struct AppendResult: Sendable, Codable, Equatable {
 }
 
 /// A ticket the server issued for the app or a booking, with the QR text the app shows.
+/// An app ticket or a booking to issue (``ServerStorage/issue(_:onCommit:)``): the rule that makes it, who will
+/// hold it, and what must still hold when its number is taken.
+public struct IssueOrder: Sendable {
+    public var rule: ServerIssue
+    public var holder: Holder?
+    public var check: IssueCheck?
+
+    public init(_ rule: ServerIssue, holder: Holder?, check: IssueCheck?) {
+        self.rule = rule
+        self.holder = holder
+        self.check = check
+    }
+
+    var prefix: String { rule.prefix }
+    var day: Int64 { rule.day.number }
+    var now: Timestamp { rule.at }
+}
+
 /// A ticket storage issued, and its event's place in the store's log.
 public struct IssuedTicket: Sendable {
     public var ticket: Ticket
@@ -173,6 +186,13 @@ public struct AppTicket: Sendable {
         self.told = told
     }
 }
+
+/// Runs right after a commit, with the events it appended (in the writer's order): how the logs in memory
+/// follow the database.
+public typealias CommitHook = @Sendable ([StoreEvent]) -> Void
+/// Runs on the writer before an issue, once every earlier event of the store is applied in memory; throws to
+/// refuse it (a slot that filled meanwhile).
+public typealias IssueCheck = @Sendable () throws -> Void
 
 /// What storage refuses to write. Storage knows no HTTP: the routes answer these (``APIError/init(refusal:)``).
 public enum StorageRefusal: Error, Sendable, Hashable, CustomStringConvertible {

@@ -5,17 +5,11 @@ import KioskCore
 /// Booking a visit (R15–R20): the free slots of a day, and a booking that is valid from its slot's start to
 /// five minutes after (R19) and holds a place at that time.
 struct BookingRoutes {
-    let logs: StoreLogs
-    let statusURL: String
-    let app: AppRoutes
+    let desk: ShopperDesk
+    let clients: ClientAddress
 
-    var horizon: Duration { .seconds(Int64(app.gate.limits.bookingHorizonDays) * 86_400) }
-
-    struct Day: ResponseEncodable {
-        var date: String
-        var slotMinutes: Int
-        var slots: [Slots.Slot]
-    }
+    var logs: StoreLogs { desk.logs }
+    var horizon: Duration { .seconds(Int64(desk.bookingHorizonDays) * 86_400) }
 
     struct Booking: Decodable {
         /// Milliseconds since 1970: the start of one of the slots `GET …/slots` lists.
@@ -26,34 +20,11 @@ struct BookingRoutes {
 
     static let lateness: Duration = .seconds(5 * 60)
 
-    /// The slots of the store's local `date` (`YYYY-MM-DD`, yesterday to the booking horizon) with the places
-    /// left in each; the API's slot list and the booking page both show this.
-    func day(_ live: StoreLogs.Live, date: String?) throws(APIError) -> Day {
-        guard let date, let day = Slots.day(date) else {
-            throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
-        }
-        let now = logs.clock.now()
-        let today = BusinessDay(localDateOf: now, zone: live.record.profile.zone).number
-        guard (today - 1...today + Int64(app.gate.limits.bookingHorizonDays)).contains(day) else {
-            throw APIError.badRequest(
-                "visits can be booked up to \(app.gate.limits.bookingHorizonDays) days ahead",
-                field: "date"
-            )
-        }
-        let slots = Slots.of(
-            day: day,
-            profile: live.record.profile,
-            booked: { [counts = Slots.bookedCounts(live.state)] in counts[$0, default: 0] },
-            now: now
-        )
-        return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
-    }
-
     func register(on router: some RouterMethods<ServerContext>) {
-        router.get("v1/stores/:store/slots") { request, context -> Day in
+        router.get("v1/stores/:store/slots") { request, context -> ShopperDesk.Day in
             let store = try context.parameters.require("store", as: UUID.self)
             let live = try await logs.require(store)
-            return try day(live, date: request.uri.queryParameters["date"].map(String.init))
+            return try desk.day(live, date: request.uri.queryParameters["date"].map(String.init))
         }
         router.post("v1/stores/:store/bookings") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
@@ -66,7 +37,7 @@ struct BookingRoutes {
             // Range first: only then is the time safe to compute with.
             guard booking.slotStart > now.milliseconds, booking.slotStart <= (now + horizon).milliseconds else {
                 throw APIError.badRequest(
-                    "a slot start within the next \(app.gate.limits.bookingHorizonDays) days (see …/slots)",
+                    "a slot start within the next \(desk.bookingHorizonDays) days (see …/slots)",
                     field: "slotStart"
                 )
             }
@@ -81,12 +52,12 @@ struct BookingRoutes {
                     field: "slotStart"
                 )
             }
-            let (issued, newToken) = try await app.gate.issue(
+            let (issued, newToken) = try await desk.gate.issue(
                 .booking,
                 store: live,
                 token: request.headers[HolderTokens.field],
                 work: request.headers[TicketWork.field],
-                address: app.clients.of(request, peer: context.remoteAddress),
+                address: clients.of(request, peer: context.remoteAddress),
                 at: now
             ) { holder in
                 try await logs.issue(
@@ -98,7 +69,7 @@ struct BookingRoutes {
                         expectedVisitMinutes: booking.expectedVisitMinutes
                     ),
                     validity: (start, start + Self.lateness),
-                    statusURL: statusURL,
+                    statusURL: desk.statusURL,
                     holder: holder,
                     at: now
                 ) { [logs] in
@@ -108,7 +79,7 @@ struct BookingRoutes {
                     }
                 }
             }
-            guard var status = app.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
+            guard var status = desk.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
             status.qr = issued.qr
             status.holderToken = newToken
             return EditedResponse(status: .created, response: status)

@@ -1,0 +1,157 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import NIOCore
+import ServiceSupport
+
+/// The customer app's API: stores near a point (R1), virtual tickets (R2, R3) with their position and
+/// estimated wait (R11, R13) and live updates (R14), cancelling. No personal data: a ticket's id is public
+/// (it is in its QR) and shows its status; acting on a ticket takes the anonymous holder token of the device
+/// that took it (``HolderTokens``), or a manager of its store.
+struct AppRoutes {
+    let desk: ShopperDesk
+    let auth: Authenticator
+    let clients: ClientAddress
+    let streams = OpenStreams()
+
+    var logs: StoreLogs { desk.logs }
+    var gate: TicketGate { desk.gate }
+
+    func register(on router: some RouterMethods<ServerContext>) {
+        router.get("v1/stores") { request, _ -> ShopperDesk.Nearby in
+            ShopperDesk.Nearby(stores: try desk.stores(for: StoreSearch(request)))
+        }
+        router.get("v1/stores/:store/work") { _, context -> TicketWork.Challenge in
+            let store = try context.parameters.require("store", as: UUID.self)
+            _ = try await logs.require(store)
+            return gate.work.challenge(store: store, at: logs.clock.now())
+        }
+        router.post("v1/stores/:store/tickets") { request, context -> EditedResponse<TicketStatus> in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let live = try await logs.require(store)
+            let now = logs.clock.now()
+            let (issued, newToken) = try await gate.issue(
+                .app,
+                store: live,
+                token: request.headers[HolderTokens.field],
+                work: request.headers[TicketWork.field],
+                address: clients.of(request, peer: context.remoteAddress),
+                at: now
+            ) { holder in
+                try await logs.issue(kind: .app, store: store, statusURL: desk.statusURL, holder: holder, at: now)
+            }
+            guard var status = desk.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
+            status.qr = issued.qr
+            status.holderToken = newToken
+            return EditedResponse(status: .created, response: status)
+        }
+        router.get("v1/tickets/:ticket") { _, context -> TicketStatus in
+            let id = try context.parameters.require("ticket", as: UUID.self)
+            guard let status = desk.status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            return status
+        }
+        router.get("v1/tickets/:ticket/events") { request, context -> Response in
+            let id = try context.parameters.require("ticket", as: UUID.self)
+            guard let live = logs.store(containing: id) else { throw APIError.notFound("ticket \(id)") }
+            let address = clients.of(request, peer: context.remoteAddress)
+            // The holder's own stream (its token as a header, or as `holder=` from a page's EventSource, which
+            // cannot send headers) has places strangers cannot take.
+            let token = request.headers[HolderTokens.field] ?? request.uri.queryParameters["holder"].map(String.init)
+            let own = token.flatMap(gate.tokens.holder).map { gate.holders.holder(of: id) == $0 } ?? false
+            guard let keys = streams.open(address: address, ticket: id.uuidString, holder: own) else {
+                throw APIError(
+                    .tooManyRequests,
+                    "too many open status streams for this ticket or from your address — close one, or follow "
+                        + "the ticket with GET /v1/tickets/{id}",
+                    retryAfter: 30
+                )
+            }
+            let slot = StreamSlot { streams.close(keys) }
+            return events(of: id, feed: live.changes, slot: slot)
+        }
+        router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
+            let id = try context.parameters.require("ticket", as: UUID.self)
+            guard let live = logs.store(containing: id), let entry = live.state.entries[id] else {
+                throw APIError.notFound("ticket \(id)")
+            }
+            try await authorizeCancel(id, of: entry.ticket, request: request, from: context.remoteAddress)
+            switch entry.stage {
+            case .inPrinter, .waiting: break
+            case .cancelled:
+                if let status = desk.status(of: id) { return status }
+            case .admitted: throw APIError(.conflict, "the ticket was already used")
+            case .expired: throw APIError(.conflict, "the ticket has expired")
+            }
+            let now = logs.clock.now()
+            let event = StoreEvent.new(
+                .ticketCancelled(id),
+                store: live.record.id,
+                device: ServerIssue.device,
+                at: now
+            )
+            _ = try await logs.append([event], store: live.record.id)
+            guard let status = desk.status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            return status
+        }
+    }
+
+    /// Only who took a ticket may cancel it (its holder token), or a manager of its store; paper tickets have
+    /// no holder. The ticket id alone, or anything in the QR, is never enough.
+    func authorizeCancel(
+        _ id: TicketID,
+        of ticket: Ticket,
+        request: Request,
+        from peer: SocketAddress?
+    ) async throws(APIError) {
+        if let token = request.headers[HolderTokens.field] {
+            guard let holder = gate.tokens.holder(token) else {
+                throw APIError(.unauthorized, "unknown holder token", field: HolderTokens.header)
+            }
+            guard gate.holders.holder(of: id) == holder else {
+                throw APIError(.forbidden, "only the device that took this ticket can cancel it")
+            }
+            return
+        }
+        guard request.bearerToken != nil else {
+            throw APIError(
+                .unauthorized,
+                "cancelling needs the \(HolderTokens.header) header of the device that took the ticket "
+                    + "(or a manager of the store)"
+            )
+        }
+        try await auth.requireManager(request, from: peer, of: ticket.store)
+    }
+
+    /// The ticket's status as server-sent events: now and after every change of its store's queue, until it
+    /// is used, expires or is cancelled (then one last event), the client goes, or the server stops. The
+    /// stream's `slot` is given back when it ends (or when the answer is dropped unsent).
+    func events(of id: TicketID, feed: ChangeFeed, slot: StreamSlot) -> Response {
+        let updates = feed.subscribe()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+            body: ResponseBody { writer in
+                defer { slot.end() }
+                let encoder = JSONEncoder()
+                var previous: TicketStatus?
+                for await _ in updates.cancelOnGracefulShutdown() {
+                    guard let status = desk.status(of: id) else { break }
+                    if status != previous {
+                        var buffer = ByteBuffer(string: "event: status\ndata: ")
+                        buffer.writeBytes(try encoder.encode(status))
+                        buffer.writeString("\n\n")
+                        try await writer.write(buffer)
+                        previous = status
+                    } else {
+                        // The heartbeat: a comment line, so a dead connection is noticed and proxies keep it.
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    }
+                    if ["admitted", "expired", "cancelled"].contains(status.stage) { break }
+                }
+                try await writer.finish(nil)
+            }
+        )
+    }
+}
+
+extension TicketWork.Challenge: ResponseEncodable {}

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import KioskCore
+
+/// What the app shows for a ticket.
+struct TicketStatus: ResponseEncodable, Equatable {
+    struct Info: Codable, Equatable {
+        var id: TicketID
+        var code: String
+        var kind: String
+        var issuedAt: Int64
+        var slotStart: Int64?
+        var slotEnd: Int64?
+        var expectedVisitMinutes: Int?
+    }
+
+    var ticket: Info
+    /// `printing` (paper, still in the printer), `booked` (a booking before its slot), `waiting`, `called`
+    /// (go to the door now), `admitted`, `expired` or `cancelled`.
+    var stage: String
+    var peopleAhead: Int?
+    /// Until the ticket is called (``WaitEstimator``), and the range it falls in four times out of five.
+    var estimatedWaitSeconds: Int?
+    var estimatedWaitLowSeconds: Int?
+    var estimatedWaitHighSeconds: Int?
+    /// While the store is closed: when it opens (ms since 1970); the ticket is called from then, in line order.
+    var opensAt: Int64?
+    /// The signed code to show at the door; only in the answer that creates the ticket.
+    var qr: String?
+    /// A new holder token, when the request that created the ticket came without one: the device keeps it
+    /// and sends it as `Clup-Holder` with its next tickets and to cancel.
+    var holderToken: String?
+
+    init?(_ id: TicketID, in live: StoreLogs.Live, at now: Timestamp) {
+        let state = live.state
+        guard let entry = state.entries[id] else { return nil }
+        let t = entry.ticket
+        ticket = Info(
+            id: t.id,
+            code: t.code.description,
+            kind: ["paper", "app", "booking"][Int(t.kind.rawValue)],
+            issuedAt: t.issuedAt.milliseconds,
+            slotStart: t.slot?.start.milliseconds,
+            slotEnd: t.slot?.end.milliseconds,
+            expectedVisitMinutes: t.slot?.expectedVisitMinutes
+        )
+        switch entry.stage {
+        case .inPrinter: stage = "printing"
+        case .admitted: stage = "admitted"
+        case .expired: stage = "expired"
+        case .cancelled: stage = "cancelled"
+        case .waiting(let joined) where joined > now:
+            stage = "booked"  // a booking before its slot: it joins the line when the slot starts
+        case .waiting:
+            let position = state.position(of: id, at: now)
+            let ahead = position ?? state.lineLength(at: now)
+            peopleAhead = ahead
+            stage = state.isCalled(id, at: now) ? "called" : "waiting"
+            opensAt = state.opensAt(after: now)?.milliseconds
+            let wait = live.wait(position: ahead, at: now)
+            estimatedWaitSeconds = ShopperDesk.seconds(wait.point)
+            estimatedWaitLowSeconds = ShopperDesk.seconds(wait.low)
+            estimatedWaitHighSeconds = ShopperDesk.seconds(wait.high)
+        }
+    }
+}
