@@ -32,10 +32,10 @@ public struct ServerApp: Sendable {
         public var limits = PublicLimits()
         /// How often called tickets past their window are expired.
         public var expiryInterval: Duration = .seconds(5)
-        /// How often the stores' live state is kept for the next start (``SnapshotKeeper``): a start folds at
+        /// How often the stores' live state is kept for the next start (``LeaseDuty/snapshotKeeper(_:lease:interval:logger:)``): a start folds at
         /// most this long of each store's events.
         public var snapshotInterval: Duration = .seconds(15 * 60)
-        /// Raw events older than this many days are removed (``EventRetention``; at least 367).
+        /// Raw events older than this many days are removed (``LeaseDuty/eventRetention(_:days:lease:logger:)``; at least 367).
         public var keepEventsDays = 400
         /// Connections: how many, per client address, and how long they may stay silent.
         public var connections = ConnectionLimits()
@@ -209,13 +209,28 @@ public struct ServerApp: Sendable {
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? options.port) },
             logger: logger
         )
-        let expiry = NoShowExpiry(
-            lease: lease,
-            logs: logs,
-            policy: AdmissionPolicy(callWindow: .seconds(options.callWindowMinutes * 60)),
-            interval: options.expiryInterval,
-            logger: logger
-        )
+        // The models the replica holding the lease learnt (``LeaseDuty/modelRefresh(_:lease:logger:)``).
+        do { try await logs.loadModels() } catch {
+            logger.warning("cannot read the stored wait estimates: learnt again", metadata: ["error": "\(error)"])
+        }
+        let duties: [any Service] = [
+            LeaseDuty.noShowExpiry(
+                logs,
+                policy: AdmissionPolicy(callWindow: .seconds(options.callWindowMinutes * 60)),
+                lease: lease,
+                interval: options.expiryInterval,
+                logger: logger
+            ),
+            LeaseDuty.businessDayStart(logs, lease: lease, logger: logger),
+            LeaseDuty.modelRefresh(logs, lease: lease, logger: logger),
+            LeaseDuty.snapshotKeeper(logs, lease: lease, interval: options.snapshotInterval, logger: logger),
+            LeaseDuty.eventRetention(
+                logs,
+                days: max(options.keepEventsDays, EventRetention.fewestDays),
+                lease: lease,
+                logger: logger
+            ),
+        ]
         return ServerApp(
             database: database,
             logs: logs,
@@ -223,18 +238,8 @@ public struct ServerApp: Sendable {
             routes: routes.sorted(),
             services: (postgres.map { shared -> [any Service] in
                 [DatabaseCloser(close: shared.close), LogFollower(logs: logs, storage: shared, logger: logger), lease]
-            } ?? []) + [
-                http, expiry, BusinessDayStart(lease: lease, logs: logs, interval: .seconds(1), logger: logger),
-                ModelRefresh(logs: logs, lease: lease, interval: .seconds(30 * 60), logger: logger),
-                SnapshotKeeper(logs: logs, lease: lease, interval: options.snapshotInterval, logger: logger),
-                EventRetention(
-                    logs: logs,
-                    lease: lease,
-                    days: max(options.keepEventsDays, EventRetention.fewestDays),
-                    interval: .seconds(6 * 3600),
-                    logger: logger
-                ),
-            ] + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
+            } ?? []) + [http] + duties
+                + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
             certificate: certificate
         )

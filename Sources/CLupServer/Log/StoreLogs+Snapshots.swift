@@ -5,7 +5,7 @@ import ServiceSupport
 /// What a store's live state holds beyond the events of its log, as of one sequence number: the day's queue
 /// (and what lives across the day's start), the traffic of the last weeks the wait model learns from, and the
 /// told waits not scored yet. The replica that holds the duties' lease keeps one per store in the database
-/// (``SnapshotKeeper``); a start reads it and folds only the events after it, so that start-up time and memory
+/// (``LeaseDuty/snapshotKeeper(_:lease:interval:logger:)``); a start reads it and folds only the events after it, so that start-up time and memory
 /// follow a store's current day, not its history.
 struct StoreSnapshot: Codable, Sendable {
     /// This form's version: a snapshot of another version is not read (the store's log is folded instead).
