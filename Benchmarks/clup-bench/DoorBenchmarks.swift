@@ -1,7 +1,7 @@
 import DeviceEmulators
 import Foundation
 import KioskCore
-import KioskStation
+@_spi(Seeding) import KioskStation
 import Logging
 import ServiceSupport
 

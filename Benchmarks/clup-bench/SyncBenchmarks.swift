@@ -2,7 +2,7 @@ import DeviceEmulators
 import Drivers
 import Foundation
 import KioskCore
-import KioskStation
+@_spi(Seeding) import KioskStation
 import Logging
 import ServiceLifecycle
 

@@ -41,30 +41,18 @@ extension Kiosk {
         let metrics = StationMetrics()
         let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
         let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: clock, logger: logger)
-        let printer =
-            config.printer.enabled
-            ? PrinterStation(
-                config: config,
-                store: store,
-                queue: queue,
-                logger: logger,
-                changes: changes,
-                clock: clock,
-                metrics: metrics,
-                days: days
-            ) : nil
-        let door =
-            config.door.enabled
-            ? try DoorStation(
-                config: config,
-                store: store,
-                queue: queue,
-                logger: logger,
-                changes: changes,
-                clock: clock,
-                metrics: metrics,
-                days: days
-            ) : nil
+        let context = StationContext(
+            config: config,
+            store: store,
+            queue: queue,
+            logger: logger,
+            changes: changes,
+            clock: clock,
+            metrics: metrics,
+            days: days
+        )
+        let printer = config.printer.enabled ? PrinterStation(context) : nil
+        let door = config.door.enabled ? try DoorStation(context) : nil
         let sync =
             config.sync.enabled
             ? try SyncClient(

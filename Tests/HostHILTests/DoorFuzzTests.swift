@@ -6,7 +6,7 @@ import ServiceSupport
 import TestSupport
 import Testing
 
-@testable import KioskStation
+@_spi(Seeding) @testable import KioskStation
 @testable import Rigs
 
 /// A million bad scanner lines into a running door over a pty: random bytes, over-long lines, altered

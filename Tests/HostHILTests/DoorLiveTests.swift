@@ -6,7 +6,7 @@ import KioskCore
 import ServiceSupport
 import Testing
 
-@testable import KioskStation
+@_spi(Seeding) @testable import KioskStation
 @testable import Rigs
 
 #if canImport(FoundationNetworking)

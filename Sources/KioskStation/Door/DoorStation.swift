@@ -12,48 +12,20 @@ import Synchronization
 ///
 /// The scanner loop blocks, so it runs on a dedicated thread (``DoorLoop``); exits come from the manager
 /// page (`POST /door/exit`) or an exit key on an input device (``ExitKeyLoop``).
-public final class DoorStation: Service, Sendable {
-    let config: KioskConfig
-    let store: LocalStore
-    let queue: QueueReplica
-    /// Where the door's decisions are made events and recorded.
-    let log: StationLog
-    let logger: Logger
+public final class DoorStation: Service, Sendable, Station {
+    let context: StationContext
     let signal = StopSignal()
-    let changes: ChangeFeed
-    /// What the door takes as now (a booking's slot, a call window).
-    let clock: WallClock
     /// Beaten by the scanner loop once per turn (the systemd watchdog's sign of life).
     public let heartbeat = Heartbeat()
-    let metrics: StationMetrics
-    /// Starts the business day before a decision of the new day is made on yesterday's state.
-    let days: BusinessDayKeeper
     private let ring: Mutex<KeyRing>
     private let lastRingReload = Mutex(Timestamp(milliseconds: 0))
     private let verified = Mutex(VerifiedCodes())
     private let published: Mutex<DoorStationStatus>
 
-    public init(
-        config: KioskConfig,
-        store: LocalStore,
-        queue: QueueReplica,
-        logger: Logger,
-        changes: ChangeFeed = ChangeFeed(),
-        clock: WallClock = .system,
-        metrics: StationMetrics = StationMetrics(),
-        days: BusinessDayKeeper
-    ) throws {
-        self.clock = clock
-        self.metrics = metrics
-        self.days = days
-        self.config = config
-        self.store = store
-        self.queue = queue
-        self.log = StationLog(store: store, queue: queue, config: config)
-        self.logger = logger
-        self.changes = changes
-        self.ring = Mutex(try store.keyRing())
-        self.published = Mutex(DoorStationStatus(scanner: config.door.scanner))
+    public init(_ context: StationContext) throws {
+        self.context = context
+        ring = Mutex(try context.store.keyRing())
+        published = Mutex(DoorStationStatus(scanner: context.config.door.scanner))
     }
 
     public var status: DoorStationStatus { published.withLock { $0 } }

@@ -53,7 +53,8 @@ extension PrinterLoop {
         return ticket
     }
 
-    func print(_ ticket: IssuedTicket, on device: PrinterDevice, clearBufferFirst: Bool) throws {
+    /// Sends the ticket's bytes; answers what the sensor saw since (`sent`), and the status to publish after.
+    func print(_ ticket: IssuedTicket, on device: PrinterDevice, clearBufferFirst: Bool) throws -> Outcome {
         let queue = station.queue.snapshot
         let time = station.clock.now()
         // Those in line now: a booking whose slot has not started will join behind whoever takes this one.
@@ -107,8 +108,7 @@ extension PrinterLoop {
             presence: samples,
             at: now
         )
-        try perform(machine.handle(answer), on: device)
-        publishStatus(after)
+        return Outcome(answer: answer, then: after)
     }
 
     /// A fault struck before the cut. First clear the printer's buffer, so it does not finish the ticket by

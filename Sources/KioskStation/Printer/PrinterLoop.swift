@@ -207,18 +207,50 @@ final class PrinterLoop: @unchecked Sendable {
 
     // MARK: - Actions
 
-    func perform(_ actions: [PrinterStationMachine.Action], on device: PrinterDevice) throws {
-        for action in actions { try perform(action, on: device) }
+    /// What the loop has still to do in a turn: the machine's actions, and the printer's status to publish once
+    /// the actions of a print's answer are done.
+    enum Step {
+        case action(PrinterStationMachine.Action)
+        case publish(PrinterStatus)
     }
 
-    func perform(_ action: PrinterStationMachine.Action, on device: PrinterDevice) throws {
+    /// What an action came to: the answer the machine waits for, if it asked one, and the status to publish after
+    /// the answer's own actions.
+    struct Outcome {
+        var answer: PrinterStationMachine.Input?
+        var then: PrinterStatus?
+
+        static let none = Outcome()
+    }
+
+    /// Runs the machine's actions in order, and the machine's actions for each answer before the rest (the
+    /// machine asked; it goes on from the answer). The loop is the only one that feeds the machine: no action
+    /// re-enters it.
+    func perform(_ actions: [PrinterStationMachine.Action], on device: PrinterDevice) throws {
+        var pending = actions.map(Step.action)
+        var next = 0
+        while next < pending.count {
+            let step = pending[next]
+            next += 1
+            switch step {
+            case .publish(let status):
+                publishStatus(status)
+            case .action(let action):
+                let outcome = try perform(action, on: device)
+                var follow = outcome.answer.map { machine.handle($0).map(Step.action) } ?? []
+                if let status = outcome.then { follow.append(.publish(status)) }
+                pending.insert(contentsOf: follow, at: next)
+            }
+        }
+    }
+
+    private func perform(_ action: PrinterStationMachine.Action, on device: PrinterDevice) throws -> Outcome {
         switch action {
         case .fetchTicket(let issueNew):
             let waiting = try station.store.waitingTicket(prefix: config.printer.codePrefix)
             guard let ticket = try waiting ?? (issueNew ? issueNext() : nil) else {
                 closed()
-                try perform(machine.handle(.noTicket), on: device)
-                return
+                return Outcome(answer: .noTicket)
             }
             storageHasRoom()
             current = ticket
@@ -228,9 +260,9 @@ final class PrinterLoop: @unchecked Sendable {
                 issuedOn: station.days.businessDay(at: ticket.ticket.issuedAt)
             )
             let time = station.clock.now()
-            try perform(machine.handle(.ticket(found, ticket.state, present: present, at: now, time: time)), on: device)
+            return Outcome(answer: .ticket(found, ticket.state, present: present, at: now, time: time))
         case .print(let id, let clearBufferFirst):
-            try print(inHand(id), on: device, clearBufferFirst: clearBufferFirst)
+            return try print(inHand(id), on: device, clearBufferFirst: clearBufferFirst)
         case .markPrinted(let id):
             recordPrinted(try inHand(id))
         case .presented(let id, let printedNow):
@@ -241,7 +273,7 @@ final class PrinterLoop: @unchecked Sendable {
             try recordTaken(inHand(id), at: at, whileAway: whileAway)
         case .retract(let id, let reason):
             let outcome = try retract(inHand(id), reason: reason, on: device)
-            try perform(machine.handle(.retracted(id, outcome)), on: device)
+            return Outcome(answer: .retracted(id, outcome))
         case .void(let id, let reason):
             try void(inHand(id), reason: reason, on: device)
         case .setAside(let id, let reason):
@@ -249,6 +281,7 @@ final class PrinterLoop: @unchecked Sendable {
         case .pause(let duration):
             station.signal.sleep(duration)
         }
+        return .none
     }
 
     /// The ticket an action is about: always the one the store last gave (the machine holds one at a time).

@@ -11,44 +11,17 @@ import Synchronization
 /// The device loop blocks on the printer, so it runs on a dedicated thread (``PrinterLoop``); this type is the
 /// `Service` around it, the status it publishes, and the control API (`requestTake`). It never waits for the
 /// network: the queue is the local log.
-public final class PrinterStation: Service, Sendable {
-    let config: KioskConfig
-    let store: LocalStore
-    let queue: QueueReplica
-    /// Where the station's events are made and recorded.
-    let log: StationLog
-    let logger: Logger
+public final class PrinterStation: Service, Sendable, Station {
+    let context: StationContext
     let signal = StopSignal()
-    let changes: ChangeFeed
-    /// What the station takes as now (issue and tear-off times, the business day).
-    let clock: WallClock
     /// Beaten by the device loop once per turn (the systemd watchdog's sign of life).
     public let heartbeat = Heartbeat()
-    let metrics: StationMetrics
-    /// Starts the business day before a decision of the new day is made on yesterday's state.
-    let days: BusinessDayKeeper
     private let published: Mutex<PrinterStationStatus>
 
-    public init(
-        config: KioskConfig,
-        store: LocalStore,
-        queue: QueueReplica,
-        logger: Logger,
-        changes: ChangeFeed = ChangeFeed(),
-        clock: WallClock = .system,
-        metrics: StationMetrics = StationMetrics(),
-        days: BusinessDayKeeper
-    ) {
-        self.clock = clock
-        self.metrics = metrics
-        self.days = days
-        self.config = config
-        self.changes = changes
-        self.store = store
-        self.queue = queue
-        self.log = StationLog(store: store, queue: queue, config: config)
-        self.logger = logger
-        self.published = Mutex(PrinterStationStatus(address: config.printer.address, profile: config.printer.profile))
+    public init(_ context: StationContext) {
+        self.context = context
+        let printer = context.config.printer
+        published = Mutex(PrinterStationStatus(address: printer.address, profile: printer.profile))
     }
 
     /// The current status (for the HTTP endpoint and tests).

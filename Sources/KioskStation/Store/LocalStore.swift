@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 import GRDB
 import KioskCore
+import ServiceSupport
+import Synchronization
 
 /// The station's SQLite database in its state directory: its signing key, the tickets it printed, and its
 /// replica of the store's event log (events with no server sequence yet are the outbox).
@@ -12,6 +14,11 @@ import KioskCore
 public final class LocalStore: Sendable {
     let db: DatabaseQueue
     public let path: String
+    /// Rings when this station's own events enter the outbox (an event without a server sequence), for the
+    /// sync's push: the pages' change feed rings for everything, and the push need not count the outbox at each.
+    public let outboxGrew = ChangeFeed()
+    /// The station's own events written so far, to tell whether the outbox grew since the push drained it.
+    public let appends = Atomic<Int>(0)
 
     public struct StoreError: Error, Sendable, CustomStringConvertible {
         public let description: String
@@ -197,10 +204,19 @@ public final class LocalStore: Sendable {
                 event.receivedAt?.milliseconds,
             ]
         )
+        // This station's own event: the outbox grew, once the transaction commits.
+        if event.sequence == nil {
+            db.afterNextTransaction { [self] _ in
+                appends.add(1, ordering: .sequentiallyConsistent)
+                outboxGrew.notify()
+            }
+        }
     }
 
-    /// Appends events made by this station (in one transaction).
-    public func append(_ events: [StoreEvent]) throws {
+    /// Appends events made by this station (in one transaction). ``StationLog`` is the one way a station records
+    /// (ids, the replica's fold, the change feed): this is not public to the stations' code. Tests and benchmarks
+    /// that seed a store's log import it as `@_spi(Seeding)`.
+    @_spi(Seeding) public func append(_ events: [StoreEvent]) throws {
         try db.write { db in
             for event in events { try insert(event, db) }
         }

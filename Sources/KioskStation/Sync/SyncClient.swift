@@ -167,6 +167,8 @@ public final class SyncClient: Service, Sendable {
     /// Pushes the outbox, oldest first, whenever the local log grows (and every few seconds regardless).
     private func pushLoop(_ api: SyncAPI) async {
         await repeatWithBackoff("push") { [self] in
+            // Read before the outbox is: an append after this is pushed now or wakes the wait below.
+            let seen = store.appends.load(ordering: .sequentiallyConsistent)
             while true {
                 let batch = try store.outbox(limit: config.sync.batch)
                 let count = (try? store.outboxCount()) ?? 0
@@ -180,8 +182,10 @@ public final class SyncClient: Service, Sendable {
                 try store.confirm(answer.appended.map { ($0.id, $0.sequence) })
                 online()
             }
-            // Sleep until the outbox has something (checked on every local change) or 5 s pass.
-            _ = await queue.changes.wait(timeout: .seconds(5)) { [store] in ((try? store.outboxCount()) ?? 0) > 0 }
+            // Sleep until this station appends to the outbox, or 5 s pass.
+            _ = await store.outboxGrew.wait(timeout: .seconds(5)) { [store] in
+                store.appends.load(ordering: .sequentiallyConsistent) != seen
+            }
             return .zero
         }
     }
