@@ -237,7 +237,10 @@ public struct ServerApp: Sendable {
             lease: lease,
             routes: routes.sorted(),
             services: (postgres.map { shared -> [any Service] in
-                [DatabaseCloser(close: shared.close), LogFollower(logs: logs, storage: shared, logger: logger), lease]
+                [
+                    PostgresClientService(storage: shared), LogFollower(logs: logs, storage: shared, logger: logger),
+                    lease,
+                ]
             } ?? []) + [http] + duties
                 + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
@@ -251,13 +254,17 @@ public struct ServerApp: Sendable {
     }
 }
 
-/// Closes the database's connections when the server stops. First in the service group, so it is the last to
-/// be told to stop: every request and duty has ended by then.
-struct DatabaseCloser: Service {
-    let close: @Sendable () -> Void
+/// PostgreSQL's connection pool as a service of the group, begun by the storage before the group runs. First in
+/// the group, so it is the last to be told to stop: every request and duty has ended by then.
+struct PostgresClientService: Service {
+    let storage: PostgresStorage
 
+    /// Lasts as long as the client does: ends it when the group stops, and ends the group if it ends by itself.
     func run() async throws {
-        try? await gracefulShutdown()
-        close()
+        await withGracefulShutdownHandler {
+            await storage.running.value
+        } onGracefulShutdown: {
+            storage.close()
+        }
     }
 }

@@ -15,7 +15,7 @@ extension StoreLogs {
             do {
                 try await catchUp(store, through: last)
             } catch {
-                logger.warning(
+                Self.logger.warning(
                     "cannot read the store's log after a commit: the next request or notification reads it again",
                     metadata: ["store": "\(store)", "error": "\(error)"]
                 )

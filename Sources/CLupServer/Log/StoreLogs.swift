@@ -11,7 +11,7 @@ import Synchronization
 /// writer's order). Long-polls and event streams wait on a store's ``ChangeFeed``.
 public final class StoreLogs: Sendable {
     let database: any ServerStorage
-    let logger = Logger(label: "clup-server.logs")
+    static let logger = Logger(label: "clup-server.logs")
     /// How long a called ticket holds its place (the wait estimate's no-shows).
     let callWindow: Duration
     let live: Mutex<[StoreID: Live]>
@@ -36,21 +36,32 @@ public final class StoreLogs: Sendable {
     /// The server's clock (the database's).
     public var clock: WallClock { database.clock }
 
-    public init(database: any ServerStorage, callWindow: Duration = .seconds(600)) async throws {
-        self.database = database
-        self.callWindow = callWindow
+    /// Every store from its last snapshot and the events after it (``load(_:database:callWindow:)``).
+    public convenience init(database: any ServerStorage, callWindow: Duration = .seconds(600)) async throws {
+        // Read before any property is set: a throw then has nothing to undo (the optimiser crashed undoing the
+        // atomics of a half-made instance).
         var stores: [StoreID: Live] = [:]
         var snapshotted: [StoreID: Int64] = [:]
-        // Each store from its last snapshot and the events after it (``load(_:database:callWindow:)``).
         for record in try await database.stores() {
             var (store, sequence) = try await Self.load(record, database: database, callWindow: callWindow)
             store.traffic.prune(now: database.clock.now())
-            tickets.update(.all(of: store.state), store: record.id)
             stores[record.id] = store
             snapshotted[record.id] = sequence
         }
+        self.init(database: database, callWindow: callWindow, stores: stores, snapshotted: snapshotted)
+    }
+
+    private init(
+        database: any ServerStorage,
+        callWindow: Duration,
+        stores: [StoreID: Live],
+        snapshotted: [StoreID: Int64]
+    ) {
+        self.database = database
+        self.callWindow = callWindow
         live = Mutex(stores)
         self.snapshotted = Mutex(snapshotted)
+        for (id, store) in stores { tickets.update(.all(of: store.state), store: id) }
     }
 
     /// A store registered since the start (here, or through another replica): its queue starts empty and

@@ -36,11 +36,13 @@ final class PostgresCommits: Sendable {
         case issued(Ticket, sequence: Int64)
     }
 
+    /// A piece of a batch: its work, and what runs once its batch committed.
     struct Waiting: Sendable {
         let work: Work
-        let check: IssueCheck?
         let onCommit: CommitHook
-        let resume: @Sendable (Result<Outcome, any Error>) -> Void
+
+        /// A check (a booking's room in its slot) that must see every earlier write applied first.
+        var check: IssueCheck? { if case .issue(let order) = work { order.check } else { nil } }
     }
 
     /// What one piece of work came to inside the transaction, before the commit.
@@ -60,7 +62,7 @@ final class PostgresCommits: Sendable {
     /// Batches the one statement handed to the transaction (``commitInOneStatement(_:store:)``).
     let handedOn = Atomic<Int>(0)
     static let writesPerTransaction = Recorder(label: "clup_db_writes_per_transaction")
-    private let queues = Mutex<[StoreID: (waiting: [Waiting], flushing: Bool)]>([:])
+    private let batches = CommitBatches<StoreID, Waiting, Outcome>(limit: batchLimit, alone: { $0.check != nil })
 
     init(pool: PostgresPool, logger: Logger) {
         self.pool = pool
@@ -70,65 +72,33 @@ final class PostgresCommits: Sendable {
 
     /// Runs `work` for `store` in its next batch and returns what came of it once the batch committed and
     /// `onCommit` ran with the events it added.
-    func submit(
-        _ work: Work,
-        store: StoreID,
-        onCommit: @escaping CommitHook
-    ) async throws -> Outcome {
-        let check = if case .issue(let order) = work { order.check } else { IssueCheck?.none }
-        return try await withCheckedThrowingContinuation { continuation in
-            let waiting = Waiting(work: work, check: check, onCommit: onCommit) { continuation.resume(with: $0) }
-            let lead = queues.withLock { queues in
-                queues[store, default: ([], false)].waiting.append(waiting)
-                defer { queues[store]?.flushing = true }
-                return queues[store]?.flushing == false
-            }
-            // The first writer to find nobody flushing the store's queue flushes it until it is empty.
-            if lead { Task { await self.flush(store) } }
+    func submit(_ work: Work, store: StoreID, onCommit: @escaping CommitHook) async throws -> Outcome {
+        try await batches.submit(Waiting(work: work, onCommit: onCommit), key: store) { [self] store, batch in
+            await commit(batch, store: store)
         }
     }
 
-    private func flush(_ store: StoreID) async {
-        while let batch = next(store) {
-            let done: [Done]
-            do {
-                if batch[0].check == nil, let quick = try await commitInOneStatement(batch, store: store) {
-                    done = quick
-                } else {
-                    if batch[0].check == nil { handedOn.add(1, ordering: .relaxed) }
-                    done = try await pool.transaction { connection in
-                        try await self.commit(batch, store: store, on: connection)
-                    }
+    /// Commits one batch of a store; every piece's outcome, after the `onCommit` of those that added events ran
+    /// in log order (before the store's next batch begins).
+    private func commit(_ batch: [Waiting], store: StoreID) async -> [Result<Outcome, any Error>] {
+        let done: [Done]
+        do {
+            if batch[0].check == nil, let quick = try await commitInOneStatement(batch, store: store) {
+                done = quick
+            } else {
+                if batch[0].check == nil { handedOn.add(1, ordering: .relaxed) }
+                done = try await pool.transaction { connection in
+                    try await self.commit(batch, store: store, on: connection)
                 }
-            } catch {
-                for waiting in batch { waiting.resume(.failure(error)) }
-                continue
             }
-            transactions.add(1, ordering: .relaxed)
-            writes.add(batch.count, ordering: .relaxed)
-            Self.writesPerTransaction.record(batch.count)
-            for (waiting, done) in zip(batch, done) {
-                if !done.added.isEmpty { waiting.onCommit(done.added) }
-                waiting.resume(done.outcome)
-            }
+        } catch {
+            return batch.map { _ in .failure(error) }
         }
-    }
-
-    /// The store's next batch: the waiting work up to the first one with a check, or that one alone; nil
-    /// (and nobody flushing) when nothing waits.
-    private func next(_ store: StoreID) -> [Waiting]? {
-        queues.withLock { queues -> [Waiting]? in
-            guard let waiting = queues[store]?.waiting, !waiting.isEmpty else {
-                queues[store] = nil
-                return nil
-            }
-            var count = 1
-            if waiting[0].check == nil {
-                while count < min(waiting.count, Self.batchLimit), waiting[count].check == nil { count += 1 }
-            }
-            queues[store]?.waiting.removeFirst(count)
-            return Array(waiting.prefix(count))
-        }
+        transactions.add(1, ordering: .relaxed)
+        writes.add(batch.count, ordering: .relaxed)
+        Self.writesPerTransaction.record(batch.count)
+        for (waiting, done) in zip(batch, done) where !done.added.isEmpty { waiting.onCommit(done.added) }
+        return done.map(\.outcome)
     }
 
     /// The batch inside its transaction: every piece's outcome, in the batch's order.

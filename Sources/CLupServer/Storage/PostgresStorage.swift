@@ -22,7 +22,9 @@ public final class PostgresStorage: ServerStorage {
     /// How stores' signing keys are sealed in the database.
     let vault: KeyVault
     public let address: DatabaseLocation.PostgresAddress
-    private let running: Task<Void, Never>
+    /// The client's connection pool at work: begun here (a start migrates and reads the stores before the
+    /// service group runs), owned by the group from then on (``PostgresClientService``).
+    let running: Task<Void, Never>
 
     /// Connects (the pool opens connections as requests need them) and brings the schema up to date.
     public init(
