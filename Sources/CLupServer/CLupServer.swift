@@ -6,12 +6,12 @@
 /// - `Routes/`, `Pages/`, `Console/`: the HTTP API under `/v1` with the sync routes, the shoppers' pages, the
 ///   managers' console. A route decodes, checks who asks (`Auth/`), calls one service, and encodes.
 /// - `Services/`: what a request asks done (``ShopperDesk``, ``StoreOffice``, the ticket gate, the event checks).
-/// - `Log/`: every store's event log and its folded queue in memory (``StoreLogs``).
+/// - `Queues/`: every store's queue in memory, folded from its event log (``StoreQueues``).
 /// - `Storage/`: SQLite or PostgreSQL behind ``ServerStorage``.
 /// - `Duties/`: the long-running services of the group (no-show expiry, the business day's start, the wait
 ///   model's refresh, the kept state, retention, following other replicas, metrics, certificate reload).
 ///
-/// A request flows one way: routes → services → logs → storage, never back; services refuse with ``APIError``
+/// A request flows one way: routes → services → queues → storage, never back; services refuse with ``APIError``
 /// (a status and what to fix), the one type they share with the routes. Storage knows no HTTP: it throws ``StorageRefusal``, which the routes answer. The queue's
 /// rules (the fold, admission, the wait estimate, how a ticket is issued: ``ServerIssue``) are KioskCore's, the
 /// same on every kiosk.

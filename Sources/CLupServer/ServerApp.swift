@@ -69,7 +69,7 @@ public struct ServerApp: Sendable {
     }
 
     public let database: any ServerStorage
-    public let logs: StoreLogs
+    public let logs: StoreQueues
     /// Whether this replica runs the background duties now (always, with SQLite).
     public let lease: DutyLease
     /// Every route, `METHOD /path` with `{parameters}` (what docs/clup-server.openapi.yaml must describe).
@@ -114,7 +114,7 @@ public struct ServerApp: Sendable {
             postgres = try await PostgresStorage(address, clock: options.clock, vault: vault, logger: logger)
             database = postgres!
         }
-        let logs = try await StoreLogs(database: database, callWindow: .seconds(options.callWindowMinutes * 60))
+        let logs = try await StoreQueues(database: database, callWindow: .seconds(options.callWindowMinutes * 60))
         let clients = ClientAddress(trustedProxies: options.trustedProxies)
         let throttle = LoginThrottle()
         let auth = Authenticator(
@@ -135,7 +135,7 @@ public struct ServerApp: Sendable {
             ),
             workKey: try await database.serverKey("ticket-work"),
             isLive: { [logs] id in
-                logs.store(containing: id).map { StoreLogs.liveEntry(id, in: $0.state) != nil } ?? false
+                logs.store(containing: id).map { StoreQueues.liveEntry(id, in: $0.state) != nil } ?? false
             }
         )
         let router = Router(context: ServerContext.self)

@@ -6,7 +6,7 @@ import ServiceSupport
 
 /// Store days on a virtual clock through clup-server's own code: the store is registered, its log kept and
 /// folded, app tickets and bookings issued and told their wait, no-shows expired, days started and the wait model
-/// learnt by `StoreLogs` on SQLite — exactly what the server runs, at the pace of the CPU. The simulation plays
+/// learnt by `StoreQueues` on SQLite — exactly what the server runs, at the pace of the CPU. The simulation plays
 /// the world around it: shoppers who tear paper tickets at the door, take app tickets at home and leave when
 /// their wait falls below their travel time, book slots (some saying how long they will stay), never come, and
 /// stay as long as the scenario's visits say; the door lets in whoever is called and at the door.
@@ -18,7 +18,7 @@ public final class Simulation {
     var random: SimRandom
     let time: WallClock.Manual
     let database: SQLiteStorage
-    public let logs: StoreLogs
+    public let logs: StoreQueues
     let directory: String
     let logger: Logger
     var store: StoreID
@@ -69,7 +69,7 @@ public final class Simulation {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         database = try SQLiteStorage(path: "\(directory)/clup.sqlite", clock: .manual(time))
         policy = AdmissionPolicy(callWindow: .seconds(scenario.callWindowMinutes * 60))
-        logs = try await StoreLogs(database: database, callWindow: policy.callWindow)
+        logs = try await StoreQueues(database: database, callWindow: policy.callWindow)
         store = UUID()
         store = try await register()
     }
@@ -122,7 +122,7 @@ public final class Simulation {
         return score
     }
 
-    var live: StoreLogs.Live { logs.store(store)! }
+    var live: StoreQueues.Live { logs.store(store)! }
 
     /// The wait model the server learnt.
     public var model: WaitModel? { live.model }

@@ -139,7 +139,7 @@ struct ReplicaTests {
     /// before it arrives.)
     @Test func aStoreJustRegisteredElsewhereIsFound() async throws {
         try await withTwoReplicas { one, two in
-            let unfollowed = try await StoreLogs(database: two.app.database)
+            let unfollowed = try await StoreQueues(database: two.app.database)
             let store = try await one.registerStore()
             #expect(unfollowed.store(store) == nil)
             let found = try await unfollowed.require(store)

@@ -33,7 +33,7 @@ import Testing
             _ = try await logs.append(Array(history.events[half...]), store: store)
 
             // A start (another replica, or this one again) from the kept state and the events after it.
-            let started = try await StoreLogs(database: server.app.database)
+            let started = try await StoreQueues(database: server.app.database)
             let fresh = try #require(started.store(store))
             let running = try #require(logs.store(store))
             let whole = try await server.app.database.events(store: store, after: 0, limit: .max)
@@ -76,7 +76,7 @@ import Testing
             let cut = removal - .seconds(3 * 86_400)
             #expect(removed > 0 && removed == whole.count(where: { $0.time < cut }))
             #expect(left.allSatisfy { $0.time >= cut || ($0.sequence ?? 0) > keptNow })
-            let afterRetention = try #require(try await StoreLogs(database: server.app.database).store(store))
+            let afterRetention = try #require(try await StoreQueues(database: server.app.database).store(store))
             #expect(afterRetention.state == logs.store(store)?.state)
             let yesterday = BusinessDay(number: today.number - 1)
             let (yy, ym, yd) = yesterday.civilDate
@@ -101,11 +101,11 @@ import Testing
         let server = try await ServerRig(clock: .shifted(by: offset))
         do {
             let store = try await server.registerStore(["capacity": 3])
-            let away = try await StoreLogs(database: server.app.database)
+            let away = try await StoreQueues(database: server.app.database)
             let today = BusinessDay(localDateOf: WallClock.system.now(), zone: Self.zone)
             var history = History(store: store, bookedFor: BusinessDay(number: today.number + 1), perDay: 300)
             for d in (1...6).reversed() { history.day(BusinessDay(number: today.number - Int64(d)), zone: Self.zone) }
-            #expect(history.events.count > StoreLogs.pageSize)
+            #expect(history.events.count > StoreQueues.pageSize)
             _ = try await server.app.logs.append(history.events, store: store)
             #expect(try await server.app.logs.keepSnapshots() == 1)
             let kept = try #require(try await server.app.database.snapshot(store: store)).sequence
@@ -114,7 +114,7 @@ import Testing
                 before: WallClock.system.now(),
                 through: kept
             )
-            #expect(removed > StoreLogs.pageSize)
+            #expect(removed > StoreQueues.pageSize)
             try await away.catchUpEverything()
             let running = try #require(server.app.logs.store(store))
             #expect(away.store(store)?.lastSequence == running.lastSequence)

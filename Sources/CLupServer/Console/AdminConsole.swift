@@ -8,7 +8,7 @@ import KioskCore
 struct AdminConsole {
     let sessions: ConsoleSessions
     let office: StoreOffice
-    let logs: StoreLogs
+    let logs: StoreQueues
     let pages: PageResponse
 
     static let defaults: [String: String] = [

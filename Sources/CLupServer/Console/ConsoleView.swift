@@ -44,7 +44,7 @@ enum ConsoleView {
     static let shownWaiting = 40
 
     static func line(
-        _ live: StoreLogs.Live,
+        _ live: StoreQueues.Live,
         devices: [EnrolledDevice],
         now: Timestamp,
         _ strings: PageStrings

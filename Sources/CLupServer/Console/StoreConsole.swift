@@ -14,7 +14,7 @@ struct StoreConsole {
     let sessions: ConsoleSessions
     let office: StoreOffice
     let reports: ReportRoutes
-    let logs: StoreLogs
+    let logs: StoreQueues
     let pages: PageResponse
 
     /// An enrollment's credential travels to the page that shows it sealed (ChaCha20-Poly1305 under the
@@ -73,7 +73,7 @@ struct StoreConsole {
     }
 
     enum Access {
-        case allowed(ConsoleSessions.Who, StoreLogs.Live)
+        case allowed(ConsoleSessions.Who, StoreQueues.Live)
         case refused(Response)
     }
 
@@ -100,7 +100,7 @@ struct StoreConsole {
     private func act(
         _ request: Request,
         _ context: ServerContext,
-        _ action: (StoreLogs.Live, ConsoleForm) async throws(APIError) -> String
+        _ action: (StoreQueues.Live, ConsoleForm) async throws(APIError) -> String
     ) async throws -> Response {
         let form = await ConsoleForm.read(request)
         switch await access(request, context) {
@@ -122,7 +122,7 @@ struct StoreConsole {
         _ request: Request,
         _ context: ServerContext,
         who: ConsoleSessions.Who,
-        live: StoreLogs.Live,
+        live: StoreQueues.Live,
         _ strings: PageStrings
     )
         async throws -> Response
@@ -235,7 +235,7 @@ struct StoreConsole {
 
     /// The line, then again after every change of the store's queue (and at each heartbeat, for the
     /// kiosks' last contact), until the client goes or the server stops.
-    private func stream(_ live: StoreLogs.Live, _ strings: PageStrings) -> Response {
+    private func stream(_ live: StoreQueues.Live, _ strings: PageStrings) -> Response {
         // A heartbeat every 5 s: the kiosks' last contact changes without a change of the queue.
         let updates = live.changes.subscribe(heartbeat: .seconds(5))
         let store = live.record.id

@@ -7,7 +7,7 @@ extension LeaseDuty {
     /// tickets leave the queue, tickets taken overnight are the next day's, and nobody is called until it opens —
     /// the same event, with the same id, that the store's kiosks write when they notice the new day first (the log
     /// keeps one). Looked at every second.
-    static func businessDayStart(_ logs: StoreLogs, lease: DutyLease, logger: Logger) -> LeaseDuty {
+    static func businessDayStart(_ logs: StoreQueues, lease: DutyLease, logger: Logger) -> LeaseDuty {
         LeaseDuty(lease: lease, interval: .seconds(1), failure: "cannot start a business day", logger: logger) {
             await logs.startDueDays(at: logs.clock.now(), logger: logger)
         }

@@ -11,7 +11,7 @@ extension LeaseDuty {
     /// stores' kept live state covers them (``snapshotKeeper(_:lease:interval:logger:)``; the wait model learns
     /// from its own counts, which the snapshot keeps). A day's figures and its CSV come from the events, so `days`
     /// is at least a year and a day (``EventRetention/fewestDays``): the console and the report reach 366 days back.
-    static func eventRetention(_ logs: StoreLogs, days: Int, lease: DutyLease, logger: Logger) -> LeaseDuty {
+    static func eventRetention(_ logs: StoreQueues, days: Int, lease: DutyLease, logger: Logger) -> LeaseDuty {
         LeaseDuty(
             lease: lease,
             interval: .seconds(6 * 3600),

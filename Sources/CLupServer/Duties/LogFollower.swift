@@ -14,7 +14,7 @@ import Synchronization
 /// Notifications sent while the connection was down are lost: after every (re)connection it reads every
 /// store's log, the store list and the traffic models from the database before it listens on.
 struct LogFollower: Service {
-    let logs: StoreLogs
+    let logs: StoreQueues
     let storage: PostgresStorage
     let logger: Logger
 

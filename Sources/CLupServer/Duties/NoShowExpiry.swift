@@ -6,7 +6,7 @@ extension LeaseDuty {
     /// rule the door stations apply (the reducer takes the first expiry of a ticket and ignores the others), so
     /// app tickets expire even in a store whose door is offline.
     static func noShowExpiry(
-        _ logs: StoreLogs,
+        _ logs: StoreQueues,
         policy: AdmissionPolicy,
         lease: DutyLease,
         interval: Duration,

@@ -1,10 +1,10 @@
 import Logging
 
 extension LeaseDuty {
-    /// Keeps every store's live state in the database (``StoreLogs/keepSnapshots()``) every `interval`, and once
+    /// Keeps every store's live state in the database (``StoreQueues/keepSnapshots()``) every `interval`, and once
     /// more when the server stops — once for the fleet: the replica holding the duties' lease writes them, every
     /// replica starts from them. A start then folds at most an interval of events per store, whatever its history.
-    static func snapshotKeeper(_ logs: StoreLogs, lease: DutyLease, interval: Duration, logger: Logger) -> LeaseDuty {
+    static func snapshotKeeper(_ logs: StoreQueues, lease: DutyLease, interval: Duration, logger: Logger) -> LeaseDuty {
         LeaseDuty(
             lease: lease,
             interval: interval,

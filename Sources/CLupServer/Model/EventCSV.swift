@@ -14,7 +14,7 @@ enum EventCSV {
     static func text(
         _ events: [StoreEvent],
         clock: StoreClock,
-        live: StoreLogs.Live,
+        live: StoreQueues.Live,
         waited: [TicketID: Duration] = [:]
     ) -> String {
         var tickets: [TicketID: Ticket] = [:]

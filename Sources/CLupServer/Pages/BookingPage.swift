@@ -7,7 +7,7 @@ import KioskCore
 /// length of stay, and for a full slot the nearest free ones. Choosing a slot books it through the API (the
 /// page's script) and opens the booking's ticket page with its QR.
 struct BookingPage {
-    let logs: StoreLogs
+    let logs: StoreQueues
     let desk: ShopperDesk
     let pages: PageResponse
 

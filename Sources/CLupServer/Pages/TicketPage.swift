@@ -9,7 +9,7 @@ import KioskCore
 /// The device that took the ticket can cancel it here. A forged, altered or unknown code gets a page that
 /// says so, with a 404.
 struct TicketPage {
-    let logs: StoreLogs
+    let logs: StoreQueues
     let desk: ShopperDesk
     let pages: PageResponse
 

@@ -14,7 +14,7 @@ struct AppRoutes {
     let clients: ClientAddress
     let streams = OpenStreams()
 
-    var logs: StoreLogs { desk.logs }
+    var logs: StoreQueues { desk.logs }
     var gate: TicketGate { desk.gate }
 
     func register(on router: some RouterMethods<ServerContext>) {

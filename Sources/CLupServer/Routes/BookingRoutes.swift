@@ -8,7 +8,7 @@ struct BookingRoutes {
     let desk: ShopperDesk
     let clients: ClientAddress
 
-    var logs: StoreLogs { desk.logs }
+    var logs: StoreQueues { desk.logs }
     var horizon: Duration { .seconds(Int64(desk.bookingHorizonDays) * 86_400) }
 
     struct Booking: Decodable {

@@ -8,7 +8,7 @@ import SyncWire
 /// the key ring's digest), the store's key ring, and a device registering its own signing key.
 struct EventRoutes {
     let database: any ServerStorage
-    let logs: StoreLogs
+    let logs: StoreQueues
     let auth: Authenticator
     var checks: EventChecks
     let late: LateEvents

@@ -9,7 +9,7 @@ import SyncWire
 /// kiosk's state for alerting — the rules ship in packaging/prometheus/clup-fleet-rules.yml.
 struct FleetRoutes {
     let auth: Authenticator
-    let logs: StoreLogs
+    let logs: StoreQueues
     let lease: DutyLease
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -38,7 +38,7 @@ struct FleetRoutes {
 
 /// The fleet's gauges, computed at each scrape from what the kiosks reported (never stale counters).
 enum FleetMetrics {
-    static func exposition(_ contacts: DeviceContacts, logs: StoreLogs, lease: DutyLease) -> String {
+    static func exposition(_ contacts: DeviceContacts, logs: StoreQueues, lease: DutyLease) -> String {
         let registry = PrometheusCollectorRegistry()
         let now = logs.clock.now()
         gauge(

@@ -6,7 +6,7 @@ import KioskCore
 /// (today by default, up to a year back). The console shows and links the same.
 struct ReportRoutes {
     let database: any ServerStorage
-    let logs: StoreLogs
+    let logs: StoreQueues
     let auth: Authenticator
 
     static let daysBack: Int64 = 366
@@ -25,7 +25,7 @@ struct ReportRoutes {
     }
 
     /// The store's local day `date` (`YYYY-MM-DD`, today when nil) as a day number, or a 400.
-    func day(_ live: StoreLogs.Live, date: String?) throws(APIError) -> Int64 {
+    func day(_ live: StoreQueues.Live, date: String?) throws(APIError) -> Int64 {
         let today = StoreClock(live.record.profile).day(logs.clock.now().milliseconds)
         guard let date else { return today }
         guard let day = Slots.day(date), (today - Self.daysBack...today).contains(day) else {
@@ -34,7 +34,7 @@ struct ReportRoutes {
         return day
     }
 
-    func events(_ live: StoreLogs.Live, day: Int64) async throws(APIError) -> [StoreEvent] {
+    func events(_ live: StoreQueues.Live, day: Int64) async throws(APIError) -> [StoreEvent] {
         let clock = StoreClock(live.record.profile)
         return try await StoreOffice.storingAsync {
             try await database.events(store: live.record.id, from: clock.midnight(day), to: clock.midnight(day + 1))
@@ -48,7 +48,7 @@ struct ReportRoutes {
     }
 
     /// The figures of `day`, folded from its `events`.
-    func report(_ live: StoreLogs.Live, day: Int64, events: [StoreEvent]) -> DayReport {
+    func report(_ live: StoreQueues.Live, day: Int64, events: [StoreEvent]) -> DayReport {
         DayReport(
             date: StoreClock.date(day),
             events: events,

@@ -31,7 +31,7 @@ struct TicketStatus: ResponseEncodable, Equatable {
     /// and sends it as `Clup-Holder` with its next tickets and to cancel.
     var holderToken: String?
 
-    init?(_ id: TicketID, in live: StoreLogs.Live, at now: Timestamp) {
+    init?(_ id: TicketID, in live: StoreQueues.Live, at now: Timestamp) {
         let state = live.state
         guard let entry = state.entries[id] else { return nil }
         let t = entry.ticket

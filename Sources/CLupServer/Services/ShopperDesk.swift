@@ -5,7 +5,7 @@ import KioskCore
 /// What shoppers ask of the stores, for the API's routes and the shopper pages alike (routes call it, never
 /// each other): the stores a search finds with their line and wait now, a ticket's status, and a day's slots.
 struct ShopperDesk: Sendable {
-    let logs: StoreLogs
+    let logs: StoreQueues
     /// The limits a shopper's ticket or booking passes (and the booking horizon).
     let gate: TicketGate
     /// What starts every ticket's QR: the server's public address of ticket pages.
@@ -102,7 +102,7 @@ struct ShopperDesk: Sendable {
 
     /// The slots of the store's local `date` (`YYYY-MM-DD`, yesterday to the booking horizon) with the places
     /// left in each; the API's slot list and the booking page both show this.
-    func day(_ live: StoreLogs.Live, date: String?) throws(APIError) -> Day {
+    func day(_ live: StoreQueues.Live, date: String?) throws(APIError) -> Day {
         guard let date, let day = Slots.day(date) else {
             throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
         }

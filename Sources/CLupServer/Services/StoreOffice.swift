@@ -8,7 +8,7 @@ import SyncWire
 /// kiosks, see its line. Every check is here, once; callers have authenticated the caller already.
 struct StoreOffice: Sendable {
     let database: any ServerStorage
-    let logs: StoreLogs
+    let logs: StoreQueues
     let contacts: DeviceContacts
     let passwords: PasswordChecks
 

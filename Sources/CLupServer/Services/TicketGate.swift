@@ -78,7 +78,7 @@ final class TicketGate: Sendable {
     /// issued, and the holder's new token when the request came without one.
     func issue(
         _ kind: TicketKind,
-        store live: StoreLogs.Live,
+        store live: StoreQueues.Live,
         token: String?,
         work proof: String?,
         address: String,
@@ -98,7 +98,7 @@ final class TicketGate: Sendable {
     /// Lets one creation through and reserves the holder's attempt (ended by ``finish(_:ticket:)``).
     private func enter(
         _ kind: TicketKind,
-        store live: StoreLogs.Live,
+        store live: StoreQueues.Live,
         token: String?,
         address: String,
         at now: Timestamp
@@ -137,7 +137,8 @@ final class TicketGate: Sendable {
             )
         }
         do throws(APIError) {
-            try holders.begin(holder, kind: kind, store: store) { id in StoreLogs.liveEntry(id, in: live.state)?.ticket
+            try holders.begin(holder, kind: kind, store: store) { id in
+                StoreQueues.liveEntry(id, in: live.state)?.ticket
             }
             do throws(APIError) {
                 try checkStore(kind, live: live, rate: rates.store, at: now)
@@ -155,7 +156,7 @@ final class TicketGate: Sendable {
     /// The store's side: its cap on waiting virtual tickets, then (without the work) its rate, taken last.
     private func checkStore(
         _ kind: TicketKind,
-        live: StoreLogs.Live,
+        live: StoreQueues.Live,
         rate: RateLimiter,
         at now: Timestamp
     )

@@ -1,7 +1,7 @@
 import Crypto
 import KioskCore
 
-extension StoreLogs {
+extension StoreQueues {
     /// Learns every store's wait model from its traffic of the last weeks (``WaitModel/learn(_:prior:now:)``),
     /// and keeps them for the other replicas (the one holding the duties' lease does this, once for the fleet).
     public func refreshModels(at now: Timestamp) async throws {

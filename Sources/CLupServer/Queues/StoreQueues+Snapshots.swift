@@ -18,7 +18,7 @@ struct StoreSnapshot: Codable, Sendable {
     var told: ToldWaits
 }
 
-extension StoreLogs.Live {
+extension StoreQueues.Live {
     var snapshot: StoreSnapshot {
         StoreSnapshot(sequence: lastSequence, state: state.snapshot, traffic: traffic, told: toldWaits)
     }
@@ -36,7 +36,7 @@ extension StoreLogs.Live {
     }
 }
 
-extension StoreLogs {
+extension StoreQueues {
     /// Events read from a log at once: a start or a catch-up reads pages, never a whole log into one array.
     static let pageSize = 5_000
 

@@ -27,8 +27,10 @@ final class TicketIndex: Sendable {
         var isEmpty: Bool { taken.isEmpty && forgotten.isEmpty }
 
         /// Applies `event` to `live` and notes the ticket it took, or those a day's start made it forget.
-        mutating func apply(_ event: StoreEvent, to live: inout StoreLogs.Live) -> (told: WaitRange, waited: Duration)?
-        {
+        mutating func apply(
+            _ event: StoreEvent,
+            to live: inout StoreQueues.Live
+        ) -> (told: WaitRange, waited: Duration)? {
             let held = event.isDayStart ? live.state.entries.values.map(\.ticket.id) : []
             let scored = live.apply(event)
             if case .ticketIssued(let ticket, _) = event.body,

@@ -1,7 +1,7 @@
 import KioskCore
 import ServiceSupport
 
-extension StoreLogs {
+extension StoreQueues {
     public struct Live: Sendable {
         public var record: StoreRecord
         public var state: QueueState

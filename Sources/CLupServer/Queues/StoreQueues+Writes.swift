@@ -1,6 +1,6 @@
 import KioskCore
 
-extension StoreLogs {
+extension StoreQueues {
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
         _ = try await require(store)

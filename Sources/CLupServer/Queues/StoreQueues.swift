@@ -9,7 +9,7 @@ import Synchronization
 /// Every store's queue in memory: the same KioskCore reducer the kiosks run, folded over the store's log
 /// in sequence order, and kept in step with the database (events are applied after their commit, in the
 /// writer's order). Long-polls and event streams wait on a store's ``ChangeFeed``.
-public final class StoreLogs: Sendable {
+public final class StoreQueues: Sendable {
     let database: any ServerStorage
     static let logger = Logger(label: "clup-server.logs")
     /// How long a called ticket holds its place (the wait estimate's no-shows).

@@ -1,7 +1,7 @@
 import KioskCore
 import ServiceSupport
 
-extension StoreLogs {
+extension StoreQueues {
     /// Applies each event that is the next one of the store's log (others were applied already, or come after
     /// a gap) and wakes the store's waiters. True when `events` went past a gap.
     func apply(_ events: [StoreEvent], store: StoreID) -> Bool {

@@ -4,7 +4,7 @@ import Logging
 /// The duties that write to the stores' logs by themselves, once for the fleet (the services that run them
 /// hold the duties' lease): the business day's start and the no-show expiry. Functions of the time they are
 /// given, so a simulation on a virtual clock (`clup-sim`) runs exactly what the server runs.
-extension StoreLogs {
+extension StoreQueues {
     /// Writes `dayStarted` for every store whose log has not started its current business day, or the day's
     /// start again where the store's hours changed after its line began (by its manager, or a kiosk's copy of
     /// old hours that reached the log first).

@@ -3,7 +3,7 @@ import Logging
 import ServiceSupport
 import Synchronization
 
-extension StoreLogs {
+extension StoreQueues {
     /// Runs right after a commit (on SQLite's writer, in commit order). Applies the events that come next in
     /// the store's log; when they are ahead of it (another commit's callback has not run yet, or another
     /// replica appended in between), reads the missing part from the database.
