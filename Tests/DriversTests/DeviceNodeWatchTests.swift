@@ -14,15 +14,22 @@ import Testing
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
-    /// Makes `path` (a file, or a folder when it ends in "/") a little after the wait has begun.
-    private func make(_ path: String, afterMilliseconds delay: Int = 200) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
+    /// Makes `path` (a file, or a folder when it ends in "/") a little after the wait has begun, on a thread of its
+    /// own: the dispatch pool's threads may all be busy in a parallel test run (a pool-scheduled maker came after
+    /// a 1 s wait had ended); the semaphore says when it is made.
+    @discardableResult
+    private func make(_ path: String, afterMilliseconds delay: Int = 200) -> DispatchSemaphore {
+        let made = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: Double(delay) / 1000)
             if path.hasSuffix("/") {
                 try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             } else {
                 _ = FileManager.default.createFile(atPath: path, contents: nil)
             }
+            made.signal()
         }
+        return made
     }
 
     @Test func theNodeAppearingEndsTheWait() {
@@ -33,8 +40,15 @@ import Testing
     }
 
     @Test func otherNodesInTheFolderDoNotEndIt() {
-        make("\(folder)/printer")
-        #expect(!DeviceNodeWatch(path: "\(folder)/scanner").waitForArrival(timeout: .seconds(1), shouldStop: { false }))
+        let made = make("\(folder)/printer")
+        let started = ContinuousClock.now
+        #expect(!DeviceNodeWatch(path: "\(folder)/scanner").waitForArrival(timeout: .seconds(2), shouldStop: { false }))
+        let ended = ContinuousClock.now
+        // The other node was made while the wait ran (else this test proved nothing).
+        #expect(
+            made.wait(timeout: .now()) == .success,
+            "the printer node came only after the wait's \(ended - started)"
+        )
         #expect(FileManager.default.fileExists(atPath: "\(folder)/printer"))
     }
 

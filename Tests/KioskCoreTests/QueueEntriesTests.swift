@@ -1,5 +1,5 @@
 import Dispatch
-import FoundationEssentials
+import Foundation
 import Synchronization
 import TestSupport
 import Testing
@@ -104,13 +104,17 @@ import Testing
             ids.append(t.id)
         }
         let shared = SharedQueue(queue.entries)
+        // Threads of their own: in a parallel test run the dispatch pool's threads may all be busy elsewhere, and
+        // readers queued there read nothing while the queue changes.
         let readers = DispatchGroup()
         for _ in 0..<2 {
-            DispatchQueue.global().async(group: readers) {
+            readers.enter()
+            Thread.detachNewThread {
                 while !shared.done.load(ordering: .relaxed) {
                     let copy = shared.queue.withLock { $0 }  // released here, outside the lock
                     shared.copies.add(copy.isEmpty ? 0 : 1, ordering: .relaxed)
                 }
+                readers.leave()
             }
         }
         let clock = ContinuousClock()
