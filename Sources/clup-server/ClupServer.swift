@@ -222,12 +222,12 @@ struct ClupServerCommand: AsyncParsableCommand {
             ServerSettings.keepEventsDays,
             "keep-events-days (a day's figures reach 366 days back)"
         )
-        try within(clockSkewSeconds, 1...3600, "clock-skew-seconds")
-        try within(lateEventSeconds, 1...3600, "late-event-seconds")
-        try within(callWindowMinutes, 1...240, "call-window-minutes")
-        try within(port, 0...65535, "port")
-        try within(maxConnections, 16...1_000_000, "max-connections")
-        try within(maxConnectionsPerAddress, 1...1_000_000, "max-connections-per-address")
+        try within(clockSkewSeconds, ServerSettings.kioskSeconds, "clock-skew-seconds")
+        try within(lateEventSeconds, ServerSettings.kioskSeconds, "late-event-seconds")
+        try within(callWindowMinutes, ServerSettings.callWindowMinutes, "call-window-minutes")
+        try within(port, ServerSettings.port, "port")
+        try within(maxConnections, ServerSettings.maxConnections, "max-connections")
+        try within(maxConnectionsPerAddress, ServerSettings.maxConnectionsPerAddress, "max-connections-per-address")
     }
 
     /// The settings: the file's over the defaults, then the flags given.

@@ -37,10 +37,10 @@ public struct ServerSettings: Sendable {
         }
         if let limits = try root.table("limits") { try settings.readLimits(limits) }
         if let kiosks = try root.table("kiosks") {
-            if let skew = try kiosks.int("clock_skew_seconds", in: 1...3600) {
+            if let skew = try kiosks.int("clock_skew_seconds", in: Self.kioskSeconds) {
                 settings.options.clockSkew = .seconds(skew)
             }
-            if let late = try kiosks.int("late_event_seconds", in: 1...3600) {
+            if let late = try kiosks.int("late_event_seconds", in: Self.kioskSeconds) {
                 settings.options.lateEventAfter = .seconds(late)
             }
             try kiosks.rejectUnknownKeys()
@@ -51,9 +51,10 @@ public struct ServerSettings: Sendable {
 
     private mutating func readServer(_ table: StrictTable) throws(TOMLFileError) {
         options.host = try table.string("host") ?? options.host
-        options.port = try table.int("port", in: 0...65535) ?? options.port
+        options.port = try table.int("port", in: Self.port) ?? options.port
         options.statusURL = try table.string("status_url") ?? options.statusURL
-        options.callWindowMinutes = try table.int("call_window_minutes", in: 1...240) ?? options.callWindowMinutes
+        options.callWindowMinutes =
+            try table.int("call_window_minutes", in: Self.callWindowMinutes) ?? options.callWindowMinutes
         adminTokenFile = try table.string("admin_token_file") ?? adminTokenFile
         logLevel = try table.string("log_level") ?? logLevel
         if let proxies = try table.strings("trusted_proxies") {
@@ -102,14 +103,22 @@ public struct ServerSettings: Sendable {
             try table.int("booking_horizon_days", in: Self.bookingHorizonDays) ?? options.limits.bookingHorizonDays
         options.limits.maxBookingsPerHolder =
             try table.int("bookings_per_holder", in: Self.bookingsPerHolder) ?? options.limits.maxBookingsPerHolder
-        options.connections.total = try table.int("max_connections", in: 16...1_000_000) ?? options.connections.total
+        options.connections.total =
+            try table.int("max_connections", in: Self.maxConnections) ?? options.connections.total
         options.connections.perAddress =
-            try table.int("max_connections_per_address", in: 1...1_000_000) ?? options.connections.perAddress
+            try table.int("max_connections_per_address", in: Self.maxConnectionsPerAddress)
+            ?? options.connections.perAddress
         try table.rejectUnknownKeys()
     }
 
     // MARK: The ranges, for the file and the flags alike
 
+    public static let port = 0...65535
+    public static let callWindowMinutes = 1...240
+    /// Clock skew and lateness of a kiosk's events.
+    public static let kioskSeconds = 1...3600
+    public static let maxConnections = 16...1_000_000
+    public static let maxConnectionsPerAddress = 1...1_000_000
     public static let keepEventsDays = 367...36_600
     public static let openTicketsPerPlace = 1...1000
     public static let bookingHorizonDays = 1...366
