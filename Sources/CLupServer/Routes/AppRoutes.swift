@@ -30,7 +30,7 @@ struct AppRoutes {
             let store = try context.parameters.require("store", as: UUID.self)
             let live = try await logs.require(store)
             let now = logs.clock.now()
-            let (issued, newToken) = try await gate.issue(
+            let status = try await desk.take(
                 .app,
                 store: live,
                 token: request.headers[HolderTokens.field],
@@ -40,9 +40,6 @@ struct AppRoutes {
             ) { holder in
                 try await logs.issue(kind: .app, store: store, statusURL: desk.statusURL, holder: holder, at: now)
             }
-            guard var status = desk.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
-            status.qr = issued.qr
-            status.holderToken = newToken
             return EditedResponse(status: .created, response: status)
         }
         router.get("v1/tickets/:ticket") { _, context -> TicketStatus in

@@ -52,7 +52,7 @@ struct BookingRoutes {
                     field: "slotStart"
                 )
             }
-            let (issued, newToken) = try await desk.gate.issue(
+            let status = try await desk.take(
                 .booking,
                 store: live,
                 token: request.headers[HolderTokens.field],
@@ -79,9 +79,6 @@ struct BookingRoutes {
                     }
                 }
             }
-            guard var status = desk.status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
-            status.qr = issued.qr
-            status.holderToken = newToken
             return EditedResponse(status: .created, response: status)
         }
     }

@@ -123,6 +123,32 @@ struct ShopperDesk: Sendable {
         return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
     }
 
+    /// A shopper's ticket or booking, made by `make` once it passed the ticket gate's limits (``TicketGate``):
+    /// its status, with the signed code and, for a shopper who came without one, a new holder token.
+    func take(
+        _ kind: TicketKind,
+        store live: StoreQueues.Live,
+        token: String?,
+        work: String?,
+        address: String,
+        at now: Timestamp,
+        _ make: (Holder) async throws -> AppTicket
+    ) async throws -> TicketStatus {
+        let (issued, newToken) = try await gate.issue(
+            kind,
+            store: live,
+            token: token,
+            work: work,
+            address: address,
+            at: now,
+            make
+        )
+        guard var status = status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
+        status.qr = issued.qr
+        status.holderToken = newToken
+        return status
+    }
+
     static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }
 
     /// Great-circle distance (haversine), kilometres.
