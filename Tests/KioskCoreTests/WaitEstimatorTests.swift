@@ -109,6 +109,20 @@ import Testing
         #expect(none < short && short < average, "\(none) \(short) \(average)")
     }
 
+    /// A place free now calls the next ticket at once, however many are called ahead of it — unless a booking
+    /// whose slot starts within the roll's first step claims that place first.
+    @Test func aFreePlaceCallsAtOnceUnlessABookingClaimsIt() {
+        let roomy = store(capacity: 9_000, admitted: [-5, -10], waiting: 3)
+        #expect(estimator.schedule(through: 3, in: roomy, at: base) == Array(repeating: .zero, count: 4))
+        var claimed = store(capacity: 3, admitted: [-5, -10], waiting: 0)
+        let slot = BookingSlot(start: minutes(0.2), end: minutes(15), expectedVisitMinutes: nil)
+        let booking = ticket(900, kind: .booking, at: minutes(-30), slot: slot)
+        claimed.apply(event(.ticketIssued(booking, told: nil), at: booking.issuedAt))
+        #expect(estimator.wait(position: 0, in: claimed, at: base).point > .zero)
+        let unclaimed = store(capacity: 3, admitted: [-5, -10], waiting: 0)
+        #expect(estimator.wait(position: 0, in: unclaimed, at: base) == .zero)
+    }
+
     /// App holders who waited long enough to plan their trip come about when called; one called soon after
     /// taking its ticket comes late. A line that has waited long is told a shorter wait behind it.
     @Test func aLineThatPlannedItsTripHoldsPlacesLess() {

@@ -83,8 +83,13 @@ struct LineRoll {
         guard position >= 0 else { return [] }
         // After closing, before the next day's start: nobody is called (the next day starts within a second).
         guard state.isOpen(at: start) else { return Array(repeating: .zero, count: position + 1) }
-        let line = state.line(at: start)
         let free = state.freePlaces
+        // A place free for it now calls it at once (the roll's first step would say so) unless a booking joins
+        // in that step and claims it first: the roll is not needed, however long the called part of the line.
+        if position < free, state.upcomingJoins(after: start, through: start + Self.step).isEmpty {
+            return Array(repeating: WaitRange.zero.after(untilStart), count: position + 1)
+        }
+        let line = state.line(at: start)
         let called = min(line.count, free)
         var told = [WaitRange](repeating: WaitRange.zero.after(untilStart), count: min(position + 1, called))
         guard position >= called else { return told }
