@@ -195,7 +195,12 @@ public struct ServerApp: Sendable {
         }
         knownRoutes.set(routes)
         let counts = ConnectionCounts(limits: options.connections, clients: clients)
-        let pace = RequestPace(limits: options.connections, clients: clients, clock: options.clock)
+        let pace = RequestPace(
+            limits: options.connections,
+            clients: clients,
+            known: auth.kiosks,
+            clock: options.clock
+        )
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(
                 additionalChannelHandlers: [ConnectionGuard(counts: counts), RequestPacer(pace: pace)],

@@ -197,6 +197,14 @@ struct ClupServerCommand: AsyncParsableCommand {
 
     @Option(
         help: """
+            Requests one enrolled kiosk may send, whatever address it shares with others: BURST/SECONDS \
+            (default \(defaults.options.connections.requestsPerKiosk)).
+            """
+    )
+    var requestsPerKiosk: RateLimiter.Rule?
+
+    @Option(
+        help: """
             Days raw events are kept (367 or more: a day's figures and CSV reach 366 days back); older ones are \
             removed once the stores' kept state covers them (default \(defaults.options.keepEventsDays)).
             """
@@ -255,6 +263,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         if let maxConnections { o.connections.total = maxConnections }
         if let maxConnectionsPerAddress { o.connections.perAddress = maxConnectionsPerAddress }
         if let requestsPerAddress { o.connections.requestsPerAddress = requestsPerAddress }
+        if let requestsPerKiosk { o.connections.requestsPerKiosk = requestsPerKiosk }
         if let ticketsPerAddress { o.limits.ticketsPerAddress = ticketsPerAddress }
         if let newHoldersPerAddress { o.limits.newHoldersPerAddress = newHoldersPerAddress }
         if let ticketsPerStore { o.limits.ticketsPerStore = ticketsPerStore }

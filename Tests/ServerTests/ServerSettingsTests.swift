@@ -52,6 +52,7 @@ import Testing
             tickets_per_address = "3/30"
             ticket_work = "off"
             booking_horizon_days = 7
+            requests_per_kiosk = "500/0.1"
             [kiosks]
             clock_skew_seconds = 30
             """,
@@ -65,6 +66,7 @@ import Testing
         #expect(settings.options.limits.ticketsPerAddress.description == "3/30")
         #expect(settings.options.limits.work == nil && settings.options.limits.bookingHorizonDays == 7)
         #expect(settings.options.clockSkew == .seconds(30))
+        #expect(settings.options.connections.requestsPerKiosk.description == "500/0.1")
     }
 
     @Test(arguments: [

@@ -14,6 +14,8 @@ public struct Authenticator: Sendable {
     let database: any ServerStorage
     /// When each kiosk last called (every request it authenticates counts).
     let contacts = DeviceContacts()
+    /// Credentials confirmed here, for the request pace.
+    let kiosks = KnownKiosks()
     let throttle: LoginThrottle
     let clients: ClientAddress
 
@@ -78,7 +80,9 @@ public struct Authenticator: Sendable {
         }
         guard let found else { throw .unauthorized }
         if let store, store != found.store { throw APIError(.forbidden, "this device belongs to another store") }
-        contacts.seen(found.device, of: found.store, at: database.clock.now())
+        let now = database.clock.now()
+        contacts.seen(found.device, of: found.store, at: now)
+        kiosks.confirmed(token, device: found.device, of: found.store, at: now)
         return found
     }
 

@@ -91,6 +91,7 @@ public struct ServerSettings: Sendable {
         options.limits.bookingsPerStore = try rule("bookings_per_store") ?? options.limits.bookingsPerStore
         options.connections.requestsPerAddress =
             try rule("requests_per_address") ?? options.connections.requestsPerAddress
+        options.connections.requestsPerKiosk = try rule("requests_per_kiosk") ?? options.connections.requestsPerKiosk
         if let work = try table.string("ticket_work") {
             guard let setting = WorkSetting(work) else {
                 throw table.error("ticket_work", "'\(work)' is not BASE-MAX bits (1 to 28, e.g. \"14-20\") or \"off\"")

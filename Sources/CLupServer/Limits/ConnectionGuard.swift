@@ -26,6 +26,9 @@ public struct ConnectionLimits: Sendable {
     /// requests a second whatever it sends; a client whose turn is more than `maxPaceDelay` away is
     /// disconnected. A trusted proxy's requests count for the client it names.
     public var requestsPerAddress = RateLimiter.Rule(burst: 200, interval: .milliseconds(50))
+    /// Requests one kiosk may send once its credential is confirmed (``KnownKiosks``), whatever address it
+    /// shares: 1,000 at once, then 50 a second — about ten tear-offs a second, beyond any printer.
+    public var requestsPerKiosk = RateLimiter.Rule(burst: 1_000, interval: .milliseconds(20))
     public var maxPaceDelay: Duration = .seconds(10)
 
     public init() {}

@@ -4,24 +4,32 @@ import NIOHTTPTypes
 import ServiceSupport
 
 /// The request rate of each client address (``ConnectionLimits/requestsPerAddress``), shared by all
-/// connections.
+/// connections; a request carrying a kiosk credential the server confirmed counts towards that kiosk instead
+/// (``ConnectionLimits/requestsPerKiosk``, ``KnownKiosks``).
 final class RequestPace: Sendable {
-    let limiter: RateLimiter
+    let addresses: RateLimiter
+    let kiosks: RateLimiter
+    let known: KnownKiosks
     let maxDelay: Duration
     let clients: ClientAddress
     let clock: WallClock
 
-    init(limits: ConnectionLimits, clients: ClientAddress, clock: WallClock) {
-        limiter = RateLimiter(limits.requestsPerAddress)
+    init(limits: ConnectionLimits, clients: ClientAddress, known: KnownKiosks, clock: WallClock) {
+        addresses = RateLimiter(limits.requestsPerAddress)
+        kiosks = RateLimiter(limits.requestsPerKiosk)
         maxDelay = limits.maxPaceDelay
+        self.known = known
         self.clients = clients
         self.clock = clock
     }
 
     /// How long a request from `peer` with `headers` waits for its turn; nil: disconnect the client.
     func delay(headers: HTTPFields, peer: SocketAddress?) -> Duration? {
-        let client = clients.of(headers: headers, peer: peer)
-        return limiter.reserve(client, at: clock.now(), waitingAtMost: maxDelay)
+        let now = clock.now()
+        if let kiosk = known.kiosk(of: headers, at: now) {
+            return kiosks.reserve(kiosk, at: now, waitingAtMost: maxDelay)
+        }
+        return addresses.reserve(clients.of(headers: headers, peer: peer), at: now, waitingAtMost: maxDelay)
     }
 }
 

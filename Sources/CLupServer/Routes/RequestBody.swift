@@ -21,9 +21,5 @@ extension Request {
     }
 
     /// The bearer token of the `Authorization` header.
-    var bearerToken: String? {
-        guard let value = headers[.authorization], value.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = value.dropFirst("bearer ".count).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
-    }
+    var bearerToken: String? { headers.bearerToken }
 }
