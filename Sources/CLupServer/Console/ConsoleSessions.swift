@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import KioskCore
+import Logging
 
 /// Who is using the console, from its cookie: a store manager (the session token `POST /v1/login` gives,
 /// kept in an HttpOnly, SameSite=Strict cookie, so the page's script never sees it) or the system manager
@@ -13,6 +14,7 @@ import KioskCore
 /// logged-in manager. A session that ended sends the browser to the login page with a note, never to an
 /// error.
 struct ConsoleSessions: Sendable {
+    static let logger = Logger(label: "clup-server.console")
     enum Who: Sendable, Equatable {
         case admin
         case manager(username: String, store: StoreID)
@@ -68,10 +70,18 @@ struct ConsoleSessions: Sendable {
 
     /// Ends the session of `value` (a manager's, or the system manager's until it would have expired).
     func end(_ value: String, accounts: AccountRoutes) async {
-        if let expires = adminSession(value) {
-            try? await auth.database.endAdminSession(value, expires: expires)
-        } else {
-            try? await accounts.logout(value)
+        do {
+            if let expires = adminSession(value) {
+                try await auth.database.endAdminSession(value, expires: expires)
+            } else {
+                try await accounts.logout(value)
+            }
+        } catch {
+            // The cookie is cleared all the same; the session itself stays valid until it expires.
+            Self.logger.error(
+                "cannot end a console session in the database: it stays valid until it expires; check the database",
+                metadata: ["error": "\(error)"]
+            )
         }
     }
 

@@ -131,7 +131,7 @@ struct StoreConsole {
         let store = live.record.id
         let profile = live.record.profile
         let now = logs.clock.now()
-        let devices = (try? await office.devices(store)) ?? []
+        let devices = await devices(of: store)
         let line = ConsoleView.line(live, devices: devices, now: now, strings)
         let report: DayReport
         var problem = sessions.problem(request).map { $0 == "stale" ? strings["console.stale_form"] : $0 }
@@ -246,7 +246,7 @@ struct StoreConsole {
                 let encoder = JSONEncoder()
                 for await _ in updates.cancelOnGracefulShutdown() {
                     guard let live = logs.store(store) else { break }
-                    let devices = (try? await office.devices(store)) ?? []
+                    let devices = await devices(of: store)
                     let line = ConsoleView.line(live, devices: devices, now: logs.clock.now(), strings)
                     var buffer = ByteBuffer(string: "event: queue\ndata: ")
                     buffer.writeBytes(try encoder.encode(line))
@@ -319,5 +319,19 @@ struct StoreConsole {
             "admitted": report.admitted, "noShows": report.noShows, "cancelled": report.cancelled,
             "refusedScans": report.refusedScans, "peakInside": report.peakInside,
         ]
+    }
+
+    /// The store's kiosks for the line's view; none — said in the log — when the database cannot list them
+    /// (the page still shows the queue, which is in memory).
+    func devices(of store: StoreID) async -> [EnrolledDevice] {
+        do {
+            return try await office.devices(store)
+        } catch {
+            ConsoleSessions.logger.warning(
+                "cannot list the store's kiosks for the console: shown without them; check the database",
+                metadata: ["store": "\(store)", "error": "\(error)"]
+            )
+            return []
+        }
     }
 }

@@ -5,6 +5,11 @@ import Foundation
 /// store's state is mostly per-minute counts that are zero and tickets that differ in a few bytes: deflated, it
 /// takes a tenth of the space and of what a chain writes to its database every interval.
 enum SnapshotPacking {
+    /// Bytes that are not a packed state (cut short, or written by something else).
+    struct Damaged: Error, CustomStringConvertible {
+        var description: String { "not a deflated state (damaged, or cut short)" }
+    }
+
     /// The largest state read back (a day of a very large store is a few MB).
     static let largest = 256 << 20
 

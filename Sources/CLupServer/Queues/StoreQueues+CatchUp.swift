@@ -26,35 +26,29 @@ extension StoreQueues {
     /// Reads the store's log beyond what this process applied and applies it, in order, until it holds
     /// `sequence` (a committed one); without one, everything committed before the call.
     ///
-    /// One read of a store at a time: callers join the read under way instead of each reading the same part
-    /// (every request of a batch whose commit came after another replica's, every notification). A read
-    /// that began before the call may end short of what the caller needs: it then joins or begins the next.
+    /// One read of a store at a time (``LogReads``): a read that began before the call may end short of what the
+    /// caller needs, which then joins or begins the next.
     public func catchUp(_ store: StoreID, through sequence: Int64 = .max) async throws {
-        let asked = reads.withLock { $0.begun }
+        let asked = reads.begun
         while let last = self.store(store)?.lastSequence, last < sequence {
-            let read = reads.withLock { state -> (number: Int, task: Task<Void, any Error>) in
-                if let running = state.running[store] { return running }
-                state.begun += 1
-                let number = state.begun
-                let task = Task { [self] in
-                    defer { reads.withLock { if $0.running[store]?.number == number { $0.running[store] = nil } } }
-                    guard var last = self.store(store)?.lastSequence else { return }
-                    logReads.add(1, ordering: .relaxed)
-                    ReplicaMetrics.logReads.increment()
-                    // A page at a time: a store far behind (registered elsewhere long ago) is never one array.
-                    while true {
-                        let page = try await database.events(store: store, after: last, limit: Self.pageSize)
-                        _ = apply(page, store: store)
-                        guard page.count == Self.pageSize, let next = page.last?.sequence else { break }
-                        last = next
-                    }
-                }
-                state.running[store] = (number, task)
-                return (number, task)
-            }
+            let read = reads.join(store) { [self] in try await readLog(of: store) }
             try await read.task.value
             // Begun after the call: it read everything committed before.
             if read.number > asked { return }
+        }
+    }
+
+    /// Reads and applies the store's log beyond what this process applied, a page at a time: a store far behind
+    /// (registered elsewhere long ago) is never one array.
+    private func readLog(of store: StoreID) async throws {
+        guard var last = self.store(store)?.lastSequence else { return }
+        logReads.add(1, ordering: .relaxed)
+        ReplicaMetrics.logReads.increment()
+        while true {
+            let page = try await database.events(store: store, after: last, limit: Self.pageSize)
+            _ = apply(page, store: store)
+            guard page.count == Self.pageSize, let next = page.last?.sequence else { break }
+            last = next
         }
     }
 

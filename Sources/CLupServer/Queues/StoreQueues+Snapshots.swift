@@ -54,11 +54,10 @@ extension StoreQueues {
             callWindow: callWindow
         )
         var snapshotted: Int64 = 0
-        if let kept = try await database.snapshot(store: record.id),
-            let json = SnapshotPacking.unpack(kept.data),
-            let snapshot = try? snapshotDecoder.decode(StoreSnapshot.self, from: json), store.restore(snapshot)
-        {
-            snapshotted = snapshot.sequence
+        if let kept = try await database.snapshot(store: record.id) {
+            if let snapshot = readable(kept.data, store: record.id), store.restore(snapshot) {
+                snapshotted = snapshot.sequence
+            }
         }
         while true {
             let page = try await database.events(store: record.id, after: store.lastSequence, limit: pageSize)
@@ -68,6 +67,21 @@ extension StoreQueues {
             if page.count < pageSize { break }
         }
         return (store, snapshotted)
+    }
+
+    /// A kept snapshot, or nil — said in the log — when it cannot be read (damaged, or from another version):
+    /// the store is then folded from its whole log, and the next kept snapshot replaces it.
+    static func readable(_ data: Data, store: StoreID) -> StoreSnapshot? {
+        do {
+            guard let json = SnapshotPacking.unpack(data) else { throw SnapshotPacking.Damaged() }
+            return try snapshotDecoder.decode(StoreSnapshot.self, from: json)
+        } catch {
+            logger.warning(
+                "cannot read the store's kept state: folding its whole log instead (slower start); the next snapshot replaces it",
+                metadata: ["store": "\(store)", "error": "\(error)"]
+            )
+            return nil
+        }
     }
 
     /// Keeps a snapshot of every store whose log went on since its last one (the duties' lease holder does,
@@ -89,8 +103,7 @@ extension StoreQueues {
     func restoreFromSnapshot(_ id: StoreID) async throws {
         guard let behind = store(id)?.lastSequence, let kept = try await database.snapshot(store: id),
             kept.sequence > behind + Int64(Self.pageSize),
-            let json = SnapshotPacking.unpack(kept.data),
-            let snapshot = try? Self.snapshotDecoder.decode(StoreSnapshot.self, from: json)
+            let snapshot = Self.readable(kept.data, store: id)
         else { return }
         let feed = live.withLock { stores -> ChangeFeed? in
             guard var store = stores[id], store.lastSequence < snapshot.sequence, store.restore(snapshot) else {

@@ -24,10 +24,8 @@ public final class StoreQueues: Sendable {
     /// Reads of a store's log to catch up with it since the start (``catchUp(_:through:)``): a commit that found
     /// a gap, another replica's write whose notification did not carry its events.
     let logReads = Atomic<Int>(0)
-    /// The log reads under way, one a store (``catchUp(_:through:)``), numbered as they begin.
-    let reads = Mutex<(begun: Int, running: [StoreID: (number: Int, task: Task<Void, any Error>)])>(
-        (0, [:])
-    )
+    /// The log reads under way, one a store (``catchUp(_:through:)``).
+    let reads = LogReads()
 
     /// The told waits scored as events are applied after the start (the start's own fold scores none: a
     /// restarted replica would count them again).
