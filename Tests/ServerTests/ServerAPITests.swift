@@ -175,6 +175,13 @@ import Testing
             #expect(answer.status == 400 && answer.body["field"] as? String == "lat")
             answer = try await server.call("GET", "/v1/stores?lon=9.2", token: nil)
             #expect(answer.status == 400 && answer.body["field"] as? String == "lat")
+            // The schema's search object: radiusKm only with a point, and nothing beside its four parameters.
+            answer = try await server.call("GET", "/v1/stores?q=Test&radiusKm=5", token: nil)
+            #expect(answer.status == 400 && answer.body["field"] as? String == "radiusKm")
+            answer = try await server.call("GET", "/v1/stores?q=Test&=null", token: nil)
+            #expect(answer.status == 400 && answer.body["field"] as? String == "search")
+            answer = try await server.call("GET", "/v1/stores?q=Test&lang=it", token: nil)
+            #expect(answer.status == 400 && answer.body["field"] as? String == "search")
 
             let tickets = "/v1/stores/\(milano.uuidString)/tickets"
             let first = try await server.call("POST", tickets, token: nil)

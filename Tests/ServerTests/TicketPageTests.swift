@@ -104,7 +104,7 @@ import FoundationNetworking
                 ("/?q=" + String(repeating: "x", count: 81), 400, "1 to 80 characters"),
                 // 41 letters with a combining accent each: 82 code points, as the schema's maxLength counts them.
                 ("/?q=" + String(repeating: "e%CC%81", count: 41), 400, "1 to 80 characters"),
-                ("/?radiusKm=5", 400, "give lat and lon"),
+                ("/?radiusKm=5", 400, "give radiusKm with lat and lon"),
                 ("/stores/\(store)/book?date=2020-01-01", 400, "visits can be booked up to"),
                 ("/stores/\(store)/book?date=%3Cb%3E", 400, "the store&#39;s local date as YYYY-MM-DD"),
                 ("/stores/00000000-0000-0000-0000-000000000000/book", 404, "not known"),

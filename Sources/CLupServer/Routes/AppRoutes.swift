@@ -19,7 +19,7 @@ struct AppRoutes {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("v1/stores") { request, _ -> ShopperDesk.Nearby in
-            ShopperDesk.Nearby(stores: try desk.stores(for: StoreSearch(request)))
+            ShopperDesk.Nearby(stores: try desk.stores(for: StoreSearch(request, onlySearch: true)))
         }
         router.get("v1/stores/:store/work") { _, context -> TicketWork.Challenge in
             let store = try context.parameters.require("store", as: UUID.self)

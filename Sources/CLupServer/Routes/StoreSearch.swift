@@ -24,9 +24,19 @@ struct StoreSearch: Sendable, Equatable {
         words = text.map(Self.fold).map { $0.split(separator: " ").map(String.init) }
     }
 
-    /// The search a request's query asks for, or the first thing wrong with it.
-    init(_ request: Request) throws(APIError) {
+    /// The query parameters a search reads.
+    static let parameters: Set<String> = ["lat", "lon", "radiusKm", "q"]
+
+    /// The search a request's query asks for, or the first thing wrong with it. `onlySearch`: any other
+    /// parameter is refused too (the API's; the start page also reads `lang`).
+    init(_ request: Request, onlySearch: Bool = false) throws(APIError) {
         let query = request.uri.queryParameters
+        if onlySearch, let other = query.first(where: { !Self.parameters.contains(String($0.key)) }) {
+            throw APIError.badRequest(
+                "unknown parameter '\(String(other.key).prefix(40))': give lat and lon, radiusKm, or q",
+                field: "search"
+            )
+        }
         func number(_ name: String, in range: ClosedRange<Double>) throws(APIError) -> Double? {
             guard let text = query[name[...]] else { return nil }
             guard let number = Double(String(text)), range.contains(number) else {
@@ -36,11 +46,12 @@ struct StoreSearch: Sendable, Equatable {
         }
         let latitude = try number("lat", in: -90...90)
         let longitude = try number("lon", in: -180...180)
-        let radius = try number("radiusKm", in: 0.1...500) ?? 10
+        let radius = try number("radiusKm", in: 0.1...500)
         var point: Point?
         switch (latitude, longitude) {
         case (let latitude?, let longitude?): point = Point(latitude: latitude, longitude: longitude)
-        case (nil, nil): break
+        case (nil, nil):
+            if radius != nil { throw APIError.badRequest("give radiusKm with lat and lon", field: "radiusKm") }
         case (nil, _): throw APIError.badRequest("give lat with lon", field: "lat")
         case (_, nil): throw APIError.badRequest("give lon with lat", field: "lon")
         }
@@ -61,7 +72,7 @@ struct StoreSearch: Sendable, Equatable {
         guard point != nil || text != nil else {
             throw APIError.badRequest("give lat and lon (a point to search near), or q (a name or town)", field: "q")
         }
-        self.init(point: point, radiusKm: radius, text: text)
+        self.init(point: point, radiusKm: radius ?? 10, text: text)
     }
 
     /// Whether every word is in the store's name or address.
