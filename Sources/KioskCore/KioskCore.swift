@@ -2,7 +2,8 @@
 ///
 /// Owns tickets, ticket codes, store events, queue state, admission rules (the decision and what it records),
 /// the wait estimate, the printer station's decisions (``PrinterStationMachine``, ``TearOffMachine``,
-/// ``RetractRule``), the exit beams' count (``ExitBeamMachine``) and the ticket layout as an abstract
+/// ``RetractRule``), the entrance's outputs and exit beams
+/// (``EntranceLightsMachine``, ``ExitBeamMachine``) and the ticket layout as an abstract
 /// ``PrintDocument``.
 ///
 /// Must not touch: any I/O, clocks (time is a parameter), C modules or Glibc. Hardware lives in `Drivers`,
