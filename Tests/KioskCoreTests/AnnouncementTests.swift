@@ -22,9 +22,13 @@ import Testing
             said.insert(text)
         }
         #expect(said.count == Self.everyDecision.count, "two decisions share their words in \(language)")
-        #expect(
-            Set(SpokenCatalogue.decisionReasons) == Set(Self.everyDecision.map(\.reason)).subtracting(["not_your_turn"])
+        // The table holds a phrase for each decision and none for a decision that does not exist.
+        let table = SpokenCatalogue.table(language).phrases.keys
+        let decisionKeys = Set(
+            table.filter { $0.hasPrefix("decision.") }.map { String($0.dropFirst("decision.".count)) }
         )
+        #expect(decisionKeys == Set(Self.everyDecision.map(\.reason)).subtracting(["not_your_turn"]))
+        #expect(Set(table) == Set(SpokenCatalogue.english.keys), "\(language) and English differ in their keys")
     }
 
     @Test func codesAreReadDigitByDigit() {

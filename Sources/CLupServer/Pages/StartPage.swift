@@ -17,7 +17,7 @@ struct StartPage {
             let query = request.uri.queryParameters
             var values = words(strings)
             values["query"] = query["q"].map(String.init) ?? ""
-            guard ["q", "lat", "lon", "radiusKm"].contains(where: { query[$0[...]] != nil }) else {
+            guard StoreSearch.parameters.contains(where: { query[$0[...]] != nil }) else {
                 return pages.page("start", values, strings)
             }
             do throws(APIError) {

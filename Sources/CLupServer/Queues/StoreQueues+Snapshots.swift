@@ -54,10 +54,10 @@ extension StoreQueues {
             callWindow: callWindow
         )
         var snapshotted: Int64 = 0
-        if let kept = try await database.snapshot(store: record.id) {
-            if let snapshot = readable(kept.data, store: record.id), store.restore(snapshot) {
-                snapshotted = snapshot.sequence
-            }
+        if let kept = try await database.snapshot(store: record.id),
+            let snapshot = readable(kept.data, store: record.id), store.restore(snapshot)
+        {
+            snapshotted = snapshot.sequence
         }
         while true {
             let page = try await database.events(store: record.id, after: store.lastSequence, limit: pageSize)

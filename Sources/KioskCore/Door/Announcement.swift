@@ -59,12 +59,6 @@ public struct SpokenCatalogue: Sendable {
 
     func minutes(_ n: Int) -> String { fill(n == 1 ? "wait_one" : "wait", ["n": "\(n)"]) }
 
-    /// Every key a decision reads (``AdmissionDecision/reason``), for the catalogue's completeness.
-    static let decisionReasons = [
-        "admit", "store_full", "already_used", "expired", "previous_day", "closed", "cancelled", "too_early",
-        "too_late", "wrong_store", "forged", "unreadable", "unknown_ticket", "not_recorded",
-    ]
-
     static let english: [String: String] = [
         "your_number": "Your number is {code}.", "wait": "About {n} minutes.", "wait_one": "About 1 minute.",
         "called": "{code}, please come to the entrance.",
