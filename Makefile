@@ -13,18 +13,21 @@ SWIFT_FLAGS ?=
 VENV        := .venv-test
 DEMO_DIR    ?= out/demo
 
-# Build: libraries we link, and the headers they come with.
-APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3-dev
+# Build: libraries we link, and the headers they come with (libcups, libespeak-ng and libasound are opened at
+# run time, where configured: only their headers are needed here).
+APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3-dev libespeak-ng-dev libasound2-dev
 # Run: the emulator's console fonts.
 APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos,
 # a real browser for the pages, what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot), and
 # what the USB gadget rig needs (qemu, a static busybox for its initramfs, depmod), and libfaketime (kioskd run
 # across a night under a fake clock), PostgreSQL's server (a private cluster per suite: clup-server's second
-# backend), and nginx (the load balancer in front of clup-server replicas in FleetTests).
+# backend), nginx (the load balancer in front of clup-server replicas in FleetTests), and pocketsphinx with
+# its English model and sox (what listens to the kiosk's voice).
 APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver prometheus \
              dpkg-dev debootstrap curl libcurl4-openssl-dev \
-             qemu-system-x86 busybox-static kmod udev xz-utils cpio faketime postgresql nginx-light
+             qemu-system-x86 busybox-static kmod udev xz-utils cpio faketime postgresql nginx-light \
+             pocketsphinx pocketsphinx-en-us sox
 # Package: dpkg-shlibdeps works out the library dependencies; the static Swift runtime's FoundationNetworking
 # links libcurl by its development name.
 APT_DEB   := dpkg-dev libcurl4-openssl-dev

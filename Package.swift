@@ -50,6 +50,10 @@ let package = Package(
         ),
         // libcups' headers (libcups2-dev); the library itself is opened at first use, not linked.
         .target(name: "CCUPS"),
+        // The voice's: libespeak-ng's and libasound's headers (libespeak-ng-dev, libasound2-dev); both libraries
+        // are opened when voice is configured, not linked.
+        .target(name: "CESpeak"),
+        .target(name: "CALSA"),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinuxShims"),
         // The one way our Swift code calls the kernel: EINTR retried, errno kept with the call's name.
@@ -88,7 +92,8 @@ let package = Package(
         .target(
             name: "Drivers",
             dependencies: [
-                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CLinuxShims", "SystemCalls", "StrictTOML",
+                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CESpeak", "CALSA", "CLinuxShims", "SystemCalls",
+                "StrictTOML",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ],

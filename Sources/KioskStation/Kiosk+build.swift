@@ -15,6 +15,7 @@ public struct Kiosk: Sendable {
     public let printer: PrinterStation?
     public let door: DoorStation?
     public let sync: SyncClient?
+    public let voice: Voice?
     public let services: [any Service]
     public let metrics: StationMetrics
     /// The HTTP port once the server listens (useful with port 0).
@@ -41,6 +42,9 @@ extension Kiosk {
         let metrics = StationMetrics()
         let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
         let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: clock, logger: logger)
+        let voice =
+            config.voice.enabled
+            ? Voice(config: config.voice, logger: logger, changes: changes, metrics: metrics) : nil
         let context = StationContext(
             config: config,
             store: store,
@@ -49,8 +53,10 @@ extension Kiosk {
             changes: changes,
             clock: clock,
             metrics: metrics,
-            days: days
+            days: days,
+            voice: voice
         )
+        let calls = CallBoard(queue: queue, days: days, clock: clock, changes: changes, voice: voice)
         let printer = config.printer.enabled ? PrinterStation(context) : nil
         let door = config.door.enabled ? try DoorStation(context) : nil
         let sync =
@@ -90,6 +96,8 @@ extension Kiosk {
                 printer: printer,
                 door: door,
                 sync: sync,
+                voice: voice,
+                calls: calls,
                 queue: queue,
                 changes: changes,
                 metrics: metrics,
@@ -100,7 +108,8 @@ extension Kiosk {
             onServerRunning: { channel in port.set(channel.localAddress?.port ?? config.http.port) },
             logger: logger
         )
-        var services: [any Service] = [days]
+        var services: [any Service] = [days, calls]
+        if let voice { services.append(voice) }
         if let printer { services.append(printer) }
         if let door { services.append(door) }
         if let sync { services.append(sync) }
@@ -112,6 +121,7 @@ extension Kiosk {
             printer: printer,
             door: door,
             sync: sync,
+            voice: voice,
             services: services,
             metrics: metrics,
             httpPort: port

@@ -36,11 +36,11 @@ import Testing
         #expect(Announcement.spelled(TicketCode(prefix: "BV", number: 1000)) == "B V 1 0 0 0")
         #expect(
             Announcement.called(TicketCode(prefix: "A", number: 42)).text(in: .english)
-                == "A 0 4 2, please come to the entrance."
+                == "Number A 0 4 2, please come to the entrance."
         )
         #expect(
             Announcement.called(TicketCode(prefix: "A", number: 42)).text(in: .italian)
-                == "A 0 4 2, si avvicini all'ingresso, per favore."
+                == "Numero A 0 4 2, si avvicini all'ingresso, per favore."
         )
     }
 

@@ -75,6 +75,17 @@ import Testing
             error(minimal + "[door]\nscanner = \"evdev:///dev/input/event2\"\nfeedback_admit = \"\\u0007\"\n")?.key
                 == "door.feedback_admit"
         )
+        #expect(error(minimal + "[voice]\noutput = \"hw:1,0\"\n")?.message.contains("alsa:hw:1,0") == true)
+        #expect(error(minimal + "[voice]\nlanguages = [\"fr\"]\n")?.message.contains("\"it\"") == true)
+        #expect(error(minimal + "[voice]\nlanguages = []\n")?.key == "voice.languages")
+        #expect(error(minimal + "[voice]\nvolume = 150\n")?.key == "voice.volume")
+    }
+
+    @Test func voiceSettings() throws {
+        let text = minimal + "[voice]\nenabled = true\noutput = \"file:/tmp/v\"\nlanguages = [\"it\", \"en\", \"it\"]\n"
+        let voice = try KioskConfig.parse(text, file: "kioskd.toml").voice
+        #expect(voice.enabled && voice.output == .folder("/tmp/v") && voice.languages == [.italian, .english])
+        #expect(try KioskConfig.parse(minimal, file: "kioskd.toml").voice.output == .alsa("default"))
     }
 
     /// The credential never travels in clear by accident: plain HTTP only to this machine or when the

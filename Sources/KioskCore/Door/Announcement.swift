@@ -61,7 +61,7 @@ public struct SpokenCatalogue: Sendable {
 
     static let english: [String: String] = [
         "your_number": "Your number is {code}.", "wait": "About {n} minutes.", "wait_one": "About 1 minute.",
-        "called": "{code}, please come to the entrance.",
+        "called": "Number {code}, please come to the entrance.",
         "not_your_turn": "Not your turn yet: {n} people before you.",
         "not_your_turn_one": "Not your turn yet: 1 person before you.",
         "decision.admit": "Please come in.", "decision.store_full": "The store is full, please wait.",
@@ -80,7 +80,7 @@ public struct SpokenCatalogue: Sendable {
 
     static let italian: [String: String] = [
         "your_number": "Il suo numero è {code}.", "wait": "Circa {n} minuti.", "wait_one": "Circa 1 minuto.",
-        "called": "{code}, si avvicini all'ingresso, per favore.",
+        "called": "Numero {code}, si avvicini all'ingresso, per favore.",
         "not_your_turn": "Non è ancora il suo turno: {n} persone prima di lei.",
         "not_your_turn_one": "Non è ancora il suo turno: 1 persona prima di lei.",
         "decision.admit": "Prego, entri.", "decision.store_full": "Il negozio è pieno, attenda per favore.",

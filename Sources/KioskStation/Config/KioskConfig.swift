@@ -112,6 +112,7 @@ public struct KioskConfig: Sendable, Equatable {
     public var door = Door()
     public var sync = Sync()
     public var http = HTTP()
+    public var voice = Voice()
     public var logLevel = "info"
 
     public init(store: Store) {
@@ -214,6 +215,9 @@ public struct KioskConfig: Sendable, Equatable {
             config.http.host = try http.string("host") ?? config.http.host
             config.http.port = try http.int("port", in: 0...65535) ?? config.http.port
             try http.rejectUnknownKeys()
+        }
+        if let voice = try root.table("voice") {
+            try parseVoice(voice, into: &config.voice)
         }
         if let log = try root.table("log") {
             if let level = try log.string("level") {

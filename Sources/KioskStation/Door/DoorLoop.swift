@@ -45,7 +45,10 @@ final class DoorLoop: @unchecked Sendable {
         }
         do {
             let decisions = try station.decide(try reader.read(timeout: .milliseconds(100)))
-            for decision in decisions { feedback(decision) }
+            for decision in decisions {
+                feedback(decision)
+                station.voice?.say(.decision(decision))
+            }
             try station.expireNoShows()
         } catch let error as ScannerError {
             station.logger.warning("scanner went away", metadata: ["error": "\(error.message)"])

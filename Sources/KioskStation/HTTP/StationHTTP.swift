@@ -16,6 +16,9 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         public var next: [String]
         /// Codes called to the door now (the window display's "now serving").
         public var called: [String]
+        /// The last five codes called today, newest first, whether or not they are still called (the window
+        /// display's "last called", for whoever missed a call).
+        public var recentlyCalled: [String]
         /// Minutes a customer taking a ticket now would wait (what a ticket printed now says), and the range
         /// it falls in four times out of five.
         public var estimatedWaitMinutes: Int
@@ -41,6 +44,7 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public var printer: PrinterStationStatus?
     public var door: DoorStationStatus?
     public var sync: SyncStatus?
+    public var voice: VoiceStatus?
     public var queue: Queue
 }
 
@@ -62,6 +66,8 @@ public enum StationHTTP {
         printer: PrinterStation?,
         door: DoorStation?,
         sync: SyncClient?,
+        voice: Voice? = nil,
+        calls: CallBoard? = nil,
         queue: QueueReplica,
         changes: ChangeFeed,
         metrics: StationMetrics,
@@ -94,12 +100,14 @@ public enum StationHTTP {
                 printer: printer?.status,
                 door: door?.status,
                 sync: sync?.status,
+                voice: voice?.status,
                 queue: .init(
                     waiting: state.waitingCount,
                     inside: state.inside,
                     capacity: state.capacity,
                     next: state.waiting(first: 20).map(\.code.description),
                     called: state.called(at: now, first: 20).map(\.code.description),
+                    recentlyCalled: calls?.recent.map(\.description) ?? [],
                     estimatedWaitMinutes: estimate.point.minutesRoundedUp,
                     estimatedWaitLowMinutes: estimate.low.minutesRoundedUp,
                     estimatedWaitHighMinutes: estimate.high.minutesRoundedUp,

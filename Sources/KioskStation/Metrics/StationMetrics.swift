@@ -49,6 +49,18 @@ public final class StationMetrics: Sendable {
             .increment()
     }
 
+    /// A phrase of the voice, by outcome: `spoken`, `dropped` (it fell behind), `failed` (no sound card).
+    func voicePhrase(_ outcome: String) {
+        registry.makeCounter(
+            descriptor: Self.name(
+                "voice_phrases",
+                "total",
+                "Phrases the kiosk's voice said, dropped or failed to say."
+            ),
+            labels: [("outcome", outcome)]
+        ).increment()
+    }
+
     /// Sets every gauge from the current status; called before each scrape.
     func update(from status: StationStatus, now: Int64) {
         gauge("occupancy", "People inside the store now.", Double(status.queue.inside))

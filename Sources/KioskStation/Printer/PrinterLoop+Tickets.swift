@@ -238,5 +238,8 @@ extension PrinterLoop {
             $0.state = .printing
         }
         logger.info("ticket taken", metadata: ["code": "\(ticket.ticket.code)"])
+        // Said as the paper says it; before opening the paper counts from the opening: the voice says no wait.
+        let open = station.queue.snapshot.untilOpen(at: station.clock.now()) == .zero
+        station.voice?.say(.yourNumber(ticket.ticket.code, wait: open ? ticket.told?.point : nil))
     }
 }

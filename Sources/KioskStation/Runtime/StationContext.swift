@@ -19,6 +19,8 @@ public struct StationContext: Sendable {
     public let metrics: StationMetrics
     /// Starts the business day before a decision of the new day is made on yesterday's state.
     public let days: BusinessDayKeeper
+    /// The kiosk's voice, when `[voice]` is enabled.
+    public let voice: Voice?
 
     public init(
         config: KioskConfig,
@@ -28,7 +30,8 @@ public struct StationContext: Sendable {
         changes: ChangeFeed,
         clock: WallClock,
         metrics: StationMetrics,
-        days: BusinessDayKeeper
+        days: BusinessDayKeeper,
+        voice: Voice? = nil
     ) {
         self.config = config
         self.store = store
@@ -39,6 +42,7 @@ public struct StationContext: Sendable {
         self.clock = clock
         self.metrics = metrics
         self.days = days
+        self.voice = voice
     }
 }
 
@@ -57,4 +61,5 @@ extension Station {
     var clock: WallClock { context.clock }
     var metrics: StationMetrics { context.metrics }
     var days: BusinessDayKeeper { context.days }
+    var voice: Voice? { context.voice }
 }

@@ -1,0 +1,50 @@
+import KioskCore
+import Logging
+import ServiceLifecycle
+import ServiceSupport
+import Synchronization
+
+/// Who was called last: notices each ticket as it is called (a place freed, the store opened, a ticket came
+/// in while there was room), keeps the last five for the window display, and has the voice call it out.
+///
+/// Calls follow from the queue and the clock, not from one event: the board looks on every change of the
+/// queue and at least twice a second.
+public final class CallBoard: Service, Sendable {
+    let queue: QueueReplica
+    let days: BusinessDayKeeper
+    let clock: WallClock
+    let changes: ChangeFeed
+    let voice: Voice?
+    private let watch = Mutex(CallWatch())
+
+    init(queue: QueueReplica, days: BusinessDayKeeper, clock: WallClock, changes: ChangeFeed, voice: Voice?) {
+        self.queue = queue
+        self.days = days
+        self.clock = clock
+        self.changes = changes
+        self.voice = voice
+    }
+
+    /// The last tickets called today, newest first (at most five).
+    public var recent: [TicketCode] { watch.withLock { $0.recent } }
+
+    /// One look: the tickets called since the last.
+    func look() {
+        let now = clock.now()
+        let called = queue.snapshot.called(at: now, first: 50)
+        let fresh = watch.withLock { $0.newlyCalled(called, on: days.businessDay(at: now)) }
+        guard !fresh.isEmpty else { return }
+        if let voice, voice.config.calls {
+            for code in fresh { voice.say(.called(code)) }
+        }
+        changes.notify()
+    }
+
+    public func run() async throws {
+        // A change wakes the board at once; the heartbeat covers calls that come with time alone (the store
+        // opening, a booking's slot starting).
+        for await _ in changes.subscribe(heartbeat: .milliseconds(500)).cancelOnGracefulShutdown() {
+            look()
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Drivers
+import KioskCore
+
+/// The voice's blocking loop on its own thread: takes the next phrase, makes it (espeak-ng) and plays it,
+/// a chime first for a call, in each of the store's languages.
+final class VoiceLoop: @unchecked Sendable {
+    // @unchecked Sendable: built on the service's task, then used by one thread only.
+    let voice: Voice
+    private let sink: any AudioSink
+    private var synthesizer: SpeechSynthesizer?
+    private var sequence = 0
+    /// Why the voice cannot speak, while it cannot (logged once per cause, not once per phrase).
+    private var unavailable: String?
+
+    init(voice: Voice) {
+        self.voice = voice
+        sink = voice.config.output.makeSink()
+    }
+
+    func run() {
+        if (try? synthesizerReady()) != nil { voice.publish { $0.state = "ready" } }
+        while !voice.signal.isStopped {
+            // The nudge is taken before looking, so a phrase queued after the look still wakes the sleep.
+            _ = voice.signal.takeNudge()
+            while let phrase = voice.next(), !voice.signal.isStopped {
+                say(phrase)
+            }
+            voice.signal.sleep(.seconds(1))
+        }
+        sink.abandon()
+    }
+
+    private func synthesizerReady() throws(AudioError) -> SpeechSynthesizer {
+        if let synthesizer { return synthesizer }
+        do {
+            let made = try SpeechSynthesizer(rate: voice.config.rate)
+            synthesizer = made
+            return made
+        } catch {
+            cannotSpeak(error)
+            throw error
+        }
+    }
+
+    private func say(_ phrase: Asked) {
+        let config = voice.config
+        do {
+            let synthesizer = try synthesizerReady()
+            sequence += 1
+            try sink.begin(
+                name: "\(String(1_000_000 + sequence).dropFirst())-\(phrase.announcement.label)",
+                sampleRate: synthesizer.sampleRate
+            )
+            voice.publish { $0.state = "speaking" }
+            var heard: Duration?
+            let play = { (samples: UnsafeBufferPointer<Int16>) throws(AudioError) in
+                if heard == nil { heard = ContinuousClock.now - phrase.at }
+                try self.sink.write(samples)
+            }
+            if phrase.announcement.isCall {
+                try Chime.samples(sampleRate: synthesizer.sampleRate, volume: config.volume).withUnsafeBufferPointer {
+                    (samples) throws(AudioError) in try play(samples)
+                }
+            }
+            for language in config.languages {
+                try synthesizer.speak(
+                    phrase.announcement.text(in: language),
+                    voice: KioskConfig.Voice.espeakVoice(language),
+                    volume: config.volume,
+                    into: play
+                )
+            }
+            try sink.end()
+            if unavailable != nil {
+                voice.logger.notice("voice speaks again", metadata: ["output": "\(sink.address)"])
+                unavailable = nil
+            }
+            voice.metrics.voicePhrase("spoken")
+            voice.publish {
+                $0.state = "ready"
+                $0.spoken += 1
+                $0.last = phrase.announcement.text(in: config.languages[0])
+                $0.firstSampleMilliseconds = heard.map { Int($0 / .milliseconds(1)) }
+                $0.action = nil
+            }
+        } catch {
+            sink.abandon()
+            voice.metrics.voicePhrase("failed")
+            voice.publish { $0.failed += 1 }
+            cannotSpeak(error)
+        }
+    }
+
+    private func cannotSpeak(_ error: AudioError) {
+        voice.publish {
+            $0.state = "unavailable"
+            $0.action = error.message
+        }
+        guard unavailable != error.message else { return }
+        unavailable = error.message
+        voice.logger.warning(
+            "the kiosk cannot speak (it goes on without its voice)",
+            metadata: ["output": "\(error.device)", "error": "\(error.message)"]
+        )
+    }
+}
+
+extension Announcement {
+    /// What a phrase's WAV file is named after: `number-A001`, `called-A002`, `door-not_your_turn`.
+    var label: String {
+        switch self {
+        case .yourNumber(let code, _): return "number-\(code)"
+        case .called(let code): return "called-\(code)"
+        case .decision(let decision): return "door-\(decision.reason)"
+        }
+    }
+}
