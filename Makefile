@@ -23,11 +23,11 @@ APT_RUN   := console-setup-linux
 # what the USB gadget rig needs (qemu, a static busybox for its initramfs, depmod), and libfaketime (kioskd run
 # across a night under a fake clock), PostgreSQL's server (a private cluster per suite: clup-server's second
 # backend), nginx (the load balancer in front of clup-server replicas in FleetTests), and pocketsphinx with
-# its English model and sox (what listens to the kiosk's voice).
+# its English model, sox and alsa-utils (what records and listens to the kiosk's voice).
 APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver prometheus \
              dpkg-dev debootstrap curl libcurl4-openssl-dev \
              qemu-system-x86 busybox-static kmod udev xz-utils cpio faketime postgresql nginx-light \
-             pocketsphinx pocketsphinx-en-us sox
+             pocketsphinx pocketsphinx-en-us sox alsa-utils
 # Package: dpkg-shlibdeps works out the library dependencies; the static Swift runtime's FoundationNetworking
 # links libcurl by its development name.
 APT_DEB   := dpkg-dev libcurl4-openssl-dev
@@ -62,7 +62,10 @@ deps-test: deps-run
 	@$(VENV)/bin/python -c 'import escpos' 2>/dev/null || $(VENV)/bin/pip install -q 'python-escpos>=3.1,<4'
 	@$(VENV)/bin/python -c 'import selenium' 2>/dev/null || $(VENV)/bin/pip install -q 'selenium>=4.15,<5'
 	@[ -x $(VENV)/bin/schemathesis ] || $(VENV)/bin/pip install -q 'schemathesis>=4.3,<5'
-	@$(VENV)/bin/python -c 'import axe_selenium_python' 2>/dev/null || $(VENV)/bin/pip install -q 'axe-selenium-python>=2.1,<3'
+	@# axe-core 4.12 (WCAG 2.2 rules) as axe-playwright-python carries it; only its script is used, so not its
+	@# Playwright (--no-deps).
+	@$(VENV)/bin/python -c 'import importlib.util as u; exit(u.find_spec("axe_playwright_python") is None)' 2>/dev/null || \
+		$(VENV)/bin/pip install -q --no-deps 'axe-playwright-python==0.1.8'
 
 build: deps-build
 	$(SWIFT) build $(SWIFT_FLAGS)

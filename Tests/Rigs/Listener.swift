@@ -9,29 +9,43 @@ enum Listener {
     static let tools = ["pocketsphinx_continuous", "sox"]
     static let model = "/usr/share/pocketsphinx/model/en-us"
 
-    /// The words heard in `wav` after its first `skip` seconds (a chime: the recognizer knows only words),
-    /// lower case, separated by single spaces.
-    static func heard(_ wav: String, skip: Double = 0) throws -> String {
+    /// What was heard in `wav` (any rate; raw signed 16-bit mono at `rawRate` when given), one transcript per
+    /// stretch of sound: sox cuts the sound at every pause of 0.4 s or more (a chime is a stretch of its own,
+    /// followed by half a second of quiet) and pocketsphinx decodes each stretch. Lower case words, single
+    /// spaces; stretches heard as nothing are left out.
+    static func heard(_ wav: String, rawRate: Int? = nil) throws -> [String] {
         let work = HIL.temporaryDirectory("listen")
-        defer {
-            if ProcessInfo.processInfo.environment["CLUP_KEEP_LISTEN"] == nil {
-                try? FileManager.default.removeItem(atPath: work)
-            }
-        }
+        defer { try? FileManager.default.removeItem(atPath: work) }
         try grammar.write(toFile: "\(work)/kiosk.jsgf", atomically: true, encoding: .utf8)
         try dictionary().write(toFile: "\(work)/kiosk.dict", atomically: true, encoding: .utf8)
-        let resampled = "\(work)/16k.wav"
-        let sox = try HIL.run("sox", [wav, "-r", "16000", "-c", "1", "-b", "16", resampled, "trim", "\(skip)"])
-        guard sox.status == 0 else { throw Failed(description: "sox: \(sox.error)") }
-        let result = try HIL.run(
-            "pocketsphinx_continuous",
-            [
-                "-infile", resampled, "-jsgf", "\(work)/kiosk.jsgf", "-dict", "\(work)/kiosk.dict",
-                "-hmm", "\(model)/en-us", "-logfn", "/dev/null",
+        let input = rawRate.map { ["-t", "raw", "-r", "\($0)", "-e", "signed", "-b", "16", "-c", "1", wav] } ?? [wav]
+        let sox = try HIL.run(
+            "sox",
+            input + [
+                "-r", "16000", "-c", "1", "-b", "16", "\(work)/part.wav",
+                "silence", "1", "0.05", "0.5%", "1", "0.4", "0.5%", ":", "newfile", ":", "restart",
             ]
         )
-        guard result.status == 0 else { throw Failed(description: "pocketsphinx: \(result.error)") }
-        return result.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard sox.status == 0 else { throw Failed(description: "sox: \(sox.error)") }
+        let parts = try FileManager.default.contentsOfDirectory(atPath: work).filter { $0.hasPrefix("part") }.sorted()
+        return try parts.compactMap { part in
+            let result = try HIL.run(
+                "pocketsphinx_continuous",
+                [
+                    "-infile", "\(work)/\(part)", "-jsgf", "\(work)/kiosk.jsgf", "-dict", "\(work)/kiosk.dict",
+                    "-hmm", "\(model)/en-us", "-logfn", "/dev/null",
+                ]
+            )
+            guard result.status == 0 else { throw Failed(description: "pocketsphinx: \(result.error)") }
+            let words = result.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            return words.isEmpty ? nil : words
+        }
+    }
+
+    /// How many of `codes` were heard called ("number a zero zero three please come to the entrance") among
+    /// `transcripts`.
+    static func callsHeard(_ codes: [String], in transcripts: [String]) -> Int {
+        codes.filter { code in transcripts.contains { $0.contains("number \(words(code)) please come") } }.count
     }
 
     /// A ticket code as the grammar's words: "A003" → "a zero zero three".

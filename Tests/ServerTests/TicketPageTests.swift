@@ -52,6 +52,15 @@ import FoundationNetworking
             #expect(told[1] < told[0] && told[0] < told[2], "a wait behind two in a store of 1: \(told)")
             let shown = try await Self.page(url(codes[2])).html  // a few ms after the JSON: the same minutes
             #expect(shown.contains("\(told[0]) min (\(told[1])–\(told[2]))"), "\(told)")
+            // The place in line and the wait change in one status region (WCAG 4.1.3): a screen reader says
+            // both when either changes, without the page taking the focus.
+            let region = try #require(shown.firstRange(of: #"<div id="progress" role="status""#))
+            let after = shown[region.upperBound...]
+            let end = try #require(after.firstRange(of: "</div>"))
+            #expect(
+                after[..<end.lowerBound].contains("2 people ahead of you")
+                    && after[..<end.lowerBound].contains("\(told[0]) min")
+            )
             #expect(third.html.contains("/v1/tickets/"), "the page follows its ticket's event stream")
             // Italian from the browser's language, or from the page's switch.
             let italian = try await Self.page(url(codes[2]), language: "it-IT,it;q=0.9,en;q=0.5")

@@ -45,6 +45,9 @@ import Testing
             await rig.customerTakes()
             let tickets = try await rig.requireTickets(2)
             #expect(await browser.ask("expect display called A001") == "ok")
+            // The call is in the last-called list and announced, once, to a screen reader.
+            #expect(await browser.ask("expect display recent A001") == "ok")
+            #expect(await browser.ask("text display announce") == "ok Number A001, please come to the entrance.")
             #expect(await browser.ask("expect manager next A001") == "ok")
             #expect(await browser.ask("expect manager printer ticket A002 waiting") == "ok")
 
@@ -62,6 +65,12 @@ import Testing
             #expect(await browser.ask("expect manager occupancy 0 / 1") == "ok")
             #expect(await browser.ask("expect display inside 0") == "ok")
             #expect(await browser.ask("expect display called take a ticket") == "ok")
+            // A001 is no longer called, but stays on the last-called list; nothing new is announced.
+            #expect(await browser.ask("text display recent") == "ok A001")
+            #expect(await browser.ask("text display announce") == "ok Number A001, please come to the entrance.")
+            // Both pages meet WCAG 2.2 A and AA as axe-core checks them.
+            #expect(await browser.ask("axe display", timeout: .seconds(60)) == "ok")
+            #expect(await browser.ask("axe manager", timeout: .seconds(60)) == "ok")
 
             // Paper out: the window display warns the street.
             rig.emulator.simulate(.paperEnd(true))

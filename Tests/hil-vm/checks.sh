@@ -93,7 +93,7 @@ cat >"$work/kiosk/kioskd.toml" <<TOML
 [store]
 id = "6F1D5C2E-3B8A-4E61-9C7D-2A5B8E4F1C90"
 name = "Gadget Market"
-capacity = 5
+capacity = 100
 [device]
 id = "gadget-entrance"
 state_directory = "$work/kiosk/state"
@@ -105,6 +105,9 @@ enabled = true
 scanner = "evdev:///dev/clup/scanner"
 [http]
 port = 18080
+[voice]
+enabled = true
+output = "alsa:plughw:Loopback,0,0"
 TOML
 install -d -o kioskd -g kioskd -m 0700 "$work/kiosk/state"
 wait_until 10000 ctl status >/dev/null
@@ -214,6 +217,44 @@ taken=$(field lastTaken) waiting=$(field waitingTicket) today=
 check replug-taken $? "gone after ${gone2_ms:-?} ms; $held torn off meanwhile: taken $taken; next ticket $waiting \
 printed ${next_ms:-?} ms after the replug; tickets cut $N, issued ${today:-?}"
 [ -n "$next_ms" ] || diagnose
+
+# 7. The voice through a real sound card (snd-aloop's Loopback: kioskd plays into device 0, arecord records
+# device 1): ten customers take a ticket, each hears its number and, with room inside, its call. The host's
+# test listens to the recording (pocketsphinx) and checks the calls against the codes taken.
+voice_count() { # spoken + dropped + failed, in V
+    local re='"voice":\{([^{}]*)\}' object n
+    fetch && [[ $S =~ $re ]] || return 1
+    object=${BASH_REMATCH[1]} V=0
+    for n in spoken dropped failed; do [[ $object =~ \"$n\":([0-9]+) ]] && V=$((V + BASH_REMATCH[1])); done
+    [[ $object == *'"state":"ready"'* ]]
+}
+voice_quiet() { voice_count && local before=$V && nap 1.5 && voice_count && [ "$V" = "$before" ]; }
+voice_spoke() { voice_count && [ "$V" -ge "$1" ]; }
+wait_until 60000 voice_quiet >/dev/null # what the tear-offs above queued is said (or dropped) first
+arecord -q -D hw:Loopback,1,0 -f S16_LE -r 22050 -c 1 -t raw /hil-out/voice.raw 2>/hil-out/arecord.log &
+recorder=$!
+nap 0.5
+: >/hil-out/voice-codes.txt
+voice_ok=0
+for i in $(seq 1 10); do
+    voice_count
+    before=$V
+    fetch
+    echo "$(field waitingTicket)" >>/hil-out/voice-codes.txt
+    ctl take
+    wait_until 30000 voice_spoke $((before + 2)) >/dev/null || voice_ok=1
+    nap 0.3
+done
+fetch
+first_sample=
+[[ $S =~ \"firstSampleMilliseconds\":([0-9]+) ]] && first_sample=${BASH_REMATCH[1]}
+nap 0.5
+kill -INT "$recorder"
+wait "$recorder"
+recorded=$(($(stat -c %s /hil-out/voice.raw 2>/dev/null || echo 0) / 44100))
+[ "$voice_ok" = 0 ] && [ "$recorded" -ge 20 ]
+check voice $? "10 takes said; ${recorded} s recorded from the loopback card; last phrase's first sample after \
+${first_sample:-?} ms; codes $(tr '\n' ' ' </hil-out/voice-codes.txt)"
 
 kill -TERM "$kioskd"
 wait "$kioskd"

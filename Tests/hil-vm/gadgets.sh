@@ -16,6 +16,8 @@ gadget_modules() {
     modprobe evdev
     modprobe usbhid
     modprobe hid-generic
+    # The voice's sound card: snd-aloop's Loopback (what plays into device 0 is recorded from device 1).
+    modprobe snd-aloop
 }
 
 udc() { ls /sys/class/udc | sed -n "$(($1 + 1))p"; }

@@ -68,8 +68,10 @@ enum PageTemplates {
         <p id="notice" class="notice" role="alert"{{^noticeText}} hidden{{/noticeText}}>{{noticeText}}</p>
         {{#visitText}}<p id="visit">{{visitLabel}}: {{visitText}}</p>{{/visitText}}
         <div id="qr" class="qr"{{^qr}} hidden{{/qr}}>{{{qr}}}</div>
-        <p id="ahead" aria-live="polite">{{aheadText}}</p>
+        <div id="progress" role="status" aria-live="polite" aria-atomic="true">
+        <p id="ahead">{{aheadText}}</p>
         <p id="wait"{{^waitText}} hidden{{/waitText}}>{{waitLabel}}: <span id="minutes">{{waitText}}</span></p>
+        </div>
         <p id="error" class="error" role="alert" hidden></p>
         <button id="notify" type="button" class="quiet" hidden>{{notify}}</button>
         <div id="cancel-box" hidden>

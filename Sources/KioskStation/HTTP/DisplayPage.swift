@@ -1,7 +1,9 @@
 /// The now-serving display at `/display`, for a screen in the store window: the codes called to the door,
-/// how many wait, the estimated wait for a ticket taken now, and a warning when the printer cannot give
-/// tickets (out of paper, a fault, unplugged). Big and legible from the street; follows `GET /events` and
-/// says when it lost the kiosk. No external resources: it works on a kiosk with no internet.
+/// the last five called (for whoever missed a call), how many wait, the estimated wait for a ticket taken
+/// now, and a warning when the printer cannot give tickets (out of paper, a fault, unplugged). Big, high
+/// contrast and legible from the street; each new call is also announced to a screen reader (a polite live
+/// region that says only what is new). Follows `GET /events` and says when it lost the kiosk. No external
+/// resources: it works on a kiosk with no internet.
 enum DisplayPage {
     static let html = LivePage.html(
         title: "CLup — now serving",
@@ -13,7 +15,9 @@ enum DisplayPage {
               #link { font-size: 1.8vw; color: #9fb3c8; }
               #link.down { color: #ff8a80; }
               main { flex: 1; display: grid; grid-template-columns: 3fr 2fr; gap: 2vw; padding: 2vw; }
-              .label { font-size: min(2.4vw, 4vh); color: #9fb3c8; text-transform: uppercase; letter-spacing: 0.1em; }
+              .label { font-size: min(2.4vw, 4vh); color: #9fb3c8; text-transform: uppercase; letter-spacing: 0.1em;
+                       margin: 0; font-weight: 400; }
+              #recent + .label, .figure + .label { margin-top: 2vh; }
               #called { font-size: min(11vw, 24vh); font-weight: 800; line-height: 1.05; display: flex;
                         flex-wrap: wrap; gap: 0 4vw; color: #7CFC9A; }
               #called.none { font-size: min(5vw, 9vh); color: #9fb3c8; font-weight: 400; }
@@ -21,37 +25,60 @@ enum DisplayPage {
               .unit { font-size: min(3vw, 5vh); font-weight: 400; }
               #notice { font-size: 3.4vw; font-weight: 700; padding: 2vh 2vw; background: #b3261e; display: none; }
               #notice.shown { display: block; }
+              #recent { font-size: min(4.5vw, 8vh); font-weight: 700; display: flex; flex-wrap: wrap; gap: 0 3vw;
+                        color: #e0e8f0; margin-top: 1vh; }
+              .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden;
+                                 clip: rect(0 0 0 0); white-space: nowrap; }
             """,
         body: """
             <header><span id="store">CLup</span><span id="link">connecting…</span></header>
             <div id="notice" role="alert"></div>
             <main>
               <section>
-                <div class="label">Now serving</div>
-                <div id="called" class="none" aria-live="polite">—</div>
+                <h1 class="label">Now serving</h1>
+                <div id="called" class="none">—</div>
+                <h2 class="label">Last called</h2>
+                <div id="recent">—</div>
+                <div id="announce" class="visually-hidden" role="status" aria-live="polite"></div>
               </section>
               <section>
-                <div class="label">Waiting</div>
+                <h2 class="label">Waiting</h2>
                 <div class="figure"><span id="waiting">–</span> <span class="unit" id="people">people</span></div>
-                <div class="label">Wait for a new ticket</div>
+                <h2 class="label">Wait for a new ticket</h2>
                 <div class="figure"><span id="wait">–</span> <span class="unit">min</span></div>
-                <div class="label">Inside</div>
+                <h2 class="label">Inside</h2>
                 <div class="figure"><span id="inside">–</span><span class="unit"> / <span id="capacity">–</span></span></div>
               </section>
             </main>
             """,
         script: """
+            // The newest call announced so far: the live region says only calls newer than it (none on the
+            // first render: what was called before the page opened is on the screen, not news).
+            let announced;
+            function announce(recent) {
+              if (announced !== undefined && recent.length > 0 && recent[0] !== announced) {
+                const seen = recent.indexOf(announced);
+                const fresh = (seen < 0 ? recent : recent.slice(0, seen)).slice().reverse();
+                $("announce").textContent = fresh.map((c) => "Number " + c + ", please come to the entrance.").join(" ");
+              }
+              announced = recent.length > 0 ? recent[0] : (announced === undefined ? null : announced);
+            }
+            function codes(list) {
+              return list.map((c) => { const span = document.createElement("span"); span.textContent = c; return span; });
+            }
             function render(s) {
               $("store").textContent = s.store;
               const q = s.queue;
+              const recent = q.recentlyCalled || [];
+              announce(recent);
+              if (recent.length > 0) $("recent").replaceChildren(...codes(recent)); else $("recent").textContent = "—";
               const called = $("called");
               if (!q.open) {
                 called.className = "none";
                 called.textContent = q.notice || "Closed";
               } else if (q.called.length > 0) {
                 called.className = "";
-                called.replaceChildren(...q.called.slice(0, 6).map((c) => {
-                  const span = document.createElement("span"); span.textContent = c; return span; }));
+                called.replaceChildren(...codes(q.called.slice(0, 6)));
               } else {
                 called.className = "none";
                 // Nobody called: either people wait for a place, or the next ticket is called at once.
