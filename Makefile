@@ -13,9 +13,10 @@ SWIFT_FLAGS ?=
 VENV        := .venv-test
 DEMO_DIR    ?= out/demo
 
-# Build: libraries we link, and the headers they come with (libcups, libespeak-ng and libasound are opened at
-# run time, where configured: only their headers are needed here).
-APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3-dev libespeak-ng-dev libasound2-dev
+# Build: libraries we link, and the headers they come with (libcups, libespeak-ng, libasound and libgpiod are
+# opened at run time, where configured: only their headers are needed here).
+APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3-dev libespeak-ng-dev libasound2-dev \
+             libgpiod-dev
 # Run: the emulator's console fonts.
 APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos,

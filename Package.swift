@@ -54,6 +54,8 @@ let package = Package(
         // are opened when voice is configured, not linked.
         .target(name: "CESpeak"),
         .target(name: "CALSA"),
+        // The door's lines: libgpiod's header (libgpiod-dev); the library is opened when lines are configured.
+        .target(name: "CGPIOD"),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinuxShims"),
         // The one way our Swift code calls the kernel: EINTR retried, errno kept with the call's name.
@@ -92,7 +94,7 @@ let package = Package(
         .target(
             name: "Drivers",
             dependencies: [
-                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CESpeak", "CALSA", "CLinuxShims", "SystemCalls",
+                "KioskCore", "QRSymbol", "CLibUSB", "CCUPS", "CESpeak", "CALSA", "CGPIOD", "CLinuxShims", "SystemCalls",
                 "StrictTOML",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),

@@ -48,7 +48,7 @@ import Testing
         #expect(run.status == 0, "\(diagnosis)")
         for check in [
             "devices", "udev-rules", "usblp-bound", "usb-print", "tear-off", "evdev-scan", "scanner-replug", "replug",
-            "replug-taken", "voice", "kioskd-stops",
+            "replug-taken", "gpio", "voice", "kioskd-stops",
         ] {
             #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")
         }

@@ -81,6 +81,30 @@ import Testing
         #expect(error(minimal + "[voice]\nvolume = 150\n")?.key == "voice.volume")
     }
 
+    @Test func doorLines() throws {
+        let text =
+            minimal + """
+                [door]
+                gpio_chip = "gpiochip2"
+                green_line = "DOOR_GREEN"
+                red_line = "27"
+                gate_line = "gpiochip0:4"
+                exit_beam = "22"
+                exit_beam_outside = "23"
+                lines_active_low = true
+
+                """
+        let lines = try KioskConfig.parse(text, file: "kioskd.toml").door.lines
+        #expect(lines.signals[.green] == GPIOLineAddress(chip: "gpiochip2", line: .name("DOOR_GREEN")))
+        #expect(lines.signals[.red] == GPIOLineAddress(chip: "gpiochip2", line: .offset(27)))
+        #expect(lines.signals[.gate] == GPIOLineAddress(chip: "gpiochip0", line: .offset(4)))
+        #expect(lines.beams.count == 2 && lines.signalsActiveLow && !lines.beamsActiveLow)
+        #expect(error(minimal + "[door]\nexit_beam_outside = \"5\"\n")?.message.contains("needs exit_beam") == true)
+        #expect(error(minimal + "[door]\ngreen_line = \"5\"\nred_line = \"gpiochip0:5\"\n")?.key == "door.gpio_chip")
+        #expect(error(minimal + "[door]\ngate_line = \"gpiochip0:\"\n")?.message.contains("gpioinfo") == true)
+        #expect(error(minimal + "[door]\ngate_pulse_ms = 5\n")?.key == "door.gate_pulse_ms")
+    }
+
     @Test func voiceSettings() throws {
         let text = minimal + "[voice]\nenabled = true\noutput = \"file:/tmp/v\"\nlanguages = [\"it\", \"en\", \"it\"]\n"
         let voice = try KioskConfig.parse(text, file: "kioskd.toml").voice

@@ -103,6 +103,12 @@ profile = "citizen-ppu-700"
 [door]
 enabled = true
 scanner = "evdev:///dev/clup/scanner"
+gpio_chip = "$SIM_CHIP"
+green_line = "clup-green"
+red_line = "1"
+gate_line = "$SIM_CHIP:2"
+exit_beam = "3"
+exit_beam_outside = "4"
 [http]
 port = 18080
 [voice]
@@ -179,6 +185,62 @@ udevadm settle --timeout=10
 used_ms=$(wait_until 20000 has_field reason already_used)
 [ -n "$scanner_gone_ms" ] && [ -n "$scanner_back_ms" ] && [ -n "$used_ms" ]
 check scanner-replug $? "gone after ${scanner_gone_ms:-?} ms, ready ${scanner_back_ms:-?} ms after the replug, next scan decided after ${used_ms:-?} ms"
+
+# 8. The entrance's light, gate and exit beams on a real gpiochip (gpio-sim, see gpio.sh): lines named by
+# name, by offset and by chip:offset. A refusal lights red, an admission green and pulses the gate; people
+# walking out through the two beams are counted, one walking in is not, two a step apart are two, and a beam
+# blocked for long is reported, not counted.
+number() { local re="\"$1\":([0-9]+)"; fetch && [[ $S =~ $re ]] && N=${BASH_REMATCH[1]}; }
+number_is() { number "$1" && [ "$N" = "$2" ]; }
+lines_ready() { fetch && [[ $S == *'"lights":"ready"'* && $S == *'"beams":"ready"'* ]]; }
+scan_ticket() { # n: types the QR of the n-th ticket cut
+    local code
+    code=$(zbarimg --quiet --raw "/hil-out/tickets/ticket-$(printf %04d "$1").png" 2>/dev/null | head -1)
+    "$bin/scanner-emulator" /dev/hidg0 --keypad --key-delay-ms 4 --scan "$code"
+}
+gpio_detail="" gpio_ok=0
+gpio_fail() { gpio_detail="$gpio_detail FAILED: $1;"; gpio_ok=1; }
+wait_until 10000 lines_ready >/dev/null || gpio_fail "lines not ready: $(field lights) / $(field beams)"
+wait_until 5000 line_is 1 0 >/dev/null # the red of the re-scan above has gone out
+# A001 again: already used, red steady, green off.
+"$bin/scanner-emulator" /dev/hidg0 --keypad --key-delay-ms 4 --scan "$payload"
+scanned=$(now_ms)
+red_ms=$(wait_until 5000 line_is 1 1) && line_is 0 0 || gpio_fail "refusal: red ${red_ms:-never} green $L"
+gpio_detail="$gpio_detail refusal: red on ${red_ms:-?} ms after the last key;"
+# Three admissions: green on and the gate pulsed each time; inside grows.
+number inside
+inside=$N
+for n in 2 3 4; do
+    scan_ticket "$n"
+    green_ms=$(wait_until 10000 line_is 0 1) || gpio_fail "ticket $n: no green"
+    gate_ms=$(wait_until 2000 line_is 2 1) || gpio_fail "ticket $n: no gate pulse"
+    wait_until 2000 line_is 2 0 >/dev/null || gpio_fail "ticket $n: the gate stayed on"
+done
+wait_until 5000 number_is inside $((inside + 3)) >/dev/null || gpio_fail "inside $N after 3 admissions from $inside"
+gpio_detail="$gpio_detail admissions: green ${green_ms:-?} ms, gate ${gate_ms:-?} ms, inside $inside→$N;"
+inside=$N
+number exits
+exits=$N
+# One person out: inner, then outer.
+beam 3 blocked; nap 0.3; beam 4 blocked; nap 0.2; beam 3 clear; nap 0.2; beam 4 clear
+wait_until 3000 number_is exits $((exits + 1)) >/dev/null || gpio_fail "one out: exits $N"
+# One person in through the exit: outer, then inner: not an exit.
+beam 4 blocked; nap 0.3; beam 3 blocked; nap 0.2; beam 4 clear; nap 0.2; beam 3 clear
+wait_until 3000 number_is walkedInThroughExit 1 >/dev/null || gpio_fail "one in: walked in $N"
+# Two out a step apart.
+beam 3 blocked; nap 0.3; beam 4 blocked; nap 0.2; beam 3 clear; nap 0.1; beam 3 blocked; nap 0.2
+beam 4 clear; nap 0.1; beam 4 blocked; nap 0.2; beam 3 clear; nap 0.3; beam 4 clear
+wait_until 3000 number_is exits $((exits + 3)) >/dev/null || gpio_fail "two out: exits $N"
+number_is inside $((inside - 3)) || gpio_fail "inside $N after 3 exits from $inside"
+gpio_detail="$gpio_detail beams: exits $exits→$((exits + 3)), inside $inside→$N;"
+# A trolley left in the inner beam for 11 s: reported, not counted; clear again, ready again.
+beam 3 blocked
+blocked_ms=$(wait_until 15000 has_field beams "blocked: the inner beam — clear the exit") || gpio_fail "not reported blocked"
+beam 3 clear
+wait_until 3000 lines_ready >/dev/null || gpio_fail "not ready after clearing"
+number_is exits $((exits + 3)) || gpio_fail "the blocked beam counted: exits $N"
+gpio_detail="$gpio_detail blocked reported after ${blocked_ms:-?} ms"
+check gpio $gpio_ok "$gpio_detail"
 
 # 4. Unplug the printer and plug it back, twice. Each time kioskd reports it gone within 1 s. The ticket left
 # in the printer is not printed again; a ticket torn off while the cable was out is recorded once, and the

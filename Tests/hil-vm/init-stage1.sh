@@ -21,6 +21,8 @@ busybox mount -t tmpfs -o mode=0755 rootrw /rw
 busybox mkdir -p /rw/upper /rw/work
 busybox mount -t overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work hilroot /newroot
 busybox mkdir -p /newroot/usr/lib/modules /newroot/hil-out
+# The host may have a folder of that name (its linux-headers package's build link): the link replaces it.
+busybox rm -rf "/newroot/usr/lib/modules/$(busybox uname -r)"
 busybox ln -sfn "$modules/$(busybox uname -r)" "/newroot/usr/lib/modules/$(busybox uname -r)"
 busybox mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none hilout /newroot/hil-out ||
     log "cannot mount the results share"

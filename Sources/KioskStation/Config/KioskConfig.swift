@@ -72,6 +72,8 @@ public struct KioskConfig: Sendable, Equatable {
         /// Bytes sent to a serial scanner after an admission / a refusal (its beep or LED command).
         public var feedbackAdmit: [UInt8] = []
         public var feedbackRefuse: [UInt8] = []
+        /// The light, the gate and the exit beams on GPIO lines.
+        public var lines = DoorLines()
 
         public init() {}
     }
@@ -206,6 +208,7 @@ public struct KioskConfig: Sendable, Equatable {
             config.door.callWindowMinutes =
                 try door.int("call_window_minutes", in: 1...240) ?? config.door.callWindowMinutes
             try parseDoorInputs(door, into: &config.door)
+            try parseDoorLines(door, into: &config.door.lines)
             try door.rejectUnknownKeys()
         }
         if let sync = try root.table("sync") {

@@ -7,13 +7,15 @@ final class DoorLoop: @unchecked Sendable {
     // @unchecked Sendable: built on the service's task, then used by one thread only.
     let station: DoorStation
     let reader: any ScannerReader
+    let signals: EntranceSignals?
     private var backoff = ReconnectBackoff()
     /// Why the scanner could not be opened, while it cannot (logged once per cause, not once per retry).
     private var unreachable: String?
 
-    init(station: DoorStation, reader: any ScannerReader) {
+    init(station: DoorStation, reader: any ScannerReader, signals: EntranceSignals?) {
         self.station = station
         self.reader = reader
+        self.signals = signals
     }
 
     func run() {
@@ -46,6 +48,7 @@ final class DoorLoop: @unchecked Sendable {
         do {
             let decisions = try station.decide(try reader.read(timeout: .milliseconds(100)))
             for decision in decisions {
+                signals?.show(decision)
                 feedback(decision)
                 station.voice?.say(.decision(decision))
             }

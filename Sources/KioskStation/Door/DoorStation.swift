@@ -73,16 +73,26 @@ public final class DoorStation: Service, Sendable, Station {
 
     public func run() async throws {
         let reader = try makeScannerReader(config.door.scanner, suffix: config.door.suffix)
-        let loop = DoorLoop(station: self, reader: reader)
+        let lines = config.door.lines
+        let signals = lines.signals.isEmpty ? nil : EntranceSignals(station: self, wiring: lines)
+        let loop = DoorLoop(station: self, reader: reader, signals: signals)
+        // The scanner's loop, and beside it each input and output the door has: every one on its own thread.
+        var loops: [(name: String, body: @Sendable () -> Void)] = [("door-station", loop.run)]
         if let exitInput = config.door.exitInput {
             let exits = ExitKeyLoop(station: self, input: exitInput, key: config.door.exitKey)
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.signal.runOnDedicatedThread(named: "door-station") { loop.run() } }
-                group.addTask { await self.signal.runOnDedicatedThread(named: "door-exit-key") { exits.run() } }
-            }
-        } else {
-            await signal.runOnDedicatedThread(named: "door-station") { loop.run() }
+            loops.append(("door-exit-key", exits.run))
         }
+        if let signals { loops.append(("door-lights", signals.run)) }
+        if !lines.beams.isEmpty {
+            let beams = ExitBeamLoop(station: self, wiring: lines)
+            loops.append(("door-exit-beams", beams.run))
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for (name, body) in loops {
+                group.addTask { await self.signal.runOnDedicatedThread(named: name, body) }
+            }
+        }
+        signals?.signal.stop()
         publish(state: "stopped")
     }
 }

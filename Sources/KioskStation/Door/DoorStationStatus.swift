@@ -25,6 +25,12 @@ public struct DoorStationStatus: Sendable, Codable, Equatable {
     public var action: String?
     /// `ready` or `disconnected` when an exit key input is configured.
     public var exitInput: String?
+    /// The light and gate on GPIO, when wired: `ready`, or `unavailable: <what to do>`.
+    public var lights: String?
+    /// The exit beams, when wired: `ready`, `blocked: <which>`, or `unavailable: <what to do>`.
+    public var beams: String?
+    /// People the two exit beams saw come in through the exit (not counted as exits).
+    public var walkedInThroughExit = 0
 
     public init(scanner: String) {
         self.scanner = scanner
