@@ -36,7 +36,14 @@ final class DemoRig: Sendable {
     /// The demo store: small, so "store full" and "not your turn" come quickly; open all day.
     static let capacity = 3
 
-    init(out: String, profile: String, httpPort: Int, serverPort: Int, logger: Logger) async throws {
+    init(
+        out: String,
+        profile: String,
+        httpPort: Int,
+        serverPort: Int,
+        voice: KioskConfig.Voice,
+        logger: Logger
+    ) async throws {
         let printerProfile = try PrinterProfile.load(named: profile)
         profileName = printerProfile.name
         var quiet = logger
@@ -100,6 +107,7 @@ final class DemoRig: Sendable {
         config.sync.credential = credential
         config.sync.pullWaitSeconds = 5
         config.http.port = httpPort
+        config.voice = voice
         kiosk = try Kiosk.build(config: config, logger: logger)
     }
 

@@ -40,6 +40,18 @@ struct KioskDemo: AsyncParsableCommand {
     @Flag(help: "Do not open the pages in a browser.")
     var noBrowser = false
 
+    @Flag(help: "Do not speak (the kiosk speaks on this machine's sound card, or into WAV files without one).")
+    var noVoice = false
+
+    /// The voice: on the sound card when this machine has one, else a WAV file per phrase in the demo's folder.
+    func voice(out: String) -> KioskConfig.Voice {
+        var voice = KioskConfig.Voice()
+        voice.enabled = !noVoice
+        let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
+        voice.output = cards.contains("]:") ? .alsa("default") : .folder("\(out)/voice")
+        return voice
+    }
+
     static let keys =
         "Enter: tear the ticket off · a: app ticket · s: scan the next ticket at the door · "
         + "x: someone leaves · p: paper out/in · c: cover open/closed · q or Ctrl-C: quit"
@@ -56,6 +68,7 @@ struct KioskDemo: AsyncParsableCommand {
             profile: profile,
             httpPort: httpPort,
             serverPort: serverPort,
+            voice: voice(out: out),
             logger: logger
         )
         let pocket = Pocket()
@@ -69,6 +82,11 @@ struct KioskDemo: AsyncParsableCommand {
             "  printer: \(rig.profileName) emulated on tcp://127.0.0.1:\(rig.printerEndpoint.port), tickets in \(out)/tickets"
         )
         say("  scanner: emulated on \(rig.scanner.path)")
+        switch rig.kiosk.voice?.config.output {
+        case .alsa(let device)?: say("  voice:   espeak-ng on the sound card (ALSA \(device)); --no-voice turns it off")
+        case .folder(let folder)?: say("  voice:   no sound card here: each phrase is a WAV file in \(folder)")
+        case nil: say("  voice:   off")
+        }
         say("  server:  embedded clup-server at \(rig.serverURL)/v1, store \(rig.store.uuidString)")
         say("  shopper: \(rig.serverURL)/?q=demo   (take or book a ticket; a paper ticket's QR opens its page here)")
         say(
@@ -186,6 +204,9 @@ struct KioskDemo: AsyncParsableCommand {
             decision.message.hasPrefix("\(ticket.code): ")
             ? String(decision.message.dropFirst(ticket.code.count + 2)) : decision.message
         say("door: \(ticket.code) \(mark) \(message)")
+        // What the entrance's light shows for it (a moment later: the light has a thread of its own).
+        Thread.sleep(forTimeInterval: 0.05)
+        say("light: \(door.status.light)")
         // Turned away for now: the customer keeps the ticket and comes back.
         if ["store_full", "not_your_turn"].contains(decision.reason) { pocket.putBack(ticket) }
     }

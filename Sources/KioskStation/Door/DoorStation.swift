@@ -74,7 +74,7 @@ public final class DoorStation: Service, Sendable, Station {
     public func run() async throws {
         let reader = try makeScannerReader(config.door.scanner, suffix: config.door.suffix)
         let lines = config.door.lines
-        let signals = lines.signals.isEmpty ? nil : EntranceSignals(station: self, wiring: lines)
+        let signals = EntranceSignals(station: self, wiring: lines)
         let loop = DoorLoop(station: self, reader: reader, signals: signals)
         // The scanner's loop, and beside it each input and output the door has: every one on its own thread.
         var loops: [(name: String, body: @Sendable () -> Void)] = [("door-station", loop.run)]
@@ -82,7 +82,7 @@ public final class DoorStation: Service, Sendable, Station {
             let exits = ExitKeyLoop(station: self, input: exitInput, key: config.door.exitKey)
             loops.append(("door-exit-key", exits.run))
         }
-        if let signals { loops.append(("door-lights", signals.run)) }
+        loops.append(("door-lights", signals.run))
         if !lines.beams.isEmpty {
             let beams = ExitBeamLoop(station: self, wiring: lines)
             loops.append(("door-exit-beams", beams.run))
@@ -92,7 +92,7 @@ public final class DoorStation: Service, Sendable, Station {
                 group.addTask { await self.signal.runOnDedicatedThread(named: name, body) }
             }
         }
-        signals?.signal.stop()
+        signals.signal.stop()
         publish(state: "stopped")
     }
 }

@@ -27,6 +27,8 @@ public struct DoorStationStatus: Sendable, Codable, Equatable {
     public var exitInput: String?
     /// The light and gate on GPIO, when wired: `ready`, or `unavailable: <what to do>`.
     public var lights: String?
+    /// What the light shows now (wired or not): `off`, `green`, `red`, `green+gate`.
+    public var light = "off"
     /// The exit beams, when wired: `ready`, `blocked: <which>`, or `unavailable: <what to do>`.
     public var beams: String?
     /// People the two exit beams saw come in through the exit (not counted as exits).

@@ -8,6 +8,7 @@ import Synchronization
 /// ``show(_:)`` never waits: the door's loop hands the decision over and this thread sets the lines (within
 /// a millisecond) and times the blinks. Lines that cannot be opened (a chip missing, a line held by another
 /// program) are a warning and a status, tried again every 5 s: the door keeps deciding without its light.
+/// Without lines wired the pattern still runs, for the door's status (`light`: what a light would show).
 final class EntranceSignals: @unchecked Sendable {
     // @unchecked Sendable: `pending` is behind its mutex; the rest belongs to the signals' own thread.
     let station: DoorStation
@@ -52,6 +53,7 @@ final class EntranceSignals: @unchecked Sendable {
                 wake = nil
                 inputs.append(.tick(at: now))
             }
+            let before = machine.on
             for input in inputs {
                 for action in machine.handle(input) {
                     switch action {
@@ -59,6 +61,10 @@ final class EntranceSignals: @unchecked Sendable {
                     case .wake(let at): wake = at
                     }
                 }
+            }
+            if machine.on != before {
+                let light = EntranceLightsMachine.Line.allCases.filter(machine.on.contains).map(\.rawValue)
+                station.publish { $0.light = light.isEmpty ? "off" : light.joined(separator: "+") }
             }
             // At most a quarter of a second: the station's stop is seen that soon.
             signal.sleep(min(wake.map { max($0 - now, .milliseconds(1)) } ?? .seconds(1), .milliseconds(250)))
@@ -70,7 +76,7 @@ final class EntranceSignals: @unchecked Sendable {
 
     /// Opens the lines if they are not open (trying at most every 5 s); false while they cannot be.
     private func open() -> Bool {
-        if outputs != nil { return true }
+        if outputs != nil || wiring.signals.isEmpty { return true }
         if let lastAttempt, now - lastAttempt < .seconds(5) { return false }
         lastAttempt = now
         do {

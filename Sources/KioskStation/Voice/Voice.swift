@@ -12,7 +12,7 @@ import Synchronization
 /// (``VoiceLoop``) empties, so a slow or missing sound card never holds up a decision, a print or a scan. A
 /// missing card is a warning and a status, not a stop; it is tried again for every phrase.
 public final class Voice: Service, Sendable {
-    let config: KioskConfig.Voice
+    public let config: KioskConfig.Voice
     let logger: Logger
     let changes: ChangeFeed
     let metrics: StationMetrics
