@@ -73,6 +73,7 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "door" {
             try await DoorBenchmarks.scanToDecision(count: scans)
+            try await EntranceBenchmarks.scanToLightAndVoice(count: min(scans, 100))
         }
         if only == "all" || only == "server" {
             try await ServerBenchmarks.virtualTickets(clients: clients, perClient: ticketsPerClient)

@@ -56,6 +56,11 @@ enum DaemonBenchmarks {
                 + "stripped as the package installs it"
         )
         print("idle RSS (one ticket waiting, 10 s after start): \(fmt(Double(idle) / 1024, 1)) MiB")
+        let spoken = try await idleWithVoice(binary: binary, server: server, logger: logger)
+        print(
+            "idle RSS with [voice] on (espeak-ng loaded, one ticket taken and its number and call said into WAV "
+                + "files, 10 s later): \(fmt(Double(spoken) / 1024, 1)) MiB"
+        )
         guard tearOffs > 0 else { return }
 
         print("\n== Soak: \(tearOffs) tear-offs through kioskd (poll 20 ms, debounce 30 ms, sync on)")
@@ -93,6 +98,44 @@ enum DaemonBenchmarks {
         await server.stop()
     }
 
+    /// kioskd's resident set (KiB) with the voice configured, once it has said a ticket's number and its call.
+    private static func idleWithVoice(binary: String, server: BenchServer, logger: Logger) async throws -> Int {
+        let store = try server.registerStore(capacity: 100_000)
+        let credential = try server.enroll("bench-voice", store: store)
+        let emulator = try PrinterEmulator(profile: try PrinterProfile.load(named: "custom-vkp80iii"), logger: logger)
+        let tcp = try TCPEndpoint(emulator: emulator, port: 0, logger: logger)
+        defer { tcp.stop() }
+        let state = NSTemporaryDirectory() + "clup-bench-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let config = try writeConfig(
+            state: state,
+            store: store,
+            printer: "tcp://127.0.0.1:\(tcp.port)",
+            server: server.url,
+            credential: credential,
+            voice: "\(state)/voice"
+        )
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["run", "--config", config]
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        guard emulator.waitForTickets(count: 1, timeout: .seconds(20)) != nil else {
+            throw BenchError("kioskd with voice printed no ticket")
+        }
+        emulator.simulate(.take)
+        for _ in 0..<200 {
+            let said = (try? FileManager.default.contentsOfDirectory(atPath: "\(state)/voice")) ?? []
+            if said.filter({ $0.hasSuffix(".wav") && !$0.hasPrefix(".") }).count >= 2 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .seconds(10))
+        return residentBytes(of: process.processIdentifier) / 1024
+    }
+
     /// The size of `binary` after `strip --strip-unneeded` (what `make deb` installs).
     private static func strippedSize(of binary: String) throws -> Int {
         let copy = NSTemporaryDirectory() + "clup-bench-stripped-\(UUID().uuidString.prefix(8))"
@@ -111,7 +154,8 @@ enum DaemonBenchmarks {
         store: UUID,
         printer: String,
         server: String,
-        credential: String
+        credential: String,
+        voice: String? = nil
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let credentialPath = "\(state)/credential"
@@ -136,7 +180,7 @@ enum DaemonBenchmarks {
             [sync]
             server = "\(server)"
             credential_file = "\(credentialPath)"
-            """
+            """ + (voice.map { "\n[voice]\nenabled = true\noutput = \"file:\($0)\"\n" } ?? "")
         for (path, text) in [(credentialPath, credential + "\n"), (configPath, config)] {
             guard
                 FileManager.default.createFile(

@@ -15,7 +15,9 @@ enum DoorBenchmarks {
         )
         print("seen through          p50 ms   p99 ms   max ms   target p99")
         for follow in [false, true] {
-            let samples = try await run(followEvents: follow, count: count)
+            let samples = try await run(count: count) { port, scanner, payloads in
+                try measure(port: port, scanner: scanner, payloads: payloads, followEvents: follow)
+            }
             print(
                 "\((follow ? "GET /events (SSE)" : "GET /status (poll)").padding(toLength: 20, withPad: " ", startingAt: 0))  "
                     + "\(fmt(samples.p50, 2).leftPad(7))  \(fmt(samples.p99, 2).leftPad(7))  "
@@ -24,7 +26,13 @@ enum DoorBenchmarks {
         }
     }
 
-    static func run(followEvents: Bool, count: Int) async throws -> Samples {
+    /// A door kiosk (printer off) whose store holds `count` taken tickets, each admitted when scanned; `measure`
+    /// scans their payloads on the pty scanner and reads the kiosk's HTTP port, on a thread of its own.
+    static func run(
+        count: Int,
+        configure: (inout KioskConfig) -> Void = { _ in },
+        measure: @escaping @Sendable (Int, SerialScannerEmulator, [String]) throws -> Samples
+    ) async throws -> Samples {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let scanner = try SerialScannerEmulator(suffix: .cr)
@@ -38,6 +46,7 @@ enum DoorBenchmarks {
         config.door.enabled = true
         config.door.scanner = "serial://\(scanner.path)"
         config.http.port = 0
+        configure(&config)
         let kiosk = try Kiosk.build(config: config, logger: logger)
         guard let door = kiosk.door else { throw BenchError("no door station") }
 
@@ -75,11 +84,7 @@ enum DoorBenchmarks {
         let samples = try await withCheckedThrowingContinuation {
             (continuation: CheckedContinuation<Samples, any Error>) in
             Thread { [payloads] in
-                continuation.resume(
-                    with: Result {
-                        try measure(port: port, scanner: scanner, payloads: payloads, followEvents: followEvents)
-                    }
-                )
+                continuation.resume(with: Result { try measure(port, scanner, payloads) })
             }.start()
         }
         await group.triggerGracefulShutdown()

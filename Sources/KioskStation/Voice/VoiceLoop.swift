@@ -1,6 +1,10 @@
 import Drivers
 import KioskCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The voice's blocking loop on its own thread: takes the next phrase, makes it (espeak-ng) and plays it,
 /// a chime first for a call, in each of the store's languages.
 final class VoiceLoop: @unchecked Sendable {
@@ -53,8 +57,12 @@ final class VoiceLoop: @unchecked Sendable {
             )
             voice.publish { $0.state = "speaking" }
             var heard: Duration?
+            var heardAt: Int64?
             let play = { (samples: UnsafeBufferPointer<Int16>) throws(AudioError) in
-                if heard == nil { heard = ContinuousClock.now - phrase.at }
+                if heard == nil {
+                    heard = ContinuousClock.now - phrase.at
+                    heardAt = Self.wallMicroseconds()
+                }
                 try self.sink.write(samples)
             }
             if phrase.announcement.isCall {
@@ -81,6 +89,7 @@ final class VoiceLoop: @unchecked Sendable {
                 $0.spoken += 1
                 $0.last = phrase.announcement.text(in: config.languages[0])
                 $0.firstSampleMilliseconds = heard.map { Int($0 / .milliseconds(1)) }
+                $0.firstSampleAt = heardAt
                 $0.action = nil
             }
         } catch {
@@ -89,6 +98,12 @@ final class VoiceLoop: @unchecked Sendable {
             voice.publish { $0.failed += 1 }
             cannotSpeak(error)
         }
+    }
+
+    static func wallMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 
     private func cannotSpeak(_ error: AudioError) {

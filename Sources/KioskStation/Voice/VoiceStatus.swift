@@ -14,6 +14,9 @@ public struct VoiceStatus: Sendable, Codable, Equatable {
     public var last: String?
     /// Milliseconds from a phrase being asked for to its first sample handed to the card, for the last one.
     public var firstSampleMilliseconds: Int?
+    /// When the last phrase's first sample was handed to the card (microseconds since 1970: benchmarks time
+    /// a scan to it).
+    public var firstSampleAt: Int64?
     /// What the installer should do, while the voice cannot speak.
     public var action: String?
 
