@@ -18,6 +18,11 @@ public struct TicketPrintout: Sendable, Equatable {
     public var statusURL: String?
     public var footer: String?
     public var logo: Bitmap?
+    /// Large print, for people with low vision: the number bigger still, and the people ahead and the wait on
+    /// lines of their own in large type, as large as `columns` allows.
+    public var largePrint = false
+    /// Characters a line holds at normal width (the profile's: 32 on 58 mm paper, 48 on 80 mm).
+    public var columns = 48
 
     public init(
         storeName: String,
@@ -52,18 +57,28 @@ public enum TicketLayout {
         var doc = PrintDocument()
         if let logo = t.logo { doc.append(.image(logo, .center)) }
         doc.append(.text(t.storeName, TextStyle(bold: true, alignment: .center)))
-        doc.append(.text(t.code.description, TextStyle(bold: true, widthScale: 4, heightScale: 4, alignment: .center)))
+        let code = t.code.description
+        if t.largePrint {
+            let scale = min(6, max(1, t.columns / max(code.count, 1)))
+            doc.append(.text(code, TextStyle(bold: true, widthScale: scale, heightScale: 6, alignment: .center)))
+        } else {
+            doc.append(.text(code, TextStyle(bold: true, widthScale: 4, heightScale: 4, alignment: .center)))
+        }
         doc.append(.qr(t.qrPayload, QRSpec(errorCorrection: .medium, alignment: .center)))
         if let opens = t.opensAt {
-            doc.append(.text("Store opens at \(opens)", TextStyle(bold: true, alignment: .center)))
+            largeLines(t, "Store opens at \(opens)", into: &doc)
         }
-        let ahead = aheadLine(
+        let (people, wait) = aheadParts(
             t.peopleAhead,
             wait: t.estimatedWait,
             range: t.estimatedRange,
             fromOpening: t.opensAt != nil
         )
-        doc.append(.text(ahead, TextStyle(bold: true, alignment: .center)))
+        if t.largePrint {
+            for part in [people, wait] { largeLines(t, part, into: &doc) }
+        } else {
+            doc.append(.text("\(people) · \(wait)", TextStyle(bold: true, alignment: .center)))
+        }
         doc.append(.text(t.printedAt, TextStyle(alignment: .center)))
         if let url = t.statusURL { doc.append(.text(url, TextStyle(alignment: .center))) }
         if let footer = t.footer, !footer.isEmpty { doc.append(.text(footer, TextStyle(alignment: .center))) }
@@ -77,14 +92,52 @@ public enum TicketLayout {
         range: ClosedRange<Duration>? = nil,
         fromOpening: Bool = false
     ) -> String {
+        let (people, when) = aheadParts(ahead, wait: wait, range: range, fromOpening: fromOpening)
+        return "\(people) · \(when)"
+    }
+
+    /// "3 people ahead" and "about 8 min (5–12)": the line's two halves.
+    static func aheadParts(
+        _ ahead: Int,
+        wait: Duration,
+        range: ClosedRange<Duration>?,
+        fromOpening: Bool
+    ) -> (people: String, wait: String) {
         let people = ahead == 0 ? "Nobody ahead" : ahead == 1 ? "1 person ahead" : "\(ahead) people ahead"
         let (minutes, span) = WaitRange.shownMinutes(point: wait, low: range?.lowerBound, high: range?.upperBound)
         // "8–12": whole minutes around the point.
         let around = span.map { " (\($0.lowerBound)–\($0.upperBound))" } ?? ""
         if fromOpening {
-            return minutes == 0
-                ? "\(people) · called at opening" : "\(people) · about \(minutes) min after opening\(around)"
+            return (people, minutes == 0 ? "called at opening" : "about \(minutes) min after opening\(around)")
         }
-        return minutes == 0 ? "\(people) · go to the door" : "\(people) · about \(minutes) min\(around)"
+        return (people, minutes == 0 ? "go to the door" : "about \(minutes) min\(around)")
+    }
+
+    /// `text` bold and centred, in large type on a large-print ticket: double height, double width where it
+    /// fits, and broken between words where even single width would not (a printer breaks mid-word).
+    static func largeLines(_ t: TicketPrintout, _ text: String, into doc: inout PrintDocument) {
+        guard t.largePrint else {
+            doc.append(.text(text, TextStyle(bold: true, alignment: .center)))
+            return
+        }
+        let width = text.count * 2 <= t.columns ? 2 : 1
+        for line in wrapped(text, columns: t.columns / width) {
+            doc.append(.text(line, TextStyle(bold: true, widthScale: width, heightScale: 2, alignment: .center)))
+        }
+    }
+
+    /// `text` in lines of at most `columns` characters, broken at spaces (a word longer than a line stays whole).
+    static func wrapped(_ text: String, columns: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > columns {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " \(word)"
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 }

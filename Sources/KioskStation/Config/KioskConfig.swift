@@ -55,6 +55,8 @@ public struct KioskConfig: Sendable, Equatable {
         public var footer = ""
         /// A 1-bit PBM (P1 or P4) printed above the store name.
         public var logo = ""
+        /// Large print for people with low vision: a bigger number, the people ahead and the wait in large type.
+        public var largePrint = false
 
         public init() {}
     }
@@ -341,6 +343,7 @@ public struct KioskConfig: Sendable, Equatable {
         }
         printer.qr = try table.choice("qr", EscPosEncoder.QRMode.self) ?? printer.qr
         printer.footer = try table.string("footer") ?? printer.footer
+        printer.largePrint = try table.bool("large_print") ?? printer.largePrint
         printer.logo = try table.string("logo") ?? printer.logo
         try table.rejectUnknownKeys()
     }

@@ -65,7 +65,7 @@ extension PrinterLoop {
         let told =
             ticket.told
             ?? station.days.schedule.estimator.wait(position: ahead, in: queue, at: time)
-        let printout = TicketPrintout(
+        var printout = TicketPrintout(
             storeName: config.store.name,
             code: ticket.ticket.code,
             qrPayload: ticket.qr,
@@ -77,6 +77,8 @@ extension PrinterLoop {
             footer: config.printer.footer,
             logo: logo
         )
+        printout.largePrint = config.printer.largePrint
+        printout.columns = device.profile.columns
         var bytes = try encoder.encode(TicketLayout.document(printout))
         if clearBufferFirst {
             // Drop what is left of the interrupted print in the printer's buffer, then print it whole.
