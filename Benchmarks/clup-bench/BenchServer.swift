@@ -47,8 +47,9 @@ final class BenchServer: Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
 
     /// Registers a store open all week, every ticket waiting in its line; returns its id.
-    func registerStore(capacity: Int) throws -> UUID {
-        guard let id = UUID(uuidString: try Self.registerStore(port: port, token: Self.token, capacity: capacity))
+    func registerStore(capacity: Int, name: String = "Bench Market") throws -> UUID {
+        let registered = try Self.registerStore(port: port, token: Self.token, capacity: capacity, name: name)
+        guard let id = UUID(uuidString: registered)
         else { throw BenchError("the store's id is not a UUID") }
         return id
     }

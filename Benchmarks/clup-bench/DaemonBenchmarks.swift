@@ -35,14 +35,8 @@ enum DaemonBenchmarks {
             server: server.url,
             credential: credential
         )
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["run", "--config", config]
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        let process = try launch(binary, config: config)
+        defer { stop(process) }
         guard emulator.waitForTickets(count: 1, timeout: .seconds(20)) != nil else {
             throw BenchError("kioskd printed no ticket")
         }
@@ -98,9 +92,23 @@ enum DaemonBenchmarks {
         await server.stop()
     }
 
+    /// kioskd running `config` as its own process.
+    private static func launch(_ binary: String, config: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["run", "--config", config]
+        try process.run()
+        return process
+    }
+
+    private static func stop(_ process: Process) {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
     /// kioskd's resident set (KiB) with the voice configured, once it has said a ticket's number and its call.
     private static func idleWithVoice(binary: String, server: BenchServer, logger: Logger) async throws -> Int {
-        let store = try server.registerStore(capacity: 100_000)
+        let store = try server.registerStore(capacity: 100_000, name: "Bench Voice Market")
         let credential = try server.enroll("bench-voice", store: store)
         let emulator = try PrinterEmulator(profile: try PrinterProfile.load(named: "custom-vkp80iii"), logger: logger)
         let tcp = try TCPEndpoint(emulator: emulator, port: 0, logger: logger)
@@ -115,14 +123,8 @@ enum DaemonBenchmarks {
             credential: credential,
             voice: "\(state)/voice"
         )
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["run", "--config", config]
-        try process.run()
-        defer {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        let process = try launch(binary, config: config)
+        defer { stop(process) }
         guard emulator.waitForTickets(count: 1, timeout: .seconds(20)) != nil else {
             throw BenchError("kioskd with voice printed no ticket")
         }

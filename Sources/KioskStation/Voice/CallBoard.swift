@@ -31,7 +31,8 @@ public final class CallBoard: Service, Sendable {
     /// One look: the tickets called since the last.
     func look() {
         let now = clock.now()
-        let called = queue.snapshot.called(at: now, first: 50)
+        // All of them: a window of the first few would "call" the next ticket into it whenever one leaves it.
+        let called = queue.snapshot.called(at: now)
         let fresh = watch.withLock { $0.newlyCalled(called, on: days.businessDay(at: now)) }
         guard !fresh.isEmpty else { return }
         if let voice, voice.config.calls {

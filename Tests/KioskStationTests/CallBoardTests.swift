@@ -1,0 +1,67 @@
+import Foundation
+import KioskCore
+import Logging
+import ServiceSupport
+import Testing
+
+@testable import KioskStation
+
+/// The call board calls out a ticket when it is called, and only then: not the tickets called before it first
+/// looked, not a ticket that was called all along when someone ahead of it goes in (a store with many places
+/// calls many tickets at once).
+@Suite struct CallBoardTests {
+    let storeID = UUID()
+
+    @Test func onlyNewCallsAreCalledOut() throws {
+        let dir = NSTemporaryDirectory() + "clup-calls-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var config = KioskConfig(store: .init(id: storeID))
+        config.store.capacity = 100
+        config.voice.enabled = true
+        config.voice.output = .folder("\(dir)/voice")
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
+        let changes = ChangeFeed()
+        let queue = try QueueReplica(store: store, capacity: 100, changes: changes)
+        let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: .system, logger: logger)
+        let voice = Voice(config: config.voice, logger: logger, changes: changes, metrics: StationMetrics())
+        let board = CallBoard(queue: queue, days: days, clock: .system, changes: changes, voice: voice)
+
+        let now = WallClock.system.now()
+        func event(_ body: StoreEvent.Body) -> StoreEvent {
+            StoreEvent(id: .v7(at: now), store: storeID, device: "printer", time: now, body: body)
+        }
+        // 80 taken tickets, all called (100 places): the first look only takes note.
+        let tickets = (1...80).map { n in
+            Ticket(
+                id: .v7(at: now),
+                store: storeID,
+                kind: .paper,
+                code: TicketCode(prefix: "A", number: n),
+                issuedAt: now,
+                issuer: "printer"
+            )
+        }
+        queue.apply(tickets.flatMap { [event(.ticketIssued($0, told: nil)), event(.ticketTaken($0.id))] })
+        board.look()
+        #expect(board.recent.isEmpty && voice.next() == nil)
+        // The first goes in: nobody new is called (all were), nothing is said.
+        queue.apply([event(.ticketAdmitted(tickets[0].id, door: "door"))])
+        board.look()
+        #expect(board.recent.isEmpty && voice.next() == nil)
+        // A new ticket is taken: called at once, and called out.
+        let next = Ticket(
+            id: .v7(at: now),
+            store: storeID,
+            kind: .paper,
+            code: TicketCode(prefix: "A", number: 81),
+            issuedAt: now,
+            issuer: "printer"
+        )
+        queue.apply([event(.ticketIssued(next, told: nil)), event(.ticketTaken(next.id))])
+        board.look()
+        #expect(board.recent == [next.code])
+        #expect(voice.next()?.announcement == .called(next.code))
+    }
+}
