@@ -49,13 +49,15 @@ let package = Package(
             providers: [.apt(["libqrencode-dev"])]
         ),
         // libcups' headers (libcups2-dev); the library itself is opened at first use, not linked.
-        .target(name: "CCUPS"),
+        // Functions of a library opened at first use, looked up by name: what the four modules below share.
+        .target(name: "CLibraryTable"),
+        .target(name: "CCUPS", dependencies: ["CLibraryTable"]),
         // The voice's: libespeak-ng's and libasound's headers (libespeak-ng-dev, libasound2-dev); both libraries
         // are opened when voice is configured, not linked.
-        .target(name: "CESpeak"),
-        .target(name: "CALSA"),
+        .target(name: "CESpeak", dependencies: ["CLibraryTable"]),
+        .target(name: "CALSA", dependencies: ["CLibraryTable"]),
         // The door's lines: libgpiod's header (libgpiod-dev); the library is opened when lines are configured.
-        .target(name: "CGPIOD"),
+        .target(name: "CGPIOD", dependencies: ["CLibraryTable"]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CLinuxShims"),
         // The one way our Swift code calls the kernel: EINTR retried, errno kept with the call's name.

@@ -1,41 +1,16 @@
 #include "CESpeak.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLibraryTable.h"
+
 #include <string.h>
 
 static CESPEAK_API api;
-static const CESPEAK_API *loaded;
-static char failure[256];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+#define CESPEAK_NAME(function) #function,
+static const char *const names[] = {CESPEAK_FUNCTIONS(CESPEAK_NAME)};
+#undef CESPEAK_NAME
+static CLibraryTable table = CLIBRARY_TABLE("libespeak-ng.so.1", names, api);
 
-static void load(void) {
-    void *library = dlopen("libespeak-ng.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        snprintf(failure, sizeof failure, "%s", dlerror());
-        return;
-    }
-#define CESPEAK_RESOLVE(function)                                                                        \
-    if ((*(void **)&api.function = dlsym(library, #function)) == NULL) {                                 \
-        snprintf(failure, sizeof failure, "libespeak-ng.so.1 has no %s", #function);                     \
-        return;                                                                                           \
-    }
-    CESPEAK_RESOLVE(espeak_Initialize)
-    CESPEAK_RESOLVE(espeak_SetSynthCallback)
-    CESPEAK_RESOLVE(espeak_SetVoiceByName)
-    CESPEAK_RESOLVE(espeak_SetParameter)
-    CESPEAK_RESOLVE(espeak_Synth)
-    CESPEAK_RESOLVE(espeak_Synchronize)
-#undef CESPEAK_RESOLVE
-    loaded = &api;
-}
-
-const CESPEAK_API *CESPEAK_load(const char **error) {
-    pthread_once(&once, load);
-    if (loaded == NULL && error != NULL) *error = failure;
-    return loaded;
-}
+const CESPEAK_API *CESPEAK_load(const char **error) { return CLibraryTable_load(&table, error); }
 
 // espeak-ng's callback has no context of its own but the user_data passed to espeak_Synth, which every
 // event of the chunk carries.

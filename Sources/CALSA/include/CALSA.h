@@ -6,19 +6,22 @@
 
 #include <alsa/asoundlib.h>
 
-#define CALSA_ENTRY(function) __typeof__(function) *_Nonnull function
+/// The libasound functions kioskd calls, each under its own name (listed once: the table and the names looked up
+/// both come from this list).
+#define CALSA_FUNCTIONS(X) \
+    X(snd_pcm_open) \
+    X(snd_pcm_set_params) \
+    X(snd_pcm_writei) \
+    X(snd_pcm_recover) \
+    X(snd_pcm_drain) \
+    X(snd_pcm_close) \
+    X(snd_strerror) \
+    X(snd_lib_error_set_handler)
 
-/// The libasound functions kioskd calls, each under its own name.
+#define CALSA_ENTRY(function) __typeof__(function) *_Nonnull function;
 typedef struct {
-    CALSA_ENTRY(snd_pcm_open);
-    CALSA_ENTRY(snd_pcm_set_params);
-    CALSA_ENTRY(snd_pcm_writei);
-    CALSA_ENTRY(snd_pcm_recover);
-    CALSA_ENTRY(snd_pcm_drain);
-    CALSA_ENTRY(snd_pcm_close);
-    CALSA_ENTRY(snd_strerror);
+    CALSA_FUNCTIONS(CALSA_ENTRY)
 } CALSA_API;
-
 #undef CALSA_ENTRY
 
 /// The table, loaded once (thread-safe); NULL when libasound.so.2 or one of its functions is missing, and then

@@ -7,33 +7,35 @@
 
 #include <cups/cups.h>
 
-#define CCUPS_ENTRY(function) __typeof__(function) *_Nonnull function
+/// The libcups functions kioskd calls, each under its own name (listed once: the table and the names looked up
+/// both come from this list).
+#define CCUPS_FUNCTIONS(X) \
+    X(cupsServer) \
+    X(cupsLastErrorString) \
+    X(httpConnect2) \
+    X(httpClose) \
+    X(cupsCreateJob) \
+    X(cupsStartDocument) \
+    X(cupsWriteRequestData) \
+    X(cupsFinishDocument) \
+    X(cupsDoRequest) \
+    X(cupsGetDests2) \
+    X(cupsFreeDests) \
+    X(cupsGetOption) \
+    X(ippNewRequest) \
+    X(ippAddString) \
+    X(ippDelete) \
+    X(ippGetStatusCode) \
+    X(ippFindAttribute) \
+    X(ippGetCount) \
+    X(ippGetString) \
+    X(ippGetInteger) \
+    X(ippGetBoolean)
 
-/// The libcups functions kioskd calls, each under its own name.
+#define CCUPS_ENTRY(function) __typeof__(function) *_Nonnull function;
 typedef struct {
-    CCUPS_ENTRY(cupsServer);
-    CCUPS_ENTRY(cupsLastErrorString);
-    CCUPS_ENTRY(httpConnect2);
-    CCUPS_ENTRY(httpClose);
-    CCUPS_ENTRY(cupsCreateJob);
-    CCUPS_ENTRY(cupsStartDocument);
-    CCUPS_ENTRY(cupsWriteRequestData);
-    CCUPS_ENTRY(cupsFinishDocument);
-    CCUPS_ENTRY(cupsDoRequest);
-    CCUPS_ENTRY(cupsGetDests2);
-    CCUPS_ENTRY(cupsFreeDests);
-    CCUPS_ENTRY(cupsGetOption);
-    CCUPS_ENTRY(ippNewRequest);
-    CCUPS_ENTRY(ippAddString);
-    CCUPS_ENTRY(ippDelete);
-    CCUPS_ENTRY(ippGetStatusCode);
-    CCUPS_ENTRY(ippFindAttribute);
-    CCUPS_ENTRY(ippGetCount);
-    CCUPS_ENTRY(ippGetString);
-    CCUPS_ENTRY(ippGetInteger);
-    CCUPS_ENTRY(ippGetBoolean);
+    CCUPS_FUNCTIONS(CCUPS_ENTRY)
 } CCUPS_API;
-
 #undef CCUPS_ENTRY
 
 /// The table, loaded once (thread-safe); NULL when libcups.so.2 or one of its functions is missing, and then

@@ -6,18 +6,20 @@
 
 #include <espeak-ng/speak_lib.h>
 
-#define CESPEAK_ENTRY(function) __typeof__(function) *_Nonnull function
+/// The libespeak-ng functions kioskd calls, each under its own name (listed once: the table and the names looked up
+/// both come from this list).
+#define CESPEAK_FUNCTIONS(X) \
+    X(espeak_Initialize) \
+    X(espeak_SetSynthCallback) \
+    X(espeak_SetVoiceByName) \
+    X(espeak_SetParameter) \
+    X(espeak_Synth) \
+    X(espeak_Synchronize)
 
-/// The libespeak-ng functions kioskd calls, each under its own name.
+#define CESPEAK_ENTRY(function) __typeof__(function) *_Nonnull function;
 typedef struct {
-    CESPEAK_ENTRY(espeak_Initialize);
-    CESPEAK_ENTRY(espeak_SetSynthCallback);
-    CESPEAK_ENTRY(espeak_SetVoiceByName);
-    CESPEAK_ENTRY(espeak_SetParameter);
-    CESPEAK_ENTRY(espeak_Synth);
-    CESPEAK_ENTRY(espeak_Synchronize);
+    CESPEAK_FUNCTIONS(CESPEAK_ENTRY)
 } CESPEAK_API;
-
 #undef CESPEAK_ENTRY
 
 /// The table, loaded once (thread-safe); NULL when libespeak-ng.so.1 or one of its functions is missing, and

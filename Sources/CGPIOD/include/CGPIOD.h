@@ -6,27 +6,29 @@
 
 #include <gpiod.h>
 
-#define CGPIOD_ENTRY(function) __typeof__(function) *_Nonnull function
+/// The libgpiod functions kioskd calls, each under its own name (listed once: the table and the names looked up
+/// both come from this list).
+#define CGPIOD_FUNCTIONS(X) \
+    X(gpiod_chip_open_lookup) \
+    X(gpiod_chip_close) \
+    X(gpiod_chip_name) \
+    X(gpiod_chip_num_lines) \
+    X(gpiod_chip_get_line) \
+    X(gpiod_chip_find_line) \
+    X(gpiod_line_offset) \
+    X(gpiod_line_consumer) \
+    X(gpiod_line_request_output_flags) \
+    X(gpiod_line_request_both_edges_events_flags) \
+    X(gpiod_line_set_value) \
+    X(gpiod_line_get_value) \
+    X(gpiod_line_event_get_fd) \
+    X(gpiod_line_event_read) \
+    X(gpiod_line_release)
 
-/// The libgpiod functions kioskd calls, each under its own name.
+#define CGPIOD_ENTRY(function) __typeof__(function) *_Nonnull function;
 typedef struct {
-    CGPIOD_ENTRY(gpiod_chip_open_lookup);
-    CGPIOD_ENTRY(gpiod_chip_close);
-    CGPIOD_ENTRY(gpiod_chip_name);
-    CGPIOD_ENTRY(gpiod_chip_num_lines);
-    CGPIOD_ENTRY(gpiod_chip_get_line);
-    CGPIOD_ENTRY(gpiod_chip_find_line);
-    CGPIOD_ENTRY(gpiod_line_offset);
-    CGPIOD_ENTRY(gpiod_line_consumer);
-    CGPIOD_ENTRY(gpiod_line_request_output_flags);
-    CGPIOD_ENTRY(gpiod_line_request_both_edges_events_flags);
-    CGPIOD_ENTRY(gpiod_line_set_value);
-    CGPIOD_ENTRY(gpiod_line_get_value);
-    CGPIOD_ENTRY(gpiod_line_event_get_fd);
-    CGPIOD_ENTRY(gpiod_line_event_read);
-    CGPIOD_ENTRY(gpiod_line_release);
+    CGPIOD_FUNCTIONS(CGPIOD_ENTRY)
 } CGPIOD_API;
-
 #undef CGPIOD_ENTRY
 
 /// The table, loaded once (thread-safe); NULL when libgpiod.so.2 or one of its functions is missing, and then

@@ -16,17 +16,13 @@ public final class ALSASink: AudioSink {
 
     private func library() throws(AudioError) -> CALSA_API {
         if let api { return api }
-        var failure: UnsafePointer<CChar>?
-        guard let table = CALSA_load(&failure) else {
-            throw AudioError(
-                .missingLibrary,
-                device: address,
-                "cannot load libasound (\(failure.map { String(cString: $0) } ?? "unknown error")) — install "
-                    + "Debian's libasound2 (apt install libasound2)"
-            )
+        switch LibraryTable.load(CALSA_load, library: "libasound", package: "libasound2") {
+        case .success(let table):
+            api = table
+            return table
+        case .failure(let missing):
+            throw AudioError(.missingLibrary, device: address, missing.message)
         }
-        api = table.pointee
-        return table.pointee
     }
 
     public func begin(name: String, sampleRate: Int) throws(AudioError) {

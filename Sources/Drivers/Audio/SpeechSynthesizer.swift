@@ -26,16 +26,11 @@ public final class SpeechSynthesizer: @unchecked Sendable {
     }
 
     private static func initialize() -> Result<(CESPEAK_API, Int), AudioError> {
-        var failure: UnsafePointer<CChar>?
-        guard let table = CESPEAK_load(&failure)?.pointee else {
-            return .failure(
-                AudioError(
-                    .missingLibrary,
-                    device: "espeak-ng",
-                    "cannot load libespeak-ng (\(failure.map { String(cString: $0) } ?? "unknown error")) — install "
-                        + "Debian's libespeak-ng1 (apt install libespeak-ng1), or turn voice off"
-                )
-            )
+        let table: CESPEAK_API
+        switch LibraryTable.load(CESPEAK_load, library: "libespeak-ng", package: "libespeak-ng1") {
+        case .success(let loaded): table = loaded
+        case .failure(let missing):
+            return .failure(AudioError(.missingLibrary, device: "espeak-ng", missing.message + ", or turn voice off"))
         }
         // Samples come back through the callback in chunks of 50 ms; a missing data folder is an answer, not
         // an exit of the whole process.

@@ -12,16 +12,10 @@ final class GPIODChips {
     private var requested: [OpaquePointer] = []
 
     init(for device: String) throws(GPIOError) {
-        var failure: UnsafePointer<CChar>?
-        guard let table = CGPIOD_load(&failure) else {
-            throw GPIOError(
-                .missingLibrary,
-                device: device,
-                "cannot load libgpiod (\(failure.map { String(cString: $0) } ?? "unknown error")) — install "
-                    + "Debian's libgpiod2 (apt install libgpiod2)"
-            )
+        switch LibraryTable.load(CGPIOD_load, library: "libgpiod", package: "libgpiod2") {
+        case .success(let table): api = table
+        case .failure(let missing): throw GPIOError(.missingLibrary, device: device, missing.message)
         }
-        api = table.pointee
     }
 
     deinit { close() }

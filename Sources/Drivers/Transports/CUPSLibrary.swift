@@ -5,15 +5,10 @@ import CCUPS
 enum CUPSLibrary {
     /// The function table, or an error for `device` that tells the installer which package is missing.
     static func load(for device: String) throws(PrinterError) -> CCUPS_API {
-        var failure: UnsafePointer<CChar>?
-        guard let table = CCUPS_load(&failure) else {
-            throw PrinterError(
-                .notFound,
-                device: device,
-                "cannot load libcups (\(failure.map { String(cString: $0) } ?? "unknown error")) — install "
-                    + "Debian's libcups2 to print through CUPS (apt install libcups2)"
-            )
+        switch LibraryTable.load(CCUPS_load, library: "libcups", package: "libcups2") {
+        case .success(let table): return table
+        case .failure(let missing):
+            throw PrinterError(.notFound, device: device, missing.message + " to print through CUPS")
         }
-        return table.pointee
     }
 }
