@@ -226,9 +226,11 @@ exits=$N
 beam 3 blocked; nap 0.3; beam 4 blocked
 exit_ms=$(wait_until 3000 number_is exits $((exits + 1))) || gpio_fail "one out: exits $N"
 nap 0.2; beam 3 clear; nap 0.2; beam 4 clear
+nap 0.3 # the next person a step later (a beam cleared and broken again within 20 ms is a flicker)
 # One person in through the exit: outer, then inner: not an exit.
 beam 4 blocked; nap 0.3; beam 3 blocked; nap 0.2; beam 4 clear; nap 0.2; beam 3 clear
 wait_until 3000 number_is walkedInThroughExit 1 >/dev/null || gpio_fail "one in: walked in $N"
+nap 0.3
 # Two out a step apart.
 beam 3 blocked; nap 0.3; beam 4 blocked; nap 0.2; beam 3 clear; nap 0.1; beam 3 blocked; nap 0.2
 beam 4 clear; nap 0.1; beam 4 blocked; nap 0.2; beam 3 clear; nap 0.3; beam 4 clear
