@@ -309,7 +309,9 @@ for i in $(seq 1 10); do
     echo "$(field waitingTicket)" >>/hil-out/voice-codes.txt
     ctl take
     wait_until 30000 voice_spoke $((before + 2)) >/dev/null || voice_ok=1
-    nap 0.3
+    # The next customer a second later: a pause the listener cuts at (0.4 s), so each call is heard alone and
+    # not run together with the next number.
+    nap 1
 done
 fetch
 first_sample=
