@@ -66,6 +66,7 @@ import Testing
         let heard = try Listener.heard("\(out)/voice.raw", rawRate: 22050)
         let right = Listener.callsHeard(codes, in: heard)
         print("USB gadget rig: voice: \(right)/\(codes.count) calls heard right through snd-aloop")
+        for stretch in heard { print("  heard: \(stretch)") }
         #expect(codes.count == 10 && right >= 9, "codes \(codes); heard: \(heard.joined(separator: " | "))")
     }
 

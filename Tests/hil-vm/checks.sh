@@ -314,15 +314,16 @@ for i in $(seq 1 10); do
     nap 1
 done
 fetch
-first_sample=
+first_sample= underruns=
 [[ $S =~ \"firstSampleMilliseconds\":([0-9]+) ]] && first_sample=${BASH_REMATCH[1]}
+[[ $S =~ \"underruns\":([0-9]+) ]] && underruns=${BASH_REMATCH[1]}
 nap 0.5
 kill -INT "$recorder"
 wait "$recorder"
 recorded=$(($(stat -c %s /hil-out/voice.raw 2>/dev/null || echo 0) / 44100))
 [ "$voice_ok" = 0 ] && [ "$recorded" -ge 20 ]
 check voice $? "10 takes said; ${recorded} s recorded from the loopback card; last phrase's first sample after \
-${first_sample:-?} ms; codes $(tr '\n' ' ' </hil-out/voice-codes.txt)"
+${first_sample:-?} ms; the card ran dry ${underruns:-?} times; codes $(tr '\n' ' ' </hil-out/voice-codes.txt)"
 
 kill -TERM "$kioskd"
 wait "$kioskd"

@@ -5,6 +5,8 @@ import CALSA
 public final class ALSASink: AudioSink {
     public let device: String
     public var address: String { "alsa:\(device)" }
+    /// Times the card ran dry in the middle of a phrase (a gap the listener hears), since start.
+    public private(set) var underruns = 0
     private var pcm: OpaquePointer?
     private var api: CALSA_API?
 
@@ -38,7 +40,9 @@ public final class ALSASink: AudioSink {
                     + "cards; set [voice] output, add the kioskd user to the audio group, or turn voice off"
             )
         }
-        // Mono 16-bit at the synthesizer's rate, resampled by ALSA where the card needs it; 100 ms of buffer.
+        // Mono 16-bit at the synthesizer's rate, resampled by ALSA where the card needs it; 300 ms of buffer:
+        // the card starts once it is full (espeak-ng makes that in a few milliseconds), and a slow box keeps
+        // that much ahead of the card instead of leaving gaps in a number.
         status = api.snd_pcm_set_params(
             opened,
             SND_PCM_FORMAT_S16_LE,
@@ -46,7 +50,7 @@ public final class ALSASink: AudioSink {
             1,
             UInt32(sampleRate),
             1,
-            100_000
+            300_000
         )
         guard status >= 0 else {
             _ = api.snd_pcm_close(opened)
@@ -66,6 +70,7 @@ public final class ALSASink: AudioSink {
         while left > 0 {
             let written = api.snd_pcm_writei(pcm, base, snd_pcm_uframes_t(left))
             if written < 0 {
+                if written == -Int(EPIPE) { underruns += 1 }
                 // An underrun (the card ran dry) or a suspend: recover and go on; anything else is an error.
                 let recovered = api.snd_pcm_recover(pcm, Int32(written), 1)
                 guard recovered >= 0 else {

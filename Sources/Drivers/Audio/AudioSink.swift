@@ -11,6 +11,8 @@ public protocol AudioSink: AnyObject {
     func end() throws(AudioError)
     /// Drops the phrase begun, if any (a failed synthesis).
     func abandon()
+    /// Times the output ran dry in the middle of a phrase, since start (0 for a file).
+    var underruns: Int { get }
 }
 
 /// Where `[voice] output` points.

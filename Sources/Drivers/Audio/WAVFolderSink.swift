@@ -41,6 +41,8 @@ public final class WAVFolderSink: AudioSink {
 
     public func abandon() { phrase = nil }
 
+    public var underruns: Int { 0 }
+
     /// A RIFF/WAVE file of mono 16-bit PCM.
     static func wav(_ samples: [Int16], rate: Int) -> Data {
         var data = Data(capacity: 44 + samples.count * 2)

@@ -87,6 +87,7 @@ final class VoiceLoop: @unchecked Sendable {
             voice.publish {
                 $0.state = "ready"
                 $0.spoken += 1
+                $0.underruns = self.sink.underruns
                 $0.last = phrase.announcement.text(in: config.languages[0])
                 $0.firstSampleMilliseconds = heard.map { Int($0 / .milliseconds(1)) }
                 $0.firstSampleAt = heardAt

@@ -10,6 +10,8 @@ public struct VoiceStatus: Sendable, Codable, Equatable {
     public var dropped = 0
     /// Phrases that could not be played (no sound card at the time).
     public var failed = 0
+    /// Times the sound card ran dry in the middle of a phrase (a gap in the words: the box too slow).
+    public var underruns = 0
     /// The last phrase said, in the first language.
     public var last: String?
     /// Milliseconds from a phrase being asked for to its first sample handed to the card, for the last one.
