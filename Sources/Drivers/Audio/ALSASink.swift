@@ -4,7 +4,7 @@ import CALSA
 /// own conversion to whatever the card takes, and closed once the phrase has played.
 public final class ALSASink: AudioSink {
     public let device: String
-    public var address: String { "alsa:\(device)" }
+    public var address: String { AudioAddress.alsa(device).text }
     /// Times the card ran dry in the middle of a phrase (a gap the listener hears), since start.
     public private(set) var underruns = 0
     private var pcm: OpaquePointer?

@@ -36,6 +36,14 @@ public enum AudioAddress: Sendable, Equatable {
         }
     }
 
+    /// As `[voice] output` writes it: `alsa:default`, `file:/var/lib/kioskd/voice`.
+    public var text: String {
+        switch self {
+        case .alsa(let device): return "alsa:\(device)"
+        case .folder(let path): return "file:\(path)"
+        }
+    }
+
     /// The sink for this address (nothing is opened until a phrase begins).
     public func makeSink() -> any AudioSink {
         switch self {

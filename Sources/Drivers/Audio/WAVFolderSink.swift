@@ -5,7 +5,7 @@ import Foundation
 /// (`0007-called.wav`).
 public final class WAVFolderSink: AudioSink {
     public let folder: String
-    public var address: String { "file:\(folder)" }
+    public var address: String { AudioAddress.folder(folder).text }
     private var phrase: (name: String, rate: Int, samples: [Int16])?
 
     public init(folder: String) {

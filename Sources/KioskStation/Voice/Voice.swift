@@ -25,7 +25,7 @@ public final class Voice: Service, Sendable {
         self.logger = logger
         self.changes = changes
         self.metrics = metrics
-        published = Mutex(VoiceStatus(output: config.output.makeSink().address))
+        published = Mutex(VoiceStatus(output: config.output.text))
     }
 
     public var status: VoiceStatus { published.withLock { $0 } }
