@@ -157,8 +157,16 @@ public struct ServerApp: Sendable {
             database: database,
             logs: logs,
             auth: auth,
-            checks: EventChecks(skew: options.clockSkew),
-            late: LateEvents(lateAfter: options.lateEventAfter, database: database)
+            desk: KioskDesk(
+                logs: logs,
+                database: database,
+                checks: EventChecks(skew: options.clockSkew),
+                late: LateEvents(lateAfter: options.lateEventAfter, database: database),
+                pace: KioskPace(
+                    events: options.connections.eventsPerKiosk,
+                    tickets: options.connections.ticketsPerKiosk
+                )
+            )
         )
         .register(on: router)
         let accounts = AccountRoutes(

@@ -38,6 +38,21 @@ public struct AppendedEvents: Codable, Sendable, Equatable {
 
 /// `GET /v1/stores/{store}/events?after=&wait=&limit=`: a page of the store's log in sequence order.
 public struct EventPage: Codable, Sendable, Equatable {
+    /// The most a page's events take on the wire (JSON), estimated from above (``StoreEvent/wireBytesBound``):
+    /// a quarter of what kioskd reads in one answer (16 MiB), whatever one event holds. A page has at least one
+    /// event, so the log always moves on.
+    public static let maxBytes = 4 << 20
+
+    /// The longest prefix of `events` (at least one) within ``maxBytes``.
+    public static func fitting(_ events: [StoreEvent]) -> ArraySlice<StoreEvent> {
+        var total = 0
+        for (i, event) in events.enumerated() {
+            total += event.wireBytesBound
+            if total > maxBytes { return events.prefix(max(i, 1)) }
+        }
+        return events[...]
+    }
+
     public var events: [StoreEvent]
     /// The last sequence of the store's log when this page was read.
     public var last: Int64
@@ -68,5 +83,21 @@ public struct EventPage: Codable, Sendable, Equatable {
         self.timeZone = timeZone
         self.hours = hours
         self.model = model
+    }
+}
+
+extension StoreEvent {
+    /// An upper bound of the event's JSON: its fixed part (ids, times, numbers, names of fields: under 1 KiB)
+    /// and each text it carries at 6 bytes a byte (a control character is escaped as `\u0000`). Texts are
+    /// bounded when a kiosk pushes them; an event stored before the bounds may still be large.
+    public var wireBytesBound: Int {
+        var texts = device.utf8.count
+        switch body {
+        case .ticketIssued(let ticket, _): texts += ticket.issuer.utf8.count + ticket.code.prefix.utf8.count
+        case .ticketAdmitted(_, let door): texts += door.utf8.count
+        case .scanRefused(let reason, _, let door): texts += reason.utf8.count + door.utf8.count
+        case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .dayStarted: break
+        }
+        return 1024 + 6 * texts
     }
 }

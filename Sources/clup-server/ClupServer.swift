@@ -205,6 +205,22 @@ struct ClupServerCommand: AsyncParsableCommand {
 
     @Option(
         help: """
+            Events one kiosk may append: BURST/SECONDS; what does not fit waits in the kiosk's outbox (429) \
+            (default \(defaults.options.connections.eventsPerKiosk)).
+            """
+    )
+    var eventsPerKiosk: RateLimiter.Rule?
+
+    @Option(
+        help: """
+            Paper tickets one kiosk may issue: BURST/SECONDS, a printer's pace \
+            (default \(defaults.options.connections.ticketsPerKiosk)).
+            """
+    )
+    var ticketsPerKiosk: RateLimiter.Rule?
+
+    @Option(
+        help: """
             Days raw events are kept (367 or more: a day's figures and CSV reach 366 days back); older ones are \
             removed once the stores' kept state covers them (default \(defaults.options.keepEventsDays)).
             """
@@ -264,6 +280,8 @@ struct ClupServerCommand: AsyncParsableCommand {
         if let maxConnectionsPerAddress { o.connections.perAddress = maxConnectionsPerAddress }
         if let requestsPerAddress { o.connections.requestsPerAddress = requestsPerAddress }
         if let requestsPerKiosk { o.connections.requestsPerKiosk = requestsPerKiosk }
+        if let eventsPerKiosk { o.connections.eventsPerKiosk = eventsPerKiosk }
+        if let ticketsPerKiosk { o.connections.ticketsPerKiosk = ticketsPerKiosk }
         if let ticketsPerAddress { o.limits.ticketsPerAddress = ticketsPerAddress }
         if let newHoldersPerAddress { o.limits.newHoldersPerAddress = newHoldersPerAddress }
         if let ticketsPerStore { o.limits.ticketsPerStore = ticketsPerStore }

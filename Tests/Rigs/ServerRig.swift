@@ -58,6 +58,15 @@ final class ServerRig: Sendable {
         return limits
     }
 
+    /// The crowd's limits, and kiosks that may write at machine speed (a day's tear-offs in minutes: a soak,
+    /// not a printer).
+    static var machineSpeedKiosks: ConnectionLimits {
+        var limits = crowdConnections
+        limits.eventsPerKiosk = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
+        limits.ticketsPerKiosk = RateLimiter.Rule(burst: 1_000_000, interval: .milliseconds(1))
+        return limits
+    }
+
     init(
         directory: String? = nil,
         port: Int = 0,

@@ -98,7 +98,14 @@ import FoundationNetworking
 
             let ahead = try await push(.new(.customerExited, store: store, device: "k1", at: now + .seconds(150)))
             #expect(ahead.status == 400 && ahead.field == "events[0].time", "\(ahead)")
-            let near = try await push(.new(.customerExited, store: store, device: "k1", at: now + .seconds(60)))
+            let near = try await push(
+                .new(
+                    .scanRefused(reason: "not a ticket", ticket: nil, door: "k1"),
+                    store: store,
+                    device: "k1",
+                    at: now + .seconds(60)
+                )
+            )
             #expect(near.status == 200, "\(near)")
         }
     }

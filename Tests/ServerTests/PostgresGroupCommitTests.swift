@@ -51,7 +51,12 @@ struct PostgresGroupCommitTests {
                 storage.commits.transactions.load(ordering: .relaxed), storage.commits.writes.load(ordering: .relaxed)
             )
             let events = (0..<40).map { _ in
-                StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
+                StoreEvent.new(
+                    .scanRefused(reason: "not a ticket", ticket: nil, door: "k1"),
+                    store: store,
+                    device: "k1",
+                    at: rig.app.logs.clock.now()
+                )
             }
             enum Answer {
                 case ticket(Int, String?)
@@ -114,7 +119,12 @@ struct PostgresGroupCommitTests {
             _ = try await rig.takeAppTicket(store: store, from: 0)  // V001: the day's counter exists
             try await storage.pool.query("UPDATE ticket_numbers SET last = 65530 WHERE store = \(store)")
             let before = try #require(rig.app.logs.store(store)?.lastSequence)
-            let exit = StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
+            let exit = StoreEvent.new(
+                .scanRefused(reason: "not a ticket", ticket: nil, door: "k1"),
+                store: store,
+                device: "k1",
+                at: rig.app.logs.clock.now()
+            )
             async let pushed = push(rig, store, credential, exit)
             let answers = try await withThrowingTaskGroup(of: (status: Int, code: String?).self) { group in
                 for n in 1...10 { group.addTask { try await rig.takeAppTicket(store: store, from: n) } }
@@ -162,7 +172,7 @@ struct PostgresGroupCommitTests {
                 _ = try await connection.query("DEALLOCATE probe", logger: storage.logger).collect()
                 return try rows.map { try $0.decode(String.self) }.joined(separator: "\n")
             }
-            #expect(plan.contains("events_id_key"), "\(plan)")
+            #expect(plan.contains("events_store_id_key"), "\(plan)")
             #expect(!plan.contains("Seq Scan on events"), "\(plan)")
         }
     }

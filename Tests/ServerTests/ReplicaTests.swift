@@ -47,7 +47,12 @@ struct ReplicaTests {
             let credential = try await two.enroll("k1", store: store)
             let path = "/v1/stores/\(store.uuidString)/events"
             func push(_ rig: ServerRig) async throws -> Int {
-                let event = StoreEvent.new(.customerExited, store: store, device: "k1", at: rig.app.logs.clock.now())
+                let event = StoreEvent.new(
+                    .scanRefused(reason: "not a ticket", ticket: nil, door: "k1"),
+                    store: store,
+                    device: "k1",
+                    at: rig.app.logs.clock.now()
+                )
                 let batch = try JSONEncoder().encode(["events": [event]])
                 return try await rig.call("POST", path, token: credential, raw: batch).status
             }
@@ -74,7 +79,7 @@ struct ReplicaTests {
             let log = try await one.app.database.events(store: store, after: 0, limit: .max)
             let last = Int64(before) + 41
             #expect(log.compactMap(\.sequence) == Array(1...last))
-            #expect(log.filter { $0.kind == "customerExited" }.count == 41)
+            #expect(log.filter { $0.kind == "scanRefused" }.count == 41)
             #expect(try await eventually { one.app.logs.store(store)?.lastSequence == last })
             #expect(try await eventually { two.app.logs.store(store)?.lastSequence == last })
             #expect(one.queue(store)?.freePlaces == two.queue(store)?.freePlaces)
@@ -176,7 +181,12 @@ struct ReplicaTests {
             #expect(try await eventually { one.queue(store)?.day != nil && two.queue(store)?.day != nil })
             func push(_ count: Int) async throws -> Int {
                 let events = (0..<count).map { _ in
-                    StoreEvent.new(.customerExited, store: store, device: "k1", at: one.app.logs.clock.now())
+                    StoreEvent.new(
+                        .scanRefused(reason: "not a ticket", ticket: nil, door: "k1"),
+                        store: store,
+                        device: "k1",
+                        at: one.app.logs.clock.now()
+                    )
                 }
                 let batch = try JSONEncoder().encode(["events": events])
                 let path = "/v1/stores/\(store.uuidString)/events"

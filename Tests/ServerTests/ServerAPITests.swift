@@ -118,7 +118,7 @@ import Testing
                 path,
                 token: credential,
                 raw: try JSONEncoder().encode([
-                    "events": [event(.customerExited), event(.customerExited, device: "k9")]
+                    "events": [event(Self.refusedScan), event(Self.refusedScan, device: "k9")]
                 ])
             )
             #expect(answer.status == 403 && answer.body["field"] as? String == "events[1].device")
@@ -126,7 +126,7 @@ import Testing
                 "POST",
                 path,
                 token: credential,
-                raw: try JSONEncoder().encode(["events": [event(.customerExited, store: UUID())]])
+                raw: try JSONEncoder().encode(["events": [event(Self.refusedScan, store: UUID())]])
             )
             #expect(answer.status == 400 && answer.body["field"] as? String == "events[0].store")
             answer = try await server.call("POST", path, token: credential, json: ["events": [["id": "x"]]])
@@ -145,7 +145,7 @@ import Testing
                 "POST",
                 path,
                 token: credential,
-                raw: try JSONEncoder().encode(["events": [event(.customerExited)]])
+                raw: try JSONEncoder().encode(["events": [event(Self.refusedScan)]])
             )
             let page = try await polled
             #expect((page.body["events"] as? [[String: Any]])?.first?["sequence"] as? Int == 4)
@@ -156,6 +156,9 @@ import Testing
         }
         await server.stop()
     }
+
+    /// An event that changes nothing in the queue, which a door may always write: a scan it refused.
+    static let refusedScan = StoreEvent.Body.scanRefused(reason: "not a ticket", ticket: nil, door: "k1")
 
     /// The app's side: stores near a point, a virtual ticket with its place and wait, live updates until it
     /// ends, cancelling; no credentials, nothing personal.

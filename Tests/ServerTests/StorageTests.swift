@@ -219,17 +219,20 @@ import Testing
             #expect(try await storage.events(store: store, after: 2, limit: 1).map(\.sequence) == [3])
             #expect(try await storage.events(store: store, from: 2_000, to: 9_000).map(\.sequence) == [2, 3])
 
-            // An event id of this store sent for another store is refused, not re-filed.
+            // Ids are unique within a store's log only: the same id in another store is that store's own
+            // event, and neither log sees the other's (no store can claim, or block, another's ids).
             let other = try await storage.register(
                 Self.profile("Other Market"),
                 manager: "bruno",
                 passwordHash: try PasswordHash(password: "correct horse battery"),
                 at: Timestamp(milliseconds: 1_000)
             ).id
-            await #expect(throws: StorageRefusal.eventIDOfAnotherStore(late.id)) {
-                _ = try await storage.append([late], store: other) { _ in }
-            }
-            #expect(try await storage.events(store: other, after: 0).isEmpty)
+            var twin = late
+            twin.store = other
+            let filed = try await storage.append([twin], store: other) { _ in }
+            #expect(filed.map(\.sequence) == [1] && filed.allSatisfy(\.new))
+            #expect(try await storage.events(store: other, after: 0).map(\.id) == [late.id])
+            #expect(try await storage.events(store: store, after: 0).map(\.sequence) == [1, 2, 3, 4])
 
             // A ticket id belongs to one store: the other store's log names it, this store's own does not count.
             let at = Timestamp(milliseconds: 10_000)
@@ -409,16 +412,21 @@ import Testing
                 passwordHash: try PasswordHash(password: "correct horse battery"),
                 at: now
             ).id
-            let credential = try await storage.enroll(device: "entrance", store: store, at: now)
-            #expect(try await storage.device(credential: credential)?.device == "entrance")
+            let credential = try await storage.enroll(device: "entrance", store: store, role: .door, at: now)
+            #expect(
+                try await storage.device(credential: credential)
+                    == KioskGrant(store: store, device: "entrance", role: .door)
+            )
+            #expect(try await storage.devices(store: store).map(\.role) == [.door])
             #expect(try await storage.device(credential: "wrong") == nil)
             let key = TicketSigner().publicKey
             try await storage.setKey(key, device: "entrance", store: store)
             #expect(try await storage.keyRing(store: store).map(\.key.rawRepresentation) == [key.rawRepresentation])
             #expect(try await storage.devices(store: store).first?.keyId == KeyID(publicKey: key).description)
-            // Enrolling again replaces the credential and forgets the key.
-            let replaced = try await storage.enroll(device: "entrance", store: store, at: now)
+            // Enrolling again replaces the credential and the role, and forgets the key.
+            let replaced = try await storage.enroll(device: "entrance", store: store, role: .both, at: now)
             #expect(try await storage.device(credential: credential) == nil)
+            #expect(try await storage.device(credential: replaced)?.role == .both)
             #expect(try await storage.keyRing(store: store).isEmpty)
             #expect(try await storage.revoke(device: "entrance", store: store))
             #expect(try await storage.device(credential: replaced) == nil)

@@ -54,7 +54,8 @@ import FoundationNetworking
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
         offset.shift(clock, bySeconds: seconds)
-        let server = try await ServerRig(clock: clock)
+        // A day's tear-offs in minutes: faster than any printer, so past the kiosks' pace the server keeps.
+        let server = try await ServerRig(clock: clock, connections: ServerRig.machineSpeedKiosks)
         let rig = try EmulatorRig(profile: "custom-vkp80iii")
         defer { rig.stop() }
         let state = HIL.temporaryDirectory("soak")

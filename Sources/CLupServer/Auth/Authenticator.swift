@@ -66,13 +66,14 @@ public struct Authenticator: Sendable {
         return session
     }
 
-    /// The enrolled device making the request, which must belong to `store` when one is given.
+    /// The enrolled device making the request (its store, id and role), which must belong to `store` when one
+    /// is given.
     public func requireDevice(
         _ request: Request,
         store: StoreID? = nil
-    ) async throws(APIError) -> (store: StoreID, device: DeviceID) {
+    ) async throws(APIError) -> KioskGrant {
         guard let token = request.bearerToken else { throw .unauthorized }
-        let found: (store: StoreID, device: DeviceID)?
+        let found: KioskGrant?
         do {
             found = try await database.device(credential: token)
         } catch {

@@ -52,8 +52,9 @@ enum MACToken {
 
     /// Whether `token` is one `mint` made with this key and binding.
     static func isValid(_ token: String, key: SymmetricKey, binding: Data = Data()) -> Bool {
+        guard token.utf8.count <= 64 else { return false }
         let parts = token.split(separator: ".")
-        guard token.count <= 64, parts.count == 2, let id = HolderTokens.data(base64url: parts[0]), id.count == 16,
+        guard parts.count == 2, let id = HolderTokens.data(base64url: parts[0]), id.count == 16,
             let tag = HolderTokens.data(base64url: parts[1])
         else { return false }
         return Secrets.equal(tag, mac(id, binding, key))

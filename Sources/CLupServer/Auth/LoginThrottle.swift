@@ -1,3 +1,5 @@
+import Crypto
+import Foundation
 import KioskCore
 import Synchronization
 
@@ -30,7 +32,12 @@ final class LoginThrottle: Sendable {
     }
 
     static func addressKey(_ address: String) -> String { "ip:" + address }
-    static func userKey(_ username: String) -> String { "user:" + username.lowercased() }
+    /// A user name's record, by a digest of the name (a fixed 37 bytes, whatever was sent).
+    static func userKey(_ username: String) -> String {
+        "user:"
+            + SHA256.hash(data: Array(username.lowercased().utf8)).prefix(16).map { String(format: "%02x", $0) }
+            .joined()
+    }
 
     /// Failures allowed before waiting starts, by key kind.
     static func free(_ key: String) -> Int { key.hasPrefix("ip:") ? 10 : 3 }

@@ -92,6 +92,8 @@ public struct ServerSettings: Sendable {
         options.connections.requestsPerAddress =
             try rule("requests_per_address") ?? options.connections.requestsPerAddress
         options.connections.requestsPerKiosk = try rule("requests_per_kiosk") ?? options.connections.requestsPerKiosk
+        options.connections.eventsPerKiosk = try rule("events_per_kiosk") ?? options.connections.eventsPerKiosk
+        options.connections.ticketsPerKiosk = try rule("tickets_per_kiosk") ?? options.connections.ticketsPerKiosk
         if let work = try table.string("ticket_work") {
             guard let setting = WorkSetting(work) else {
                 throw table.error("ticket_work", "'\(work)' is not BASE-MAX bits (1 to 28, e.g. \"14-20\") or \"off\"")

@@ -19,10 +19,9 @@ struct AdminConsole {
     func register(on router: some RouterMethods<ServerContext>) {
         router.get("console/stores") { request, _ -> Response in
             guard await sessions.who(request) == .admin else { return await refuse(request) }
-            let query = request.uri.queryParameters
             var notice: String?
-            if let name = query["registered"] {
-                notice = PageStrings(request).format("console.registered", text: String(name))
+            if let name = sessions.signed("registered", in: request) {
+                notice = PageStrings(request).format("console.registered", text: name)
             }
             return page(request, form: Self.defaults, notice: notice, problem: nil, status: .ok)
         }
@@ -42,8 +41,8 @@ struct AdminConsole {
             do throws(APIError) {
                 let registration = try Self.registration(form)
                 _ = try await office.register(registration)
-                let name = registration.store.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                return ConsoleRoutes.redirect("/console/stores?registered=" + name)
+                let name = registration.store.name
+                return ConsoleRoutes.redirect("/console/stores?" + sessions.signedQuery("registered", name))
             } catch {
                 let problem = strings.format("console.problem", text: error.description)
                 return page(request, form: form.fields, notice: nil, problem: problem, status: error.status)

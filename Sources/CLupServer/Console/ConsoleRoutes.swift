@@ -123,7 +123,7 @@ struct ConsoleRoutes {
 
     /// Only a console path is followed after login (never another site).
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/console/"), !next.hasPrefix("//"), !next.contains("\\"), next.count <= 300
+        guard let next, next.hasPrefix("/console/"), !next.hasPrefix("//"), !next.contains("\\"), next.utf8.count <= 300
         else { return "" }
         return next
     }

@@ -110,23 +110,29 @@ struct ConsoleSessions: Sendable {
         )
     }
 
-    /// The query that carries a problem to the page an action redirects to, with a MAC of it: the page shows
-    /// only problems this server chose (a link with any other `problem=` text shows nothing — no phishing line
-    /// in a red alert).
-    func problemQuery(_ problem: String) -> String {
-        let mac = MACToken.mint(key: key, binding: Data(("problem:" + problem).utf8))
-        let text = problem.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        return "problem=\(text)&p=\(mac)"
+    /// The query that carries a notice or a problem to the page an action redirects to, with a MAC of it: the
+    /// page shows only texts this server chose (a link with any other `problem=`, `revoked=` or `registered=`
+    /// text shows nothing — no phishing line in a red alert or a green notice).
+    func signedQuery(_ name: String, _ value: String) -> String {
+        let mac = MACToken.mint(key: key, binding: Data("\(name):\(value)".utf8))
+        let text = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return "\(name)=\(text)&\(name)-mac=\(mac)"
     }
 
-    /// The problem a redirect carried, if this server chose it (``problemQuery(_:)``).
-    func problem(_ request: Request) -> String? {
+    /// The value of `name` a redirect carried, if this server chose it (``signedQuery(_:_:)``).
+    func signed(_ name: String, in request: Request) -> String? {
         let query = request.uri.queryParameters
-        guard let problem = query["problem"].map(String.init), let mac = query["p"].map(String.init),
-            MACToken.isValid(mac, key: key, binding: Data(("problem:" + problem).utf8))
+        guard let value = query[name[...]].map(String.init), value.utf8.count <= 2_000,
+            let mac = query["\(name)-mac"[...]].map(String.init),
+            MACToken.isValid(mac, key: key, binding: Data("\(name):\(value)".utf8))
         else { return nil }
-        return problem
+        return value
     }
+
+    func problemQuery(_ problem: String) -> String { signedQuery("problem", problem) }
+
+    /// The problem a redirect carried, if this server chose it.
+    func problem(_ request: Request) -> String? { signed("problem", in: request) }
 
     /// Whether a form came from this server's own page: a browser's `Origin`, when it sends one, is this server.
     func isSameOrigin(_ request: Request) -> Bool {

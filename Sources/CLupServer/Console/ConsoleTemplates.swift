@@ -80,8 +80,8 @@ enum ConsoleTemplates {
         <section aria-labelledby="kiosks-title"><h2 id="kiosks-title">{{w.kiosks}}</h2>
         {{#enrolled}}<div id="enrolled" class="notice"><p>{{enrolledText}}</p><p>{{w.credential_once}}</p><pre id="credential">{{credential}}</pre>
         <p>{{w.snippet}}</p><pre id="snippet">{{snippet}}</pre></div>{{/enrolled}}
-        <table id="kiosks"><thead><tr><th scope="col">{{w.kiosk}}</th><th scope="col">{{w.key}}</th><th scope="col">{{w.state}}</th><th scope="col">{{w.last_contact}}</th><th scope="col"><span class="muted">{{w.revoke}}</span></th></tr></thead><tbody>
-        {{#devices}}<tr id="kiosk-{{device}}"><td>{{device}}</td><td>{{key}}</td><td class="state{{#trouble}} warn{{/trouble}}">{{state}}</td><td class="contact{{#silent}} warn{{/silent}}">{{contact}}</td>
+        <table id="kiosks"><thead><tr><th scope="col">{{w.kiosk}}</th><th scope="col">{{w.role}}</th><th scope="col">{{w.key}}</th><th scope="col">{{w.state}}</th><th scope="col">{{w.last_contact}}</th><th scope="col"><span class="muted">{{w.revoke}}</span></th></tr></thead><tbody>
+        {{#devices}}<tr id="kiosk-{{device}}"><td>{{device}}</td><td>{{role}}</td><td>{{key}}</td><td class="state{{#trouble}} warn{{/trouble}}">{{state}}</td><td class="contact{{#silent}} warn{{/silent}}">{{contact}}</td>
         <td><details><summary>{{w.revoke}}</summary><form method="post" action="/console/stores/{{storeID}}/devices/{{device}}/revoke"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="revoke-{{device}}">{{revokeNow}}</button></form></details></td></tr>
         {{/devices}}</tbody></table>
         {{^devices}}<p>{{w.no_kiosks}}</p>{{/devices}}
@@ -89,6 +89,8 @@ enum ConsoleTemplates {
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="device">{{w.kiosk_id}}</label>
         <input id="device" name="device" required maxlength="64" pattern="[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}">
+        <label for="role">{{w.role}}</label>
+        <select id="role" name="role"><option value="both">{{w.role_both}}</option><option value="printer">{{w.role_printer}}</option><option value="door">{{w.role_door}}</option></select>
         <button type="submit" id="enroll">{{w.enroll_button}}</button>
         </form>
         </section>

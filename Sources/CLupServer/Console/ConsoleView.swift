@@ -33,6 +33,8 @@ enum ConsoleView {
 
     struct Kiosk: Encodable {
         var device: String
+        /// What it was enrolled as (printer, door, both), in words.
+        var role: String
         var contact: String
         var silent: Bool
         /// Its printer, door, paper and version, as it last reported them.
@@ -80,6 +82,7 @@ enum ConsoleView {
         guard let last = device.lastContact else {
             return Kiosk(
                 device: device.device,
+                role: strings["console.role_" + device.role.rawValue],
                 contact: strings["console.never"],
                 silent: false,
                 state: state,
@@ -91,6 +94,7 @@ enum ConsoleView {
         let text = strings.format("console.seconds_ago", Int(ago.components.seconds))
         return Kiosk(
             device: device.device,
+            role: strings["console.role_" + device.role.rawValue],
             contact: silent ? "\(text) — \(strings["console.silent"])" : text,
             silent: silent,
             state: state,

@@ -39,7 +39,10 @@ struct StoreConsole {
         }
         router.post("console/stores/:store/devices") { request, context -> Response in
             try await act(request, context) { (live, form) throws(APIError) in
-                let enrolled = try await office.enroll(form["device"] ?? "", store: live.record.id)
+                guard let role = KioskRole(rawValue: form["role"] ?? "both") else {
+                    throw APIError.badRequest("printer, door or both", field: "role")
+                }
+                let enrolled = try await office.enroll(form["device"] ?? "", role: role, store: live.record.id)
                 return "enrolled=" + seal(enrolled, at: logs.clock.now())
             }
         }
@@ -47,13 +50,14 @@ struct StoreConsole {
             let device = context.parameters.get("device") ?? ""
             return try await act(request, context) { (live, _) throws(APIError) in
                 try await office.revoke(device, store: live.record.id)
-                return "revoked=" + (device.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                return sessions.signedQuery("revoked", device)
             }
         }
         router.get("console/stores/:store/live") { request, context -> Response in
             switch await access(request, context) {
             case .refused: throw APIError.unauthorized
-            case .allowed(_, let live): return stream(live, PageStrings(request))
+            case .allowed(_, let live):
+                return stream(live, PageStrings(request)) { await access(request, context).isAllowed }
             }
         }
         router.get("console/stores/:store/export") { request, context -> Response in
@@ -75,6 +79,8 @@ struct StoreConsole {
     enum Access {
         case allowed(ConsoleSessions.Who, StoreQueues.Live)
         case refused(Response)
+
+        var isAllowed: Bool { if case .allowed = self { true } else { false } }
     }
 
     /// The session may see this store: else the login page (no session; back to the store's page after),
@@ -190,7 +196,9 @@ struct StoreConsole {
         }
         values["problem"] = problem.map { strings.format("console.problem", text: $0) }
         if query["saved"] != nil { values["notice"] = strings["console.saved"] }
-        if let device = query["revoked"] { values["notice"] = strings.format("console.revoked", text: String(device)) }
+        if let device = sessions.signed("revoked", in: request) {
+            values["notice"] = strings.format("console.revoked", text: device)
+        }
         if let note = query["enrolled"], let enrolled = open(String(note), store: store, at: now) {
             values["enrolled"] = true
             values["enrolledText"] = strings.format("console.enrolled", text: enrolled.device)
@@ -234,8 +242,13 @@ struct StoreConsole {
     }
 
     /// The line, then again after every change of the store's queue (and at each heartbeat, for the
-    /// kiosks' last contact), until the client goes or the server stops.
-    private func stream(_ live: StoreQueues.Live, _ strings: PageStrings) -> Response {
+    /// kiosks' last contact), until the client goes, the server stops or the session ends (`stillAllowed`,
+    /// asked before each update: a logged-out or expired session's page stops hearing at the next heartbeat).
+    private func stream(
+        _ live: StoreQueues.Live,
+        _ strings: PageStrings,
+        stillAllowed: @escaping @Sendable () async -> Bool
+    ) -> Response {
         // A heartbeat every 5 s: the kiosks' last contact changes without a change of the queue.
         let updates = live.changes.subscribe(heartbeat: .seconds(5))
         let store = live.record.id
@@ -245,7 +258,7 @@ struct StoreConsole {
             body: ResponseBody { writer in
                 let encoder = JSONEncoder()
                 for await _ in updates.cancelOnGracefulShutdown() {
-                    guard let live = logs.store(store) else { break }
+                    guard await stillAllowed(), let live = logs.store(store) else { break }
                     let devices = await devices(of: store)
                     let line = ConsoleView.line(live, devices: devices, now: logs.clock.now(), strings)
                     var buffer = ByteBuffer(string: "event: queue\ndata: ")
@@ -260,19 +273,21 @@ struct StoreConsole {
 
     private func seal(_ enrolled: Enrolled, at now: Timestamp) -> String {
         let expires = now.milliseconds + Self.enrollmentNoteLifetime
-        let plain = Data("\(expires)\n\(enrolled.device)\n\(enrolled.credential)".utf8)
+        let plain = Data("\(expires)\n\(enrolled.device)\n\(enrolled.credential)\n\(enrolled.role.rawValue)".utf8)
         let box = try? ChaChaPoly.seal(plain, using: sessions.key, authenticating: Data(enrolled.store.uuidString.utf8))
         return box.map { HolderTokens.base64url($0.combined) } ?? ""
     }
 
     private func open(_ note: String, store: StoreID, at now: Timestamp) -> Enrolled? {
-        guard note.count <= 400, let data = HolderTokens.data(base64url: note[...]),
+        guard note.utf8.count <= 400, let data = HolderTokens.data(base64url: note[...]),
             let box = try? ChaChaPoly.SealedBox(combined: data),
             let plain = try? ChaChaPoly.open(box, using: sessions.key, authenticating: Data(store.uuidString.utf8))
         else { return nil }
         let parts = String(decoding: plain, as: UTF8.self).split(separator: "\n")
-        guard parts.count == 3, let expires = Int64(parts[0]), expires > now.milliseconds else { return nil }
-        return Enrolled(store: store, device: String(parts[1]), credential: String(parts[2]))
+        guard parts.count == 4, let expires = Int64(parts[0]), expires > now.milliseconds,
+            let role = KioskRole(rawValue: String(parts[3]))
+        else { return nil }
+        return Enrolled(store: store, device: String(parts[1]), role: role, credential: String(parts[2]))
     }
 
     /// The settings form as the API's settings: a checked "closed" or an empty time closes that day.

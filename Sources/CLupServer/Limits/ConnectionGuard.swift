@@ -29,6 +29,10 @@ public struct ConnectionLimits: Sendable {
     /// Requests one kiosk may send once its credential is confirmed (``KnownKiosks``), whatever address it
     /// shares: 1,000 at once, then 50 a second — about ten tear-offs a second, beyond any printer.
     public var requestsPerKiosk = RateLimiter.Rule(burst: 1_000, interval: .milliseconds(20))
+    /// Events one kiosk may append (``KioskPace``): 1,000 at once, then 2 a second, a pace no entrance reaches.
+    public var eventsPerKiosk = RateLimiter.Rule(burst: 1_000, interval: .milliseconds(500))
+    /// Paper tickets one kiosk may issue (``KioskPace``): 120 at once, then one every 2 s, a printer's pace.
+    public var ticketsPerKiosk = RateLimiter.Rule(burst: 120, interval: .seconds(2))
     public var maxPaceDelay: Duration = .seconds(10)
 
     public init() {}

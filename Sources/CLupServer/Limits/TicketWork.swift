@@ -54,19 +54,31 @@ final class TicketWork: Sendable {
     private struct State {
         /// Per store: paid requests, decayed to about the last minute, and when last counted.
         var pressure: [StoreID: (count: Double, at: Timestamp)] = [:]
-        /// Proofs spent, by challenge tag, until their challenge expires.
-        var spent: [Data: Timestamp] = [:]
+        /// Per store: proofs spent, by challenge tag, until their challenge expires.
+        var spent: [StoreID: [Data: Timestamp]] = [:]
+        /// Spent proofs remembered, all stores together.
+        var spentCount = 0
+        /// When the first remembered proof's challenge expires (seconds since 1970): before then, forgetting
+        /// expired proofs would find none (a full store is refused without looking through its proofs again).
+        var firstExpiry = Int64.max
     }
 
     let rule: WorkRule
     private let key: SymmetricKey
     private let state = Mutex(State())
-    /// Spent proofs remembered at most (each one cost its client ≥ 2^baseBits hashes).
-    static let maxSpent = 200_000
+    /// Spent proofs one store remembers at most: each cost its client at least 2^baseBits hashes, and a store
+    /// where a few tickets a minute are taken spends a few hundred in a challenge's lifetime. A flood that fills
+    /// it (about a consumer GPU's worth of hashing at the store's raised price) refuses that store's virtual
+    /// tickets, with the paper ticket to take, until its proofs expire (2 minutes); never another store's.
+    let maxSpentPerStore: Int
+    /// All stores together: the memory it may take (about 100 bytes a proof).
+    let maxSpent: Int
 
-    init(rule: WorkRule, key: SymmetricKey) {
+    init(rule: WorkRule, key: SymmetricKey, maxSpentPerStore: Int = 20_000, maxSpent: Int = 1_000_000) {
         self.rule = rule
         self.key = key
+        self.maxSpentPerStore = maxSpentPerStore
+        self.maxSpent = maxSpent
     }
 
     /// A new challenge for `store`, at the store's present difficulty.
@@ -105,20 +117,39 @@ final class TicketWork: Sendable {
             guard bits >= asked - 1 else {
                 throw Self.refusal("the store is busy and asks for more work now: ask for a new challenge")
             }
-            guard state.spent[tag] == nil else { throw Self.refusal("this proof of work was already used") }
-            if state.spent.count >= Self.maxSpent {
-                state.spent = state.spent.filter { $0.value.seconds > now.seconds }
+            guard state.spent[store]?[tag] == nil else { throw Self.refusal("this proof of work was already used") }
+            if state.spent[store, default: [:]].count >= maxSpentPerStore || state.spentCount >= maxSpent,
+                now.seconds >= state.firstExpiry
+            {
+                Self.forgetExpired(&state, at: now)
             }
-            guard state.spent.count < Self.maxSpent else {
+            guard state.spent[store, default: [:]].count < maxSpentPerStore, state.spentCount < maxSpent else {
                 throw APIError(
                     .serviceUnavailable,
-                    "too many tickets asked for right now — try again in a minute",
-                    retryAfter: 60
+                    "too many tickets asked for at this store right now — take a paper ticket at the entrance, or "
+                        + "try again in two minutes",
+                    retryAfter: Int(rule.lifetime.components.seconds)
                 )
             }
-            state.spent[tag] = Timestamp(seconds: expires)
+            state.spent[store, default: [:]][tag] = Timestamp(seconds: expires)
+            state.spentCount += 1
+            state.firstExpiry = min(state.firstExpiry, expires)
             state.pressure[store] = (Self.decayed(state.pressure[store], at: now) + 1, now)
         }
+    }
+
+    /// Drops the proofs whose challenges have expired (they cannot be spent again anyway), in every store.
+    private static func forgetExpired(_ state: inout State, at now: Timestamp) {
+        var count = 0
+        var first = Int64.max
+        for (store, proofs) in state.spent {
+            let live = proofs.filter { $0.value.seconds > now.seconds }
+            state.spent[store] = live.isEmpty ? nil : live
+            count += live.count
+            first = live.values.reduce(first) { min($0, $1.seconds) }
+        }
+        state.spentCount = count
+        state.firstExpiry = first
     }
 
     private func pressure(_ store: StoreID, at now: Timestamp) -> Double {

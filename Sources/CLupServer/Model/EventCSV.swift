@@ -59,15 +59,26 @@ enum EventCSV {
         return " waited \(wait.components.seconds) s"
     }
 
+    /// One field, worked on Unicode scalars: a `Character` would take `"\r\n"` as one, so a lone line feed
+    /// after a carriage return slipped past the check and started a row whose first cell was a formula.
     static func field(_ text: String) -> String {
-        var value = ""
+        var value = String.UnicodeScalarView()
         var cellStart = true
-        for character in text {
-            if cellStart, "=+-@\t\r".contains(character) { value.append("'") }
-            value.append(character)
-            cellStart = ";,\t|\r\n".contains(character)
+        var quote = false
+        for scalar in text.unicodeScalars {
+            if cellStart, formulaStarts.contains(scalar) { value.append("'") }
+            value.append(scalar)
+            cellStart = cellBreaks.contains(scalar)
+            quote = quote || quoted.contains(scalar)
         }
-        guard value.contains(where: { ",;\"\r\n".contains($0) }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard quote else { return String(value) }
+        return "\"" + String(value).replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+
+    /// What a spreadsheet reads as the start of a formula at a cell's start.
+    private static let formulaStarts = Set("=+-@\t\r\n".unicodeScalars)
+    /// After these, some spreadsheet starts a new cell or row.
+    private static let cellBreaks = Set(";,\t|\r\n".unicodeScalars)
+    /// A field with any of these is quoted (RFC 4180), so a line break stays inside its cell.
+    private static let quoted = Set(",;\"\r\n".unicodeScalars)
 }

@@ -70,10 +70,11 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     /// Checks every field; the error names the first wrong one.
     public func validate() throws(APIError) {
         func bad(_ field: String, _ message: String) -> APIError { .badRequest(message, field: field) }
-        if name.trimmingCharacters(in: .whitespaces).isEmpty || name.count > 200 {
+        // Sizes in scalars, bounded in bytes, before anything walks the text.
+        if !TextLimit(1...200).allows(name) || name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw bad("name", "must be 1 to 200 characters")
         }
-        if address.trimmingCharacters(in: .whitespaces).isEmpty || address.count > 500 {
+        if !TextLimit(1...500).allows(address) || address.trimmingCharacters(in: .whitespaces).isEmpty {
             throw bad("address", "must be 1 to 500 characters")
         }
         if !(-90...90).contains(location.latitude) { throw bad("location.latitude", "must be within -90…90") }

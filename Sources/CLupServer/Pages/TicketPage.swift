@@ -17,22 +17,26 @@ struct TicketPage {
         router.get(RouterPath("\(pages.segment)/:code")) { request, context -> Response in
             let strings = PageStrings(request)
             let code = context.parameters.get("code") ?? ""
-            guard let id = await verified(code) else { return invalid("invalid", strings) }
+            guard let claims = await verified(code) else { return invalid("invalid", strings) }
+            let id = claims.ticket
             guard let status = desk.status(of: id), let live = logs.store(containing: id) else {
                 return invalid("unknown", strings)
+            }
+            // Valid only as its issuer signed it (another kiosk's key over this ticket's id is a forgery).
+            if let ticket = live.state.entries[id]?.ticket, !ticket.isSigned(by: claims) {
+                return invalid("invalid", strings)
             }
             return pages.page("ticket", page(status, code: code, profile: live.record.profile, strings), strings)
         }
     }
 
-    /// The ticket a code stands for, once its signature checked out against its store's key ring.
-    func verified(_ code: String) async -> TicketID? {
+    /// What a code says, once its signature checked out against its store's key ring (with who signed it).
+    func verified(_ code: String) async -> TicketCodec.Claims? {
         guard code.utf8.count <= 300, let store = TicketCodec.claimedStore(of: code[...]),
             let keys = try? await logs.keyRing(of: store)
         else { return nil }
-        let ring = KeyRing(keys.map(\.key))
+        let ring = KeyRing(devices: keys)
         return try? TicketCodec.decode(pages.statusURL + code, prefix: pages.statusURL, keyRing: ring, store: store)
-            .ticket
     }
 
     private func page(

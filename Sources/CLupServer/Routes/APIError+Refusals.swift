@@ -12,7 +12,6 @@ extension APIError {
             switch refusal {
             case .storeRegistered: self.init(.conflict, refusal.description, field: "store.name")
             case .managerNameTaken: self.init(.conflict, refusal.description, field: "manager.username")
-            case .eventIDOfAnotherStore: self.init(.badRequest, refusal.description, field: "events")
             }
         case let usedUp as TicketNumbersUsedUp:
             self.init(.serviceUnavailable, usedUp.description)

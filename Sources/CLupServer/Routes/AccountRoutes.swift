@@ -47,11 +47,22 @@ struct AccountRoutes {
         }
     }
 
+    /// What a registration allows (``StoreOffice``): longer cannot be anyone's.
+    static let username = TextLimit(1...64)
+    static let password = TextLimit(1...1024)
+
     /// Checks a login (throttled by address and by user name) and opens a session; the API and the
     /// console's login page both log in here.
     func login(_ login: Login, address client: String) async throws(APIError) -> Session {
         let now = database.clock.now()
         let address = LoginThrottle.addressKey(client)
+        // Sizes first, in bytes and scalars, before anything is kept or hashed: a 16 KB "user name" costs a
+        // failure of its address and nothing else.
+        guard Self.username.allows(login.username), Self.password.allows(login.password) else {
+            let wait = throttle.reserve([address], at: now)
+            if wait > 0 { throw Self.slowDown(wait) }
+            throw APIError(.unauthorized, "wrong user name or password")
+        }
         let user = LoginThrottle.userKey(login.username)
         // A blocked address is refused before any hashing: its guesses cost the server nothing. A user name
         // slowed down by failures takes attempts only from devices it logged in from before; the others wait.
@@ -60,9 +71,6 @@ struct AccountRoutes {
         let knownDevice = devices.vouches(login.device, for: login.username)
         let wait = throttle.reserve([address, user], exempt: knownDevice ? [user] : [], at: now)
         if wait > 0 { throw Self.slowDown(wait) }
-        guard login.username.count <= 64, login.password.count <= 1024 else {
-            throw APIError(.unauthorized, "wrong user name or password")
-        }
         // An unknown user name costs the same hashing as a known one: the answer's time tells nothing.
         let account = try await StoreOffice.storingAsync { try await database.manager(login.username) }
         let matches: Bool

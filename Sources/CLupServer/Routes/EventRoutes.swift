@@ -10,22 +10,17 @@ struct EventRoutes {
     let database: any ServerStorage
     let logs: StoreQueues
     let auth: Authenticator
-    var checks: EventChecks
-    let late: LateEvents
+    let desk: KioskDesk
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.post("v1/stores/:store/events") { request, context -> AppendedEvents in
             let store = try context.parameters.require("store", as: UUID.self)
-            let (_, device) = try await auth.requireDevice(request, store: store)
+            let kiosk = try await auth.requireDevice(request, store: store)
             let batch = try await request.decode(EventBatch.self, limit: 4 << 20)
             guard batch.events.count <= EventBatch.maxEvents else {
                 throw APIError.badRequest("at most \(EventBatch.maxEvents) events per request", field: "events")
             }
-            let now = logs.clock.now()
-            let calendar = try await logs.require(store).record.profile.calendar
-            try checks.check(batch.events, store: store, device: device, calendar: calendar, now: now)
-            let events = try await late.stamped(batch.events, store: store, device: device, now: now)
-            let appended = try await logs.append(events, store: store)
+            let appended = try await desk.take(batch.events, from: kiosk)
             return AppendedEvents(
                 appended: appended.map { AppendedEvents.Event(id: $0.id, sequence: $0.sequence, new: $0.new) },
                 last: logs.store(store)?.lastSequence ?? 0
@@ -39,7 +34,7 @@ struct EventRoutes {
             let limit = try Self.query(request, "limit", default: 1000, in: 1...5000)
             let events = try await logs.events(store: store, after: after, wait: .seconds(wait), limit: Int(limit))
             return EventPage(
-                events: events,
+                events: Array(EventPage.fitting(events)),
                 last: logs.store(store)?.lastSequence ?? 0,
                 keyRing: Self.digest(try await keyRing(store)),
                 timeZone: logs.store(store)?.record.profile.timeZone,
@@ -54,13 +49,28 @@ struct EventRoutes {
             return KeyRingPage(keys: keys, digest: Self.digest(keys))
         }
         router.put("v1/devices/self/key") { request, _ -> Response in
-            let (store, device) = try await auth.requireDevice(request)
+            let kiosk = try await auth.requireDevice(request)
+            let (store, device) = (kiosk.store, kiosk.device)
             let body = try await request.decode(DeviceKey.self)
             guard let raw = Data(base64Encoded: body.publicKey), raw.count == 32,
                 let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
             else { throw APIError.badRequest("a raw Ed25519 public key in base64 (44 characters)", field: "publicKey") }
             guard body.device == device else {
                 throw APIError(.forbidden, "the credential is for device '\(device)'", field: "device")
+            }
+            // A key id is 4 bytes: another device's key under the same id (or the same key, copied from the
+            // ring) would make doors take one device's tickets for the other's. Honest keys collide once in
+            // billions; a kiosk refused here makes a new key.
+            let id = KeyID(publicKey: key)
+            if try await logs.keyRing(of: store).contains(where: {
+                $0.device != device && KeyID(publicKey: $0.key) == id
+            }) {
+                throw APIError(
+                    .conflict,
+                    "another kiosk of this store has registered this key, or one of the same id \(id) — the "
+                        + "store's manager should revoke the kiosk that copied it",
+                    field: "publicKey"
+                )
             }
             try await database.setKey(key, device: device, store: store)
             return Response(status: .noContent)

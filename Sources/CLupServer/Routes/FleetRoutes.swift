@@ -14,7 +14,8 @@ struct FleetRoutes {
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.put("v1/devices/self/health") { request, _ -> Response in
-            let (store, device) = try await auth.requireDevice(request)
+            let kiosk = try await auth.requireDevice(request)
+            let (store, device) = (kiosk.store, kiosk.device)
             let health = try await request.decode(KioskHealth.self, limit: 4 << 10)
             if let problem = health.problem { throw APIError.badRequest(problem.allowed, field: problem.field) }
             auth.contacts.report(health, from: device, of: store, at: logs.clock.now())

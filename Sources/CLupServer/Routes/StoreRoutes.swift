@@ -29,7 +29,10 @@ struct StoreRoutes {
             let store = try context.parameters.require("store", as: UUID.self)
             try await auth.requireManager(request, from: context.remoteAddress, of: store)
             let enrollment = try await request.decode(Enrollment.self)
-            return EditedResponse(status: .created, response: try await office.enroll(enrollment.device, store: store))
+            return EditedResponse(
+                status: .created,
+                response: try await office.enroll(enrollment.device, role: enrollment.role ?? .both, store: store)
+            )
         }
         router.get("v1/stores/:store/devices") { request, context -> Devices in
             let store = try context.parameters.require("store", as: UUID.self)

@@ -111,10 +111,11 @@ struct StoreOffice: Sendable {
             throw APIError(error.status, error.message, field: error.field.map { "store." + $0 })
         }
         let username = registration.manager.username
-        guard (3...64).contains(username.count),
+        // Sizes in scalars (bounded in bytes) before any walk over characters.
+        guard TextLimit(3...64).allows(username),
             username.allSatisfy({ $0.isLetter || $0.isNumber || "._-@".contains($0) })
         else { throw APIError.badRequest("3 to 64 letters, digits or . _ - @", field: "manager.username") }
-        guard (10...1024).contains(registration.manager.password.count) else {
+        guard TextLimit(10...1024).allows(registration.manager.password) else {
             throw APIError.badRequest("10 to 1024 characters", field: "manager.password")
         }
         let passwordHash = try await passwords.hash(registration.manager.password)
@@ -165,7 +166,7 @@ struct StoreOffice: Sendable {
         return profile
     }
 
-    func enroll(_ device: String, store: StoreID) async throws(APIError) -> Enrolled {
+    func enroll(_ device: String, role: KioskRole = .both, store: StoreID) async throws(APIError) -> Enrolled {
         _ = try await logs.require(store)
         guard Self.isDeviceID(device), device != ServerIssue.device else {
             throw APIError.badRequest(
@@ -179,9 +180,9 @@ struct StoreOffice: Sendable {
             throw APIError(.conflict, "this store has \(Self.maxDevices) kiosks — revoke one first", field: "device")
         }
         let credential = try await Self.storingAsync {
-            try await database.enroll(device: device, store: store, at: database.clock.now())
+            try await database.enroll(device: device, store: store, role: role, at: database.clock.now())
         }
-        return Enrolled(store: store, device: device, credential: credential)
+        return Enrolled(store: store, device: device, role: role, credential: credential)
     }
 
     /// The store's kiosks, with when each last called.

@@ -69,8 +69,7 @@ extension PostgresCommits {
         for row in rows {
             switch row.what {
             case 1: placed[Int(row.ordinal)] = (row.sequence, row.number.map(Int.init))
-            case 2 where row.owner == store: known[row.id] = row.sequence
-            case 2: return nil  // another store's event: the statement wrote nothing
+            case 2: known[row.id] = row.sequence
             default: break
             }
         }
@@ -138,12 +137,12 @@ struct OneStatementWrite: PostgresPreparedStatement {
 
     static let sql = """
         WITH known AS (
-            SELECT id, store, sequence FROM events WHERE id = ANY($3)
+            SELECT id, store, sequence FROM events WHERE store = $1 AND id = ANY($3)
         ), batch AS (
             SELECT * FROM unnest($2::integer[], $3::uuid[], $4::text[], $5::bigint[], $6::text[], $7::text[],
                                  $8::bytea[], $9::bigint[], $10::text[], $11::integer[], $12::bytea[])
                 AS batch(o, i, d, t, k, tk, b, r, p, dy, h)
-            WHERE NOT EXISTS (SELECT 1 FROM known WHERE known.id = batch.i OR known.store <> $1)
+            WHERE NOT EXISTS (SELECT 1 FROM known WHERE known.id = batch.i)
         ), moved AS (
             UPDATE stores SET next_sequence = next_sequence + (SELECT count(*) FROM batch) WHERE id = $1
             RETURNING next_sequence - (SELECT count(*) FROM batch) AS first

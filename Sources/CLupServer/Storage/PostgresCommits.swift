@@ -115,7 +115,7 @@ final class PostgresCommits: Sendable {
         if batch.count == 1, let check = batch[0].check {
             do { try check() } catch { return [Done(outcome: .failure(error))] }
         }
-        var known = try await knownEvents(batch, on: connection)
+        var known = try await knownEvents(batch, store: store, on: connection)
         var numbers = try await lastNumbers(batch, store: store, on: connection)
         let before = numbers
 
@@ -127,24 +127,16 @@ final class PostgresCommits: Sendable {
             case .append(let events):
                 var results: [AppendResult] = []
                 var new: [StoreEvent] = []
-                do {
-                    for var event in events {
-                        if let first = known[event.id] {
-                            guard first.store == store else {
-                                throw StorageRefusal.eventIDOfAnotherStore(event.id)
-                            }
-                            results.append(AppendResult(id: event.id, sequence: first.sequence, new: false))
-                            continue
-                        }
-                        event.sequence = next + Int64(new.count)
-                        new.append(event)
-                        results.append(AppendResult(id: event.id, sequence: event.sequence!, new: true))
+                for var event in events {
+                    if let first = known[event.id] {
+                        results.append(AppendResult(id: event.id, sequence: first, new: false))
+                        continue
                     }
-                } catch {
-                    done.append(Done(outcome: .failure(error)))
-                    continue
+                    event.sequence = next + Int64(new.count)
+                    new.append(event)
+                    results.append(AppendResult(id: event.id, sequence: event.sequence!, new: true))
                 }
-                for event in new { known[event.id] = (store, event.sequence!) }
+                for event in new { known[event.id] = event.sequence! }
                 next += Int64(new.count)
                 added += new
                 done.append(Done(outcome: .success(.appended(results)), added: new))
@@ -174,21 +166,22 @@ final class PostgresCommits: Sendable {
         return done
     }
 
-    /// Where each event id of the batch's appends already is in the log.
+    /// Where each event id of the batch's appends already is in the store's log.
     private func knownEvents(
         _ batch: [Waiting],
+        store: StoreID,
         on connection: PostgresConnection
-    ) async throws -> [UUID: (store: UUID, sequence: Int64)] {
+    ) async throws -> [UUID: Int64] {
         let ids = batch.flatMap { waiting -> [UUID] in
             if case .append(let events) = waiting.work { events.map(\.id) } else { [] }
         }
-        var known: [UUID: (store: UUID, sequence: Int64)] = [:]
+        var known: [UUID: Int64] = [:]
         guard !ids.isEmpty else { return known }
-        for try await (id, owner, sequence) in try await connection.query(
-            "SELECT id, store, sequence FROM events WHERE id = ANY(\(ids))",
+        for try await (id, sequence) in try await connection.query(
+            "SELECT id, sequence FROM events WHERE store = \(store) AND id = ANY(\(ids))",
             logger: logger
-        ).decode((UUID, UUID, Int64).self) {
-            known[id] = (owner, sequence)
+        ).decode((UUID, Int64).self) {
+            known[id] = sequence
         }
         return known
     }

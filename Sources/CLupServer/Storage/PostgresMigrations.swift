@@ -121,6 +121,16 @@ enum PostgresMigrations {
                 """
             ]
         ),
+        (
+            "v6: kiosk roles; event ids unique within their store",
+            [
+                // Kiosks enrolled before roles keep doing what they did (both devices).
+                "ALTER TABLE devices ADD COLUMN role text NOT NULL DEFAULT 'both'",
+                // An id is unique in its store's log only: no store can claim another's (issue 43).
+                "ALTER TABLE events DROP CONSTRAINT events_id_key",
+                "ALTER TABLE events ADD CONSTRAINT events_store_id_key UNIQUE (store, id)",
+            ]
+        ),
     ]
 
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.

@@ -4,13 +4,14 @@ import KioskCore
 import PostgresNIO
 
 extension PostgresStorage {
-    public func enroll(device: DeviceID, store: StoreID, at now: Timestamp) async throws -> String {
+    public func enroll(device: DeviceID, store: StoreID, role: KioskRole, at now: Timestamp) async throws -> String {
         let credential = Secrets.token()
         try await pool.query(
             """
-            INSERT INTO devices (store, id, credential_hash, created_at)
-            VALUES (\(store), \(device), \(Secrets.hash(credential)), \(now.milliseconds))
-            ON CONFLICT (store, id) DO UPDATE SET credential_hash = excluded.credential_hash, public_key = NULL
+            INSERT INTO devices (store, id, credential_hash, created_at, role)
+            VALUES (\(store), \(device), \(Secrets.hash(credential)), \(now.milliseconds), \(role.rawValue))
+            ON CONFLICT (store, id) DO UPDATE SET credential_hash = excluded.credential_hash, public_key = NULL,
+                role = excluded.role
             """
         )
         return credential
@@ -19,13 +20,14 @@ extension PostgresStorage {
     public func devices(store: StoreID) async throws -> [EnrolledDevice] {
         var found: [EnrolledDevice] = []
         let rows = try await pool.query(
-            "SELECT id, public_key, created_at FROM devices WHERE store = \(store) ORDER BY id"
+            "SELECT id, public_key, created_at, role FROM devices WHERE store = \(store) ORDER BY id"
         )
-        for (id, raw, created) in try rows.decode((String, Data?, Int64).self) {
+        for (id, raw, created, role) in try rows.decode((String, Data?, Int64, String).self) {
             let key = raw.flatMap { try? Curve25519.Signing.PublicKey(rawRepresentation: $0) }
             found.append(
                 EnrolledDevice(
                     device: id,
+                    role: KioskRole(rawValue: role) ?? .both,
                     enrolledAt: Timestamp(milliseconds: created),
                     keyId: key.map { KeyID(publicKey: $0).description }
                 )
@@ -41,11 +43,13 @@ extension PostgresStorage {
         return !rows.isEmpty
     }
 
-    public func device(credential: String) async throws -> (store: StoreID, device: DeviceID)? {
+    public func device(credential: String) async throws -> KioskGrant? {
         let rows = try await pool.query(
-            "SELECT store, id FROM devices WHERE credential_hash = \(Secrets.hash(credential))"
+            "SELECT store, id, role FROM devices WHERE credential_hash = \(Secrets.hash(credential))"
         )
-        for (store, id) in try rows.decode((UUID, String).self) { return (store, id) }
+        for (store, id, role) in try rows.decode((UUID, String, String).self) {
+            return KioskGrant(store: store, device: id, role: KioskRole(rawValue: role) ?? .both)
+        }
         return nil
     }
 

@@ -131,6 +131,14 @@ extension PostgresStorage {
         return taken
     }
 
+    public func knownEvents(_ ids: [EventID], store: StoreID) async throws -> Set<EventID> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await pool.query("SELECT id FROM events WHERE store = \(store) AND id = ANY(\(ids))")
+        var known: Set<EventID> = []
+        for id in try rows.decode(UUID.self) { known.insert(id) }
+        return known
+    }
+
     public func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp? {
         let rows = try await pool.query(
             """

@@ -7,15 +7,16 @@ import SyncWire
 extension SQLiteStorage {
     /// Enrolls a kiosk of a store: returns its credential (shown once; only its SHA-256 is kept). Enrolling
     /// the same device id again replaces its credential (a replaced box) and forgets its key.
-    public func enroll(device: DeviceID, store: StoreID, at now: Timestamp) throws -> String {
+    public func enroll(device: DeviceID, store: StoreID, role: KioskRole, at now: Timestamp) throws -> String {
         let credential = Secrets.token()
         try pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO devices (store, id, credential_hash, created_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (store, id) DO UPDATE SET credential_hash = excluded.credential_hash, public_key = NULL
+                    INSERT INTO devices (store, id, credential_hash, created_at, role) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (store, id) DO UPDATE SET credential_hash = excluded.credential_hash,
+                        public_key = NULL, role = excluded.role
                     """,
-                arguments: [store.uuidString, device, Secrets.hash(credential), now.milliseconds]
+                arguments: [store.uuidString, device, Secrets.hash(credential), now.milliseconds, role.rawValue]
             )
         }
         return credential
@@ -26,7 +27,7 @@ extension SQLiteStorage {
         try pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT id, public_key, created_at FROM devices WHERE store = ? ORDER BY id",
+                sql: "SELECT id, public_key, created_at, role FROM devices WHERE store = ? ORDER BY id",
                 arguments: [store.uuidString]
             ).map { row in
                 let key = (row["public_key"] as Data?).flatMap {
@@ -34,6 +35,7 @@ extension SQLiteStorage {
                 }
                 return EnrolledDevice(
                     device: row["id"],
+                    role: KioskRole(rawValue: row["role"]) ?? .both,
                     enrolledAt: Timestamp(milliseconds: row["created_at"]),
                     keyId: key.map { KeyID(publicKey: $0).description }
                 )
@@ -54,16 +56,16 @@ extension SQLiteStorage {
     }
 
     /// The device a credential belongs to.
-    public func device(credential: String) throws -> (store: StoreID, device: DeviceID)? {
+    public func device(credential: String) throws -> KioskGrant? {
         try pool.read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
-                    sql: "SELECT store, id FROM devices WHERE credential_hash = ?",
+                    sql: "SELECT store, id, role FROM devices WHERE credential_hash = ?",
                     arguments: [Secrets.hash(credential)]
                 ), let store = UUID(uuidString: row["store"])
             else { return nil }
-            return (store, row["id"])
+            return KioskGrant(store: store, device: row["id"], role: KioskRole(rawValue: row["role"]) ?? .both)
         }
     }
 

@@ -33,7 +33,7 @@ extension SQLiteStorage {
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (store, id) DO NOTHING
                 """
         )
         for var event in events {
@@ -47,15 +47,12 @@ extension SQLiteStorage {
                 results.append(AppendResult(id: event.id, sequence: next, new: true))
                 next += 1
             } else {
-                let row = try Row.fetchOne(
-                    db,
-                    sql: "SELECT store, sequence FROM events WHERE id = ?",
-                    arguments: [event.id.uuidString]
+                let first = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT sequence FROM events WHERE store = ? AND id = ?"),
+                    arguments: [store.uuidString, event.id.uuidString]
                 )
-                guard let row, (row["store"] as String) == store.uuidString else {
-                    throw StorageRefusal.eventIDOfAnotherStore(event.id)
-                }
-                results.append(AppendResult(id: event.id, sequence: row["sequence"], new: false))
+                guard let first else { throw StorageFailure(description: "event \(event.id) neither new nor there") }
+                results.append(AppendResult(id: event.id, sequence: first, new: false))
             }
         }
         try db.cachedStatement(sql: "UPDATE stores SET next_sequence = ? WHERE id = ?")
@@ -112,6 +109,20 @@ extension SQLiteStorage {
                 sql: "SELECT DISTINCT ticket FROM events WHERE ticket IN (\(marks)) AND store != ?",
                 arguments: StatementArguments(tickets.map(\.uuidString) + [store.uuidString])
             ).compactMap(UUID.init(uuidString:))
+        }
+    }
+
+    public func knownEvents(_ ids: [EventID], store: StoreID) throws -> Set<EventID> {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        return try pool.read { db in
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT id FROM events WHERE store = ? AND id IN (\(marks))",
+                    arguments: StatementArguments([store.uuidString] + ids.map(\.uuidString))
+                ).compactMap(UUID.init(uuidString:))
+            )
         }
     }
 

@@ -163,6 +163,35 @@ public final class SQLiteStorage: ServerStorage {
                     """
             )
         }
+        migrator.registerMigration("v8: kiosk roles; event ids unique within their store") { db in
+            // Kiosks enrolled before roles keep doing what they did (both devices). An id is unique in its
+            // store's log only: no store can claim another's (SQLite drops a column's UNIQUE only by copying).
+            try db.execute(
+                sql: """
+                    ALTER TABLE devices ADD COLUMN role TEXT NOT NULL DEFAULT 'both';
+                    CREATE TABLE events_v8 (
+                        store TEXT NOT NULL REFERENCES stores(id),
+                        sequence INTEGER NOT NULL,
+                        id TEXT NOT NULL,
+                        device TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        ticket TEXT,
+                        body BLOB NOT NULL,
+                        received_at INTEGER,
+                        PRIMARY KEY (store, sequence),
+                        UNIQUE (store, id)
+                    );
+                    INSERT INTO events_v8 (store, sequence, id, device, time, kind, ticket, body, received_at)
+                        SELECT store, sequence, id, device, time, kind, ticket, body, received_at FROM events;
+                    DROP TABLE events;
+                    ALTER TABLE events_v8 RENAME TO events;
+                    CREATE INDEX events_ticket ON events(ticket);
+                    CREATE INDEX events_late ON events(store, device, received_at) WHERE received_at IS NOT NULL;
+                    CREATE INDEX events_time ON events(store, time);
+                    """
+            )
+        }
         return migrator
     }
 

@@ -55,16 +55,16 @@ public protocol ServerStorage: Sendable {
 
     // MARK: Kiosks
 
-    /// Enrolls a kiosk: returns its credential (shown once; only its SHA-256 is kept). Enrolling the same
-    /// device id again replaces its credential and forgets its key.
-    func enroll(device: DeviceID, store: StoreID, at now: Timestamp) async throws -> String
+    /// Enrolls a kiosk in a role: returns its credential (shown once; only its SHA-256 is kept). Enrolling the
+    /// same device id again replaces its credential and role and forgets its key.
+    func enroll(device: DeviceID, store: StoreID, role: KioskRole, at now: Timestamp) async throws -> String
     /// A store's enrolled kiosks, by id.
     func devices(store: StoreID) async throws -> [EnrolledDevice]
     /// Revokes a kiosk: its credential stops working and its key leaves the key ring. False when it was not
     /// enrolled.
     func revoke(device: DeviceID, store: StoreID) async throws -> Bool
-    /// The device a credential belongs to.
-    func device(credential: String) async throws -> (store: StoreID, device: DeviceID)?
+    /// The device a credential belongs to, and its role.
+    func device(credential: String) async throws -> KioskGrant?
     /// Registers the public key a device signs its tickets with.
     func setKey(_ key: Curve25519.Signing.PublicKey, device: DeviceID, store: StoreID) async throws
     /// Every enrolled device's registered key, by device id.
@@ -87,6 +87,8 @@ public protocol ServerStorage: Sendable {
     func events(store: StoreID, from start: Int64, to end: Int64) async throws -> [StoreEvent]
     /// Those of `tickets` that some other store's log names: a ticket id belongs to one store for ever.
     func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) async throws -> [TicketID]
+    /// Which of `ids` the store's log holds already (a kiosk's retry of a push whose answer it lost).
+    func knownEvents(_ ids: [EventID], store: StoreID) async throws -> Set<EventID>
     /// The latest arrival the server stamped on one of a kiosk's late events.
     func lastReceivedAt(store: StoreID, device: DeviceID) async throws -> Timestamp?
 
@@ -200,14 +202,11 @@ public enum StorageRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case storeRegistered(name: String)
     /// A manager has this user name already.
     case managerNameTaken(String)
-    /// An event id another store's log holds (said without naming that store).
-    case eventIDOfAnotherStore(EventID)
 
     public var description: String {
         switch self {
         case .storeRegistered(let name): "a store named '\(name)' at this address is already registered"
         case .managerNameTaken(let name): "the manager name '\(name)' is taken"
-        case .eventIDOfAnotherStore(let id): "event id \(id) is in use: a kiosk makes a new id (UUIDv7) for each event"
         }
     }
 }
@@ -218,8 +217,17 @@ public struct StorageFailure: Error, Sendable, CustomStringConvertible {
 }
 
 /// A kiosk as its store's manager sees it.
+/// What a kiosk credential stands for: one device of one store, in one role.
+public struct KioskGrant: Sendable, Hashable {
+    public var store: StoreID
+    public var device: DeviceID
+    public var role: KioskRole
+}
+
 public struct EnrolledDevice: Codable, Sendable, Equatable {
     public var device: DeviceID
+    /// What it is at the entrance (what its credential may write).
+    public var role: KioskRole
     public var enrolledAt: Timestamp
     /// The id of the key it signs tickets with, once it registered one.
     public var keyId: String?

@@ -134,6 +134,10 @@ public enum Admission {
             return .unknownTicket
         }
         let ticket = entry.ticket
+        // A code is valid only as its issuer signed it: any enrolled kiosk's key signs a code for any ticket
+        // id it read in the log, so one under another device's key, or saying another kind or number than the
+        // logged ticket, is forged (and leaves the real holder's ticket as it was).
+        guard ticket.isSigned(by: claims) else { return .forged }
         switch entry.stage {
         case .admitted(let at): return .alreadyUsed(at: at)
         case .expired: return queue.isFromEarlierDay(ticket.id) ? .previousDay : .expired
@@ -202,12 +206,36 @@ public enum Admission {
         policy: AdmissionPolicy = AdmissionPolicy()
     ) -> [TicketID] {
         queue.called(at: now).compactMap { ticket in
-            // A booking that did not come by the end of its window: the door refuses it as too late.
-            if let slot = ticket.slot { return now > slot.start + policy.bookingLate ? ticket.id : nil }
-            guard let called = queue.callTime(of: ticket.id, at: now), now > called + policy.callWindow else {
-                return nil
-            }
-            return ticket.id
+            isOverdue(ticket, queue: queue, now: now, policy: policy) ? ticket.id : nil
         }
+    }
+
+    /// Whether the waiting ticket `id` is a no-show at `now`: called longer ago than the call window (a
+    /// booking: past its lateness), so it may be written as expired — by a door, or the server.
+    public static func isNoShow(
+        _ id: TicketID,
+        queue: QueueState,
+        now: Timestamp,
+        policy: AdmissionPolicy = AdmissionPolicy()
+    ) -> Bool {
+        guard queue.isCalled(id, at: now), let ticket = queue.entries[id]?.ticket else { return false }
+        return isOverdue(ticket, queue: queue, now: now, policy: policy)
+    }
+
+    /// A called ticket's window is over.
+    private static func isOverdue(_ ticket: Ticket, queue: QueueState, now: Timestamp, policy: AdmissionPolicy) -> Bool
+    {
+        // A booking that did not come by the end of its window: the door refuses it as too late.
+        if let slot = ticket.slot { return now > slot.start + policy.bookingLate }
+        guard let called = queue.callTime(of: ticket.id, at: now) else { return false }
+        return now > called + policy.callWindow
+    }
+}
+
+extension Ticket {
+    /// Whether a verified code is this ticket's as its issuer made it: the same kind and number, signed by the
+    /// issuer's key (a key ring that does not name the signer can only compare kind and number).
+    public func isSigned(by claims: TicketCodec.Claims) -> Bool {
+        claims.ticket == id && claims.kind == kind && claims.code == code && (claims.signer ?? issuer) == issuer
     }
 }

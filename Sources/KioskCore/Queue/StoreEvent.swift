@@ -114,11 +114,25 @@ extension StoreEvent {
         at start: Timestamp
     ) -> StoreEvent {
         StoreEvent(
-            id: .derived(from: "dayStarted \(store.uuidString) \(day.number)"),
+            id: dayStartedID(day, store: store),
             store: store,
             device: device,
             time: start,
             body: .dayStarted(day, hours: hours)
         )
+    }
+
+    /// The id every device gives `store`'s start of `day`.
+    public static func dayStartedID(_ day: BusinessDay, store: StoreID) -> EventID {
+        .derived(from: "dayStarted \(store.uuidString) \(day.number)")
+    }
+
+    /// Whether the event's id may stand for it: a random id (UUIDv7) for any event, a derived one only for the
+    /// event it derives (this store's start of this day). Derived ids can be computed by anyone who knows a
+    /// store's id; one claimed by another event would keep the day it names from ever starting.
+    public var isDerivedCorrectly: Bool {
+        guard id.isDerived else { return true }
+        guard case .dayStarted(let day, _) = body else { return false }
+        return id == Self.dayStartedID(day, store: store)
     }
 }

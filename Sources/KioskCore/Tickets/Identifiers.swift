@@ -40,6 +40,11 @@ extension UUID {
         return UUID(bytes: bytes)
     }
 
+    /// Whether this is a ``derived(from:)`` id (version 8): such an id names one event that several devices
+    /// write alike, and is anyone's to compute — so it may stand only for the event it derives
+    /// (``StoreEvent/isDerivedCorrectly``), never for another.
+    public var isDerived: Bool { uuid.6 >> 4 == 8 }
+
     init(bytes b: [UInt8]) {
         self.init(
             uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])

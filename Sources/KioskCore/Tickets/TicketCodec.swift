@@ -43,6 +43,9 @@ public enum TicketCodec {
         public var validFrom: Timestamp?
         public var validUntil: Timestamp?
         public var keyID: KeyID
+        /// The device whose key verified the signature, if the key ring names it: a code is valid only for a
+        /// ticket that device issued (``Admission/decide(_:queue:now:policy:)``).
+        public var signer: DeviceID?
 
         /// The time that says which business day the ticket is of: a booking's slot start (where it is valid
         /// from), else its issue — as ``Ticket``'s own day time.
@@ -159,12 +162,15 @@ public enum TicketCodec {
         let signature = Array(bytes[bodyLength...])
         let keyID = KeyID(bytes: Array(body[2..<6]))
         let claimedStore = UUID(bytes: Array(body[6..<22]))
-        guard let key = keyRing.key(for: keyID) else {
+        let candidates = keyRing.entries(for: keyID)
+        guard !candidates.isEmpty else {
             // Refused either way; naming the other store tells the customer more than "unknown device".
             if claimedStore != store { throw .wrongStore(claimedStore) }
             throw .unknownKey(keyID)
         }
-        guard key.isValidSignature(signature, for: body) else { throw .badSignature }
+        guard let signer = candidates.first(where: { $0.key.isValidSignature(signature, for: body) }) else {
+            throw .badSignature
+        }
         guard let kind = TicketKind(rawValue: body[1]) else { throw .malformed }
         guard claimedStore == store else { throw .wrongStore(claimedStore) }
         let prefixBytes = body[50..<52].filter { $0 != 0 }
@@ -186,7 +192,8 @@ public enum TicketCodec {
             issuedAt: time(38) ?? Timestamp(seconds: 0),
             validFrom: time(42),
             validUntil: time(46),
-            keyID: keyID
+            keyID: keyID,
+            signer: signer.device
         )
     }
 

@@ -40,23 +40,54 @@ public struct TicketSigner: Sendable {
     }
 }
 
-/// The public keys a store's devices sign tickets with: what a door station trusts.
+/// The public keys a store's devices sign tickets with, and whose each is: what a door station trusts.
+///
+/// A key id is 4 bytes, so two keys can share one (a pair is found by brute force in seconds): the ring keeps
+/// every key under its id and a code is checked against each, so no key hides another. Who signed a code is
+/// the device whose key verified it (``TicketCodec/Claims/signer``): a ticket is valid only under its
+/// issuer's key.
 public struct KeyRing: Sendable, Equatable {
-    private var keys: [KeyID: Curve25519.Signing.PublicKey] = [:]
+    public struct Entry: Sendable {
+        public var key: Curve25519.Signing.PublicKey
+        /// The device that signs with it (nil: a key whose owner the ring was not told).
+        public var device: DeviceID?
+    }
 
+    private var keys: [KeyID: [Entry]] = [:]
+
+    /// Keys whose owners are not known (tests, tools): a code they verify names no signer.
     public init(_ keys: [Curve25519.Signing.PublicKey] = []) {
         for key in keys { add(key) }
     }
 
-    public mutating func add(_ key: Curve25519.Signing.PublicKey) {
-        keys[KeyID(publicKey: key)] = key
+    /// Keys of named devices (what the server's ring and a kiosk's cache say).
+    public init(devices: [(device: DeviceID, key: Curve25519.Signing.PublicKey)]) {
+        for (device, key) in devices { add(key, device: device) }
     }
 
-    public func key(for id: KeyID) -> Curve25519.Signing.PublicKey? { keys[id] }
+    /// Adds a key; the same key again takes the newer owner.
+    public mutating func add(_ key: Curve25519.Signing.PublicKey, device: DeviceID? = nil) {
+        let id = KeyID(publicKey: key)
+        var entries = keys[id, default: []]
+        entries.removeAll { $0.key.rawRepresentation == key.rawRepresentation }
+        entries.append(Entry(key: key, device: device))
+        keys[id] = entries
+    }
 
-    public var count: Int { keys.count }
+    /// The first key under `id` (most ids have one).
+    public func key(for id: KeyID) -> Curve25519.Signing.PublicKey? { keys[id]?.first?.key }
+
+    /// Every key under `id`.
+    public func entries(for id: KeyID) -> [Entry] { keys[id] ?? [] }
+
+    public var count: Int { keys.values.reduce(0) { $0 + $1.count } }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.keys.mapValues(\.rawRepresentation) == b.keys.mapValues(\.rawRepresentation)
+        func flat(_ ring: Self) -> Set<String> {
+            Set(
+                ring.keys.values.joined().map { "\($0.device ?? "")|\($0.key.rawRepresentation.base64EncodedString())" }
+            )
+        }
+        return flat(a) == flat(b)
     }
 }

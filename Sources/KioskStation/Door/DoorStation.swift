@@ -24,7 +24,7 @@ public final class DoorStation: Service, Sendable, Station {
 
     public init(_ context: StationContext) throws {
         self.context = context
-        ring = Mutex(try context.store.keyRing())
+        ring = Mutex(try context.store.keyRing(device: context.config.device.id))
         published = Mutex(DoorStationStatus(scanner: context.config.door.scanner))
     }
 
@@ -35,7 +35,7 @@ public final class DoorStation: Service, Sendable, Station {
 
     /// Re-reads the key ring from the database (after sync or `kioskd keys trust` changed it).
     public func reloadKeyRing() throws {
-        let fresh = try store.keyRing()
+        let fresh = try store.keyRing(device: config.device.id)
         ring.withLock { $0 = fresh }
         verified.withLock { $0.removeAll() }
     }

@@ -96,6 +96,11 @@ public final class StationMetrics: Sendable {
             gauge("sync_online", "1 while the last exchange with clup-server worked.", sync.state == "online" ? 1 : 0)
             gauge("sync_outbox_events", "Events written here that clup-server has not confirmed.", Double(sync.outbox))
             gauge(
+                "sync_quarantined_events",
+                "Events clup-server refused for good, set aside out of the outbox (see /status: lastRefusal).",
+                Double(sync.quarantined)
+            )
+            gauge(
                 "sync_lag_seconds",
                 "Age of the oldest event clup-server has not confirmed (0 when none waits).",
                 sync.oldestUnconfirmed.map { Double(max(now - $0, 0)) / 1000 } ?? 0

@@ -91,10 +91,12 @@ extension LocalStore {
         }
     }
 
-    /// What a door verifies tickets with: this device's own key and the cached ring.
-    public func keyRing() throws -> KeyRing {
-        var ring = KeyRing([try signingKey().publicKey])
-        for trusted in try trustedKeys() { ring.add(trusted.publicKey) }
+    /// What a door verifies tickets with: this device's own key (as `device`'s) and the cached ring, each key
+    /// with the device it belongs to (a code is valid only under its issuer's key).
+    public func keyRing(device: DeviceID? = nil) throws -> KeyRing {
+        var ring = KeyRing()
+        for trusted in try trustedKeys() { ring.add(trusted.publicKey, device: trusted.device) }
+        ring.add(try signingKey().publicKey, device: device)
         return ring
     }
 }

@@ -160,6 +160,24 @@ public final class LocalStore: Sendable {
             // A start reads what was pulled after the kept fold, not the whole table.
             try db.execute(sql: "CREATE INDEX events_sequence ON events(sequence) WHERE sequence IS NOT NULL")
         }
+        migrator.registerMigration("v13: events the server refused for good") { db in
+            // Set aside with the server's reason, out of the outbox (which they would block), kept for a person.
+            try db.execute(
+                sql: """
+                    CREATE TABLE quarantine (
+                        id TEXT PRIMARY KEY,
+                        store TEXT NOT NULL,
+                        device TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        ticket TEXT,
+                        body BLOB NOT NULL,
+                        reason TEXT NOT NULL,
+                        refused_at INTEGER NOT NULL
+                    )
+                    """
+            )
+        }
         return migrator
     }
 

@@ -72,6 +72,20 @@ public final class QueueReplica: Sendable {
         changes.notify()
     }
 
+    /// Drops a pending event the server refused for good (``LocalStore/quarantine(_:reason:at:)``): the queue
+    /// is refolded without it.
+    public func drop(_ id: EventID) {
+        let dropped = folds.withLock { folds in
+            guard folds.pending.contains(where: { $0.id == id }) else { return false }
+            folds.pending.removeAll { $0.id == id }
+            var current = folds.confirmed
+            for event in folds.pending { current.apply(event) }
+            folds.current = current
+            return true
+        }
+        if dropped { changes.notify() }
+    }
+
     public var snapshot: QueueState { folds.withLock { $0.current } }
 
     /// The fold of the server's log alone (what the server's queue is, as far as this station has read).

@@ -29,6 +29,14 @@ struct SyncAPI: Sendable {
         let description: String
         /// Retrying cannot help (wrong credential, refused events): the operator must act.
         var permanent = false
+        /// The part of the request the server refused (`events[3].body.ticketId`), if it named one.
+        var field: String?
+
+        /// The event of a pushed batch that the server refused for good, if the refusal named one.
+        var refusedEvent: Int? {
+            guard permanent, let field, let match = field.firstMatch(of: /^events\[(\d+)\]/) else { return nil }
+            return Int(match.1)
+        }
     }
 
     /// `base` ends with `/`.
@@ -117,9 +125,8 @@ struct SyncAPI: Sendable {
             throw Failure(description: "\(method) \(path): no connection with \(base) — \(Self.describe(error))")
         }
         guard (200..<300).contains(status) else {
-            let message =
-                (try? JSONDecoder().decode([String: String].self, from: data))
-                .map { ($0["field"].map { "\($0): " } ?? "") + ($0["error"] ?? "") } ?? "HTTP \(status)"
+            let answer = try? JSONDecoder().decode([String: String].self, from: data)
+            let message = answer.map { ($0["field"].map { "\($0): " } ?? "") + ($0["error"] ?? "") } ?? "HTTP \(status)"
             switch status {
             case 401:
                 throw Failure(
@@ -128,7 +135,7 @@ struct SyncAPI: Sendable {
                     permanent: true
                 )
             case 403, 400, 404, 409, 413, 422:
-                throw Failure(description: "the server refused: \(message)", permanent: true)
+                throw Failure(description: "the server refused: \(message)", permanent: true, field: answer?["field"])
             default:
                 throw Failure(description: "the server answered \(status): \(message)")
             }

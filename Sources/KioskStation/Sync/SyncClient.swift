@@ -76,7 +76,10 @@ public final class SyncClient: Service, Sendable {
         self.clock = clock
         self.schedule = schedule
         self.base = base
-        self.published = Mutex(SyncStatus(server: config.sync.server))
+        var status = SyncStatus(server: config.sync.server)
+        status.quarantined = (try? store.quarantineCount()) ?? 0
+        status.lastRefusal = (try? store.quarantined(limit: 1))?.first?.reason
+        self.published = Mutex(status)
     }
 
     public var status: SyncStatus { published.withLock { $0 } }
@@ -178,7 +181,14 @@ public final class SyncClient: Service, Sendable {
                     $0.oldestUnconfirmed = oldest
                 }
                 guard !batch.isEmpty else { break }
-                let answer = try await api.push(batch)
+                let answer: AppendedEvents
+                do {
+                    answer = try await api.push(batch)
+                } catch let failure as SyncAPI.Failure {
+                    guard let index = failure.refusedEvent, batch.indices.contains(index) else { throw failure }
+                    try setAside(batch[index], failure)
+                    continue
+                }
                 try store.confirm(answer.appended.map { ($0.id, $0.sequence) })
                 online()
             }
@@ -187,6 +197,23 @@ public final class SyncClient: Service, Sendable {
                 store.appends.load(ordering: .sequentiallyConsistent) != seen
             }
             return .zero
+        }
+    }
+
+    /// Moves an event the server refused for good out of the outbox (the rest flows on), and says so.
+    private func setAside(_ event: StoreEvent, _ failure: SyncAPI.Failure) throws {
+        guard try store.quarantine(event.id, reason: failure.description, at: clock.now()) else { return }
+        queue.drop(event.id)
+        let count = try store.quarantineCount()
+        logger.error(
+            "sync: the server refused an event for good; it is set aside and the outbox goes on",
+            metadata: [
+                "event": "\(event.kind) \(event.id)", "reason": "\(failure.description)", "quarantined": "\(count)",
+            ]
+        )
+        publish {
+            $0.quarantined = count
+            $0.lastRefusal = failure.description
         }
     }
 

@@ -1,0 +1,133 @@
+/// What the fold says about the line: who waits, in what order, who is called and since when, how many are inside.
+extension QueueState {
+    /// How many tickets of `kind` wait (bookings before their slot included), without walking the line.
+    public func waitingCount(of kind: TicketKind) -> Int { waitingByKind[Int(kind.rawValue)] }
+
+    /// Tickets in the queue, first in line first: the whole day's line (a status needs ``waitingCount`` and
+    /// ``waiting(first:)``, which do not copy it).
+    public var waiting: [Ticket] { order.map { entries[$0.id]!.ticket } }
+
+    /// How many tickets are in the queue (bookings before their slot included).
+    public var waitingCount: Int { order.count }
+
+    /// The first `count` tickets in the queue, first in line first.
+    public func waiting(first count: Int) -> [Ticket] {
+        order.keys(0..<count).map { entries[$0.id]!.ticket }
+    }
+
+    /// How many wait ahead of a ticket (all who wait, for a ticket not in the queue yet).
+    public func peopleAhead(of id: TicketID) -> Int {
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return order.count }
+        return order.index(of: LineKey(joined: joined, id: id)) ?? order.count
+    }
+
+    public func stage(of id: TicketID) -> Stage? { entries.stage(of: id) }
+
+    /// When today's admissions happened (since the day's start): who may still be inside, for the wait estimate.
+    public var admissionsToday: [Timestamp] { admittedTimes }
+
+    /// Waiting tickets that join the line after `now` (bookings before their slot), in the order they will.
+    public func upcoming(after now: Timestamp) -> [Ticket] {
+        order.keys(lineLength(at: now)..<order.count).map { entries[$0.id]!.ticket }
+    }
+
+    /// When each of ``upcoming(after:)`` joins, through `end`, and its id (its ticket is ``ticket(_:)``): the
+    /// wait estimate reads only those whose time comes before the place it is asked about is called.
+    func upcomingJoins(after now: Timestamp, through end: Timestamp) -> [(joined: Timestamp, id: TicketID)] {
+        let from = lineLength(at: now)
+        return order.keys(from..<max(from, lineLength(at: end))).map { ($0.joined, $0.id) }
+    }
+
+    /// The ticket of `id`, while the day's queue holds it.
+    func ticket(_ id: TicketID) -> Ticket? { entries[id]?.ticket }
+
+    /// Free places inside the store.
+    public var freePlaces: Int { max(capacity - inside, 0) }
+
+    /// Whether an exit at `now` can be counted: someone is inside, or before opening someone still was at
+    /// the last closing.
+    public func countsExit(at now: Timestamp) -> Bool {
+        inside > 0 || (insideAtLastDayEnd > 0 && hours.map { now < $0.opens } == true)
+    }
+
+    /// Whether the store is open at `now` (calls and admissions happen only then): the current day's hours,
+    /// as its `dayStarted` carries them.
+    public func isOpen(at now: Timestamp) -> Bool { hours?.isOpen(at: now) ?? true }
+
+    /// When the store opens, while the current day has not opened yet at `now`; nil when it is open, or after
+    /// the day's closing (the next day's start, written at closing, tells the next opening).
+    public func opensAt(after now: Timestamp) -> Timestamp? {
+        guard let hours, now < hours.opens else { return nil }
+        return hours.opens
+    }
+
+    /// How long until the store opens (zero while it is open): a wait told before opening counts from then.
+    public func untilOpen(at now: Timestamp) -> Duration {
+        opensAt(after: now).map { $0 - now } ?? .zero
+    }
+
+    /// How many tickets are called at `now`: the first of the line, as many as there are free places, and
+    /// none while the store is closed.
+    public func calledCount(at now: Timestamp) -> Int {
+        isOpen(at: now) ? min(lineLength(at: now), freePlaces) : 0
+    }
+
+    /// When each ticket was first called (came within the free places), stamped as events are applied: a
+    /// dictionary made for the asking (``callTime(of:at:)`` reads one).
+    public var calledAt: [TicketID: Timestamp] { entries.calledTimes }
+
+    /// How many waiting tickets have joined by `now` (the line is sorted by joining time: they come first).
+    public func lineLength(at now: Timestamp) -> Int {
+        order.partitionPoint { $0.joined > now }
+    }
+
+    /// The line at `now`: waiting tickets that have joined by then (a booking joins at its slot's start),
+    /// first in line first.
+    public func line(at now: Timestamp) -> [Ticket] {
+        order.keys(0..<lineLength(at: now)).map { entries[$0.id]!.ticket }
+    }
+
+    /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
+    public func position(of id: TicketID, at now: Timestamp) -> Int? {
+        guard case .waiting(let joined)? = entries.stage(of: id), joined <= now else { return nil }
+        return order.index(of: LineKey(joined: joined, id: id))
+    }
+
+    /// The tickets called at `now`: the first of the line, as many as there are free places (at most
+    /// `limit`).
+    public func called(at now: Timestamp, first limit: Int = .max) -> [Ticket] {
+        order.keys(0..<min(calledCount(at: now), limit)).map { entries[$0.id]!.ticket }
+    }
+
+    /// Whether `id`, in line, had waited ``WaitModel/plannedWait`` or more when called at `calledAt` (ms since
+    /// 1970): its holder had time to time the trip to the door (the wait model learns and rolls such tickets'
+    /// delays apart).
+    func hadTimeToPlanTrip(_ id: TicketID, calledAt: Int64) -> Bool {
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return false }
+        return calledAt - joined.milliseconds >= Self.plannedWaitMilliseconds
+    }
+
+    private static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
+
+    /// Whether `id` is called at `now`.
+    public func isCalled(_ id: TicketID, at now: Timestamp) -> Bool {
+        guard let position = position(of: id, at: now) else { return false }
+        return position < calledCount(at: now)
+    }
+
+    /// When `id` was called: stamped by the log, or (called only by time passing) since it joined, or since
+    /// the store opened.
+    public func callTime(of id: TicketID, at now: Timestamp) -> Timestamp? {
+        if let stamped = entries.calledAt(id) { return stamped }
+        guard isCalled(id, at: now) else { return nil }
+        return callTime(ofCalled: id)
+    }
+
+    /// ``callTime(of:at:)`` of a ticket known to be called (the wait estimate's, for the line's called prefix):
+    /// without finding its place in the line again.
+    func callTime(ofCalled id: TicketID) -> Timestamp? {
+        if let stamped = entries.calledAt(id) { return stamped }
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return nil }
+        return max(joined, hours?.opens ?? joined)
+    }
+}
