@@ -161,6 +161,7 @@ let package = Package(
             dependencies: [
                 "KioskCore", "ServiceSupport", "QRSymbol", "SyncWire", "CZlib", "StrictTOML",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

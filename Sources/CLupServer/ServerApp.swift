@@ -79,6 +79,10 @@ public struct ServerApp: Sendable {
     public let port: ListeningPort
     /// What the server presents when it serves HTTPS.
     public let certificate: ServerCertificate?
+    /// The connections held now (``ConnectionCounts``).
+    let connections: ConnectionCounts
+    /// Failed logins and tokens remembered (``LoginThrottle``).
+    let throttle: LoginThrottle
 
     /// 32 random bytes written in base64 (43 characters without padding; in hex, 64).
     public static let minimumAdminTokenLength = 43
@@ -130,7 +134,10 @@ public struct ServerApp: Sendable {
             holders: Holders(
                 maxBookings: options.limits.maxBookingsPerHolder,
                 owned: try await database.holders(
-                    since: now - .seconds(Int64(options.limits.bookingHorizonDays + 2) * 86_400)
+                    since: now
+                        - .seconds(
+                            Int64(HolderRetention.days(bookingHorizonDays: options.limits.bookingHorizonDays)) * 86_400
+                        )
                 )
             ),
             workKey: try await database.serverKey("ticket-work"),
@@ -243,6 +250,12 @@ public struct ServerApp: Sendable {
                 lease: lease,
                 logger: logger
             ),
+            LeaseDuty.holderRetention(
+                logs,
+                days: HolderRetention.days(bookingHorizonDays: options.limits.bookingHorizonDays),
+                lease: lease,
+                logger: logger
+            ),
         ]
         return ServerApp(
             database: database,
@@ -257,7 +270,9 @@ public struct ServerApp: Sendable {
             } ?? []) + [http] + duties
                 + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
-            certificate: certificate
+            certificate: certificate,
+            connections: counts,
+            throttle: throttle
         )
     }
 

@@ -266,12 +266,12 @@ final class ServerRig: Sendable {
         return (answer.status, (answer.body["ticket"] as? [String: Any])?["code"] as? String)
     }
 
-    /// Enrolls a kiosk and returns its credential.
-    func enroll(_ device: String, store: StoreID) async throws -> String {
+    /// Enrolls a kiosk (in `role`: both when not given) and returns its credential.
+    func enroll(_ device: String, store: StoreID, role: KioskRole? = nil) async throws -> String {
         let enrolled: Enrolled = try await send(
             "POST",
             "/v1/stores/\(store.uuidString)/devices",
-            Enrollment(device: device),
+            Enrollment(device: device, role: role),
             expecting: 201
         )
         return enrolled.credential

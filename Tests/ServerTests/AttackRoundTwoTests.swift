@@ -369,8 +369,9 @@ import FoundationNetworking
         }
     }
 
-    /// Anyone who saw a ticket's QR can open its strangers' four streams; the holder's own stream (its token,
-    /// as a header or as the page's `holder=`) still gets through, and a forged token is a stranger.
+    /// Anyone who saw a ticket's QR can open its strangers' four streams; the holder's own stream (its token as
+    /// a header, or the page's stream key as `key=`) still gets through, and a forged token is a stranger. The
+    /// holder token itself opens nothing from a URL (where proxies log it), and a stream key cancels nothing.
     @Test func theHoldersOwnStreamAlwaysGetsThrough() async throws {
         let server = try await ServerRig(limits: PublicLimits())
         try await Self.run(server) { _ in
@@ -399,9 +400,22 @@ import FoundationNetworking
 
             let own = try EventStreamClient(port: server.port, path: path, headers: ["Clup-Holder": holder])
             #expect(await own.next() != nil && own.headers.hasPrefix("HTTP/1.1 200"), "\(own.headers)")
-            let query = holder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            let page = try EventStreamClient(port: server.port, path: path + "?holder=" + query)
+            let inURL = holder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let logged = try EventStreamClient(port: server.port, path: path + "?holder=" + inURL)
+            _ = await logged.next(timeout: .milliseconds(500))
+            #expect(logged.headers.hasPrefix("HTTP/1.1 429"), "a holder token in a URL is a stranger's")
+
+            // The stream key comes to the holder only (with its token in a header), opens its stream, and is no
+            // holder token: it cancels nothing.
+            let status = try await server.call("GET", "/v1/tickets/\(id)", token: nil, headers: ["Clup-Holder": holder])
+            let key = try #require(status.body["streamKey"] as? String)
+            #expect(taken.body["streamKey"] is String, "the answer that takes a ticket gives its key")
+            #expect(try await server.call("GET", "/v1/tickets/\(id)", token: nil).body["streamKey"] == nil)
+            let query = key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let page = try EventStreamClient(port: server.port, path: path + "?key=" + query)
             #expect(await page.next() != nil && page.headers.hasPrefix("HTTP/1.1 200"), "\(page.headers)")
+            let cancel = try await server.call("DELETE", "/v1/tickets/\(id)", token: nil, headers: ["Clup-Holder": key])
+            #expect(cancel.status == 401, "a stream key is not a holder token")
             withExtendedLifetime(strangers) {}
         }
     }

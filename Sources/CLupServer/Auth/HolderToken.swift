@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import KioskCore
 
 /// The anonymous holder token: what a shopper's device keeps (app, or the web page's local storage) to
 /// act on the tickets it took — cancel them, and be held to one live ticket per store. It says nothing
@@ -20,6 +21,19 @@ struct HolderTokens: Sendable {
 
     /// A new token.
     func mint() -> String { MACToken.mint(key: key) }
+
+    /// A key to the holder's own status stream of `ticket` (`GET /v1/tickets/{id}/events?key=`), given only to
+    /// its holder: a page's `EventSource` cannot send a header, and a URL lands in every proxy's access log, so
+    /// what travels there opens that stream and authorises nothing else (the holder token, which cancels, never
+    /// leaves a header).
+    func streamKey(for ticket: TicketID) -> String {
+        MACToken.mint(key: key, binding: Data("stream:\(ticket.uuidString)".utf8))
+    }
+
+    /// Whether `value` is a ``streamKey(for:)`` of `ticket`.
+    func opensStream(_ value: String, of ticket: TicketID) -> Bool {
+        MACToken.isValid(value, key: key, binding: Data("stream:\(ticket.uuidString)".utf8))
+    }
 
     /// The holder a token stands for (its stored form, a hash), or nil for a token this server did not make.
     func holder(_ token: String) -> Holder? {

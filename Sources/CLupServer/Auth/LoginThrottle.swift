@@ -82,6 +82,11 @@ final class LoginThrottle: Sendable {
         }
     }
 
+    /// The records kept, and the bytes of their keys (what guessing costs the server's memory).
+    var footprint: (records: Int, keyBytes: Int) {
+        records.withLock { ($0.count, $0.keys.reduce(0) { $0 + $1.utf8.count }) }
+    }
+
     func succeeded(_ key: String) {
         _ = records.withLock { $0.removeValue(forKey: key) }
     }

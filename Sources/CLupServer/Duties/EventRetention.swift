@@ -23,3 +23,24 @@ extension LeaseDuty {
         }
     }
 }
+
+/// Which holder took a ticket is kept while it can matter: the booking horizon (a booking is live until its
+/// slot) and two days more. Then the row goes, and a phone's holder token no longer links its visits.
+enum HolderRetention {
+    static func days(bookingHorizonDays: Int) -> Int { bookingHorizonDays + 2 }
+}
+
+extension LeaseDuty {
+    /// Removes the holders of tickets issued more than `days` ago, every hour, on the replica holding the lease.
+    static func holderRetention(_ logs: StoreQueues, days: Int, lease: DutyLease, logger: Logger) -> LeaseDuty {
+        LeaseDuty(
+            lease: lease,
+            interval: .seconds(3600),
+            failure: "cannot remove ticket holders older than \(days) days: the database keeps them until the next try",
+            logger: logger
+        ) {
+            let count = try await logs.removeHolders(olderThan: days, at: logs.clock.now())
+            if count > 0 { logger.info("forgot the holders of \(count) tickets older than \(days) days") }
+        }
+    }
+}

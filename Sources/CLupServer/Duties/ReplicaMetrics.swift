@@ -29,7 +29,7 @@ public enum ReplicaMetrics {
         MetricsSystem.bootstrap(factory)
         // Every series exists from the start, at zero: a replica that has served nothing yet (just started,
         // or restarted after a crash) is scraped with the same names as the others, and rules see 0, not gaps.
-        _ = (eventsAppended, longPolls, logReads, eventStreams)
+        _ = (eventsAppended, longPolls, logReads, eventStreams, connectionsShed)
     }
 
     /// Events this replica appended to the stores' logs (new ones, not retries of events already there).
@@ -46,4 +46,7 @@ public enum ReplicaMetrics {
     static let logReads = Counter(label: "clup_log_reads_total")
     /// Shoppers' live status streams open on this replica now.
     static let eventStreams = Meter(label: "clup_open_event_streams")
+    /// Idle connections closed to make room for new ones (the total neared `--max-connections`): a steady
+    /// climb says someone holds many idle connections, or the limit is too low for the clients served.
+    static let connectionsShed = Counter(label: "clup_connections_shed_total")
 }

@@ -55,6 +55,16 @@ public struct ClientAddress: Sendable {
         return trustedProxies.contains { $0.contains(bytes) }
     }
 
+    /// The group an address belongs to, for the connections one site may hold: IPv6 by its /48 (a site's
+    /// usual allocation: its /64s count apart as clients, not as separate sites); nil for IPv4 (one address is
+    /// often a whole carrier's NAT, never a group of its own).
+    static func groupKey(_ address: String) -> String? {
+        guard let bytes = CIDR.bytes(of: address), bytes.count == 16, CIDR.unmapped(bytes).count == 16 else {
+            return nil
+        }
+        return bytes.prefix(6).map { String(format: "%02x", $0) }.joined() + "::/48"
+    }
+
     /// The rate-limit key of an address: IPv4 as is, IPv6 by its /64.
     static func key(_ address: String) -> String {
         guard let bytes = CIDR.bytes(of: address), bytes.count == 16 else { return address }

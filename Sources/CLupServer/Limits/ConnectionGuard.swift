@@ -38,57 +38,25 @@ public struct ConnectionLimits: Sendable {
     public init() {}
 }
 
-/// The open connections, by client address (IPv6 by /64).
-final class ConnectionCounts: Sendable {
-    let limits: ConnectionLimits
-    let clients: ClientAddress
-    private let counts = Mutex<(byAddress: [String: Int], total: Int)>(([:], 0))
-
-    init(limits: ConnectionLimits, clients: ClientAddress) {
-        self.limits = limits
-        self.clients = clients
-    }
-
-    /// Counts a new connection from `peer`; nil (and nothing counted) when it must be refused, else the key
-    /// to ``release(_:)`` it with.
-    func admit(_ peer: SocketAddress?) -> String? {
-        let address = peer?.ipAddress ?? "unknown"
-        let key = clients.isTrustedProxy(address) ? "" : ClientAddress.key(address)
-        return counts.withLock { counts in
-            guard counts.total < limits.total else { return nil }
-            if !key.isEmpty {
-                guard counts.byAddress[key, default: 0] < limits.perAddress else { return nil }
-                counts.byAddress[key, default: 0] += 1
-            }
-            counts.total += 1
-            return key
-        }
-    }
-
-    func release(_ key: String) {
-        counts.withLock { counts in
-            counts.total -= 1
-            guard !key.isEmpty else { return }
-            let left = counts.byAddress[key, default: 1] - 1
-            counts.byAddress[key] = left > 0 ? left : nil
-        }
-    }
-
-    var total: Int { counts.withLock { $0.total } }
-}
-
 /// One connection's guard, in its pipeline after the HTTP decoder: counted while open, refused over the
 /// limits, and closed when a request is too slow — its head not whole within ``ConnectionLimits/headDeadline``
 /// of the connection's opening or of the request's first byte (a ``ByteWatch`` at the pipeline's front tells
 /// when bytes arrive; the decoder passes a head on only once all of it is there), or its body not in by the
-/// time its size at ``ConnectionLimits/minimumBodyRate`` allows.
-final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
+/// time its size at ``ConnectionLimits/minimumBodyRate`` allows. It tells ``ConnectionCounts`` when the
+/// connection is idle (no request coming in, no answer going out: what may be shed) and when it works.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
 
     private let counts: ConnectionCounts
-    private var key: String?
+    private var id: Int?
     private var deadline: Scheduled<Void>?
+    /// Requests whose answer has not ended yet (a long-poll or a stream is working, not idle).
+    private var answering = 0
+    /// Whether ``ConnectionCounts`` was told the connection works.
+    private var working = false
     /// Where the connection stands: waiting for a request to begin, reading a head, or reading a body
     /// (since when, and how many bytes so far).
     private enum Phase {
@@ -103,11 +71,11 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        guard let key = counts.admit(context.channel.remoteAddress) else {
+        guard let id = counts.admit(context.channel) else {
             context.close(promise: nil)
             return
         }
-        self.key = key
+        self.id = id
         let watch = ByteWatch { [weak self] context in self?.bytesArrived(context) }
         try? context.pipeline.syncOperations.addHandler(watch, position: .first)
         closeUnlessDone(by: .now() + TimeAmount(counts.limits.headDeadline), context: context)
@@ -115,6 +83,10 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Bytes came in: between requests, the next request has begun, and its head has its deadline.
     func bytesArrived(_ context: ChannelHandlerContext) {
+        if !working, let id {
+            working = true
+            counts.busy(id)
+        }
         guard case .idle = phase else { return }
         phase = .head
         closeUnlessDone(by: .now() + TimeAmount(counts.limits.headDeadline), context: context)
@@ -124,6 +96,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         let limits = counts.limits
         switch unwrapInboundIn(data) {
         case .head:
+            answering += 1
             let now = NIODeadline.now()
             phase = .body(began: now, bytes: 0)
             closeUnlessDone(by: now + TimeAmount(limits.headDeadline), context: context)
@@ -142,8 +115,24 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             phase = .idle
             deadline?.cancel()
             deadline = nil
+            idleIfDone()
         }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            answering = max(answering - 1, 0)
+            idleIfDone()
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Nothing coming in, nothing going out: the connection may be shed from now.
+    private func idleIfDone() {
+        guard working, answering == 0, case .idle = phase, let id else { return }
+        working = false
+        counts.idle(id)
     }
 
     /// Closes the connection at `time` unless the phase moves on first (the previous deadline is replaced).
@@ -165,9 +154,9 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
-        if let key {
-            counts.release(key)
-            self.key = nil
+        if let id {
+            counts.release(id)
+            self.id = nil
         }
     }
 }

@@ -54,12 +54,17 @@ final class KioskPace: Sendable {
     }
 
     private let budgets = Mutex<[String: Budget]>([:])
-    /// Budgets kept at most (a store has at most 50 kiosks); idle ones go first.
+    /// Budgets kept at most (a store has at most 100 kiosks); idle ones go first.
     static let maxKiosks = 100_000
 
-    /// How many of `events` (a prefix, in order) the kiosk may append now, taken from its budgets; when none,
-    /// the seconds until one would fit.
-    func take(_ events: [StoreEvent], kiosk: KioskGrant, now: Timestamp) -> (allowed: Int, retryAfter: Int) {
+    /// How many of `events` (a prefix, in order) the kiosk may append now, taken from its budgets (events of
+    /// `free`, which the log holds already, cost nothing); when none, the seconds until one would fit.
+    func take(
+        _ events: [StoreEvent],
+        kiosk: KioskGrant,
+        free: Set<EventID> = [],
+        now: Timestamp
+    ) -> (allowed: Int, retryAfter: Int) {
         budgets.withLock { budgets in
             let key = Self.key(kiosk)
             if budgets[key] == nil, budgets.count >= Self.maxKiosks {
@@ -80,6 +85,10 @@ final class KioskPace: Sendable {
                 if event.time > budget.cursor {
                     budget.credit(Self.seconds(event.time - budget.cursor), self)
                     budget.cursor = event.time
+                }
+                if free.contains(event.id) {
+                    allowed += 1
+                    continue
                 }
                 let ticket = Self.isTicket(event)
                 guard budget.events >= 1, !ticket || budget.tickets >= 1 else { break }

@@ -7,7 +7,7 @@
 /// - `#mine` lists the tickets this device holds (local storage) that are still live;
 /// - `#locate` asks the browser for its position and searches near it;
 /// - on a ticket's page (`data-ticket`): live updates from its event stream (EventSource reconnects by
-///   itself; the holder's page sends its token, which has stream places of its own; a refused stream falls
+///   itself; the holder's page sends its stream key, which has stream places of its own; a refused stream falls
 ///   back to asking every 10 s), the cancel button with its confirmation for the device that holds the ticket, and a visible
 ///   notice — plus a notification where the shopper allowed them — when the ticket is called or two away.
 ///
@@ -155,12 +155,18 @@ enum PageScript {
             .then(function(b){if(b){show(b);if(over(b.stage))clearInterval(polling)}},function(){});
         },10000)}
         if(!window.EventSource){if(!over(last))poll();return}
+        function listen(key){
+          var events=new EventSource('/v1/tickets/'+d.ticket+'/events'+(key?'?key='+encodeURIComponent(key):''));
+          window.addEventListener('pagehide',function(){events.close()});
+          events.addEventListener('status',function(e){var b=JSON.parse(e.data);show(b);if(over(b.stage))events.close()});
+          // A stream refused (too many open on this ticket) or gone for good: the page asks every 10 s instead.
+          events.addEventListener('error',function(){if(events.readyState===2&&!over(last))poll()});
+        }
+        // The holder's stream key (asked with its token in a header): the token itself never goes in a URL.
         var token=mineToo&&holder();
-        var events=new EventSource('/v1/tickets/'+d.ticket+'/events'+(token?'?holder='+encodeURIComponent(token):''));
-        window.addEventListener('pagehide',function(){events.close()});
-        events.addEventListener('status',function(e){var b=JSON.parse(e.data);show(b);if(over(b.stage))events.close()});
-        // A stream refused (too many open on this ticket) or gone for good: the page asks every 10 s instead.
-        events.addEventListener('error',function(){if(events.readyState===2&&!over(last))poll()});
+        if(!token)return listen();
+        fetch('/v1/tickets/'+d.ticket,{headers:{'Accept':'application/json','Clup-Holder':token}})
+          .then(function(r){return r.ok?r.json():{}}).then(function(b){listen(b.streamKey)},function(){listen()});
         })();
         """#
 }

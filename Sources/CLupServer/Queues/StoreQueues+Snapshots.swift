@@ -133,6 +133,13 @@ extension StoreQueues {
         return removed
     }
 
+    /// Forgets which holder took each ticket or booking once `days` have passed since it was issued: only the
+    /// booking horizon and two days are ever read (``HolderRetention``), and a phone's token then links its
+    /// visits no longer than that.
+    public func removeHolders(olderThan days: Int, at now: Timestamp) async throws -> Int {
+        try await database.removeHolders(issuedBefore: now - .seconds(Int64(days) * 86_400))
+    }
+
     static let snapshotEncoder = JSONEncoder()
     static let snapshotDecoder = JSONDecoder()
 }

@@ -48,8 +48,8 @@ struct AccountRoutes {
     }
 
     /// What a registration allows (``StoreOffice``): longer cannot be anyone's.
-    static let username = TextLimit(1...64)
-    static let password = TextLimit(1...1024)
+    static let username = TextLimit.atMost(64)
+    static let password = TextLimit.atMost(1024)
 
     /// Checks a login (throttled by address and by user name) and opens a session; the API and the
     /// console's login page both log in here.

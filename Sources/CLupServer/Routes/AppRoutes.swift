@@ -42,19 +42,20 @@ struct AppRoutes {
             }
             return EditedResponse(status: .created, response: status)
         }
-        router.get("v1/tickets/:ticket") { _, context -> TicketStatus in
+        router.get("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
-            guard let status = desk.status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            guard var status = desk.status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            if isHolder(request, of: id) { status.streamKey = gate.tokens.streamKey(for: id) }
             return status
         }
         router.get("v1/tickets/:ticket/events") { request, context -> Response in
             let id = try context.parameters.require("ticket", as: UUID.self)
             guard let live = logs.store(containing: id) else { throw APIError.notFound("ticket \(id)") }
             let address = clients.of(request, peer: context.remoteAddress)
-            // The holder's own stream (its token as a header, or as `holder=` from a page's EventSource, which
-            // cannot send headers) has places strangers cannot take.
-            let token = request.headers[HolderTokens.field] ?? request.uri.queryParameters["holder"].map(String.init)
-            let own = token.flatMap(gate.tokens.holder).map { gate.holders.holder(of: id) == $0 } ?? false
+            // The holder's own stream (its token as a header, or its stream key as `key=` from a page's
+            // EventSource, which cannot send headers) has places strangers cannot take.
+            let key = request.uri.queryParameters["key"].map(String.init)
+            let own = isHolder(request, of: id) || key.map { gate.tokens.opensStream($0, of: id) } == true
             guard let keys = streams.open(address: address, ticket: id.uuidString, holder: own) else {
                 throw APIError(
                     .tooManyRequests,
@@ -90,6 +91,14 @@ struct AppRoutes {
             guard let status = desk.status(of: id) else { throw APIError.notFound("ticket \(id)") }
             return status
         }
+    }
+
+    /// Whether the request carries the holder token of the device that took ticket `id`.
+    func isHolder(_ request: Request, of id: TicketID) -> Bool {
+        guard let token = request.headers[HolderTokens.field], let holder = gate.tokens.holder(token) else {
+            return false
+        }
+        return gate.holders.holder(of: id) == holder
     }
 
     /// Only who took a ticket may cancel it (its holder token), or a manager of its store; paper tickets have

@@ -30,6 +30,9 @@ struct TicketStatus: ResponseEncodable, Equatable {
     /// A new holder token, when the request that created the ticket came without one: the device keeps it
     /// and sends it as `Clup-Holder` with its next tickets and to cancel.
     var holderToken: String?
+    /// Only in answers to the ticket's holder (its `Clup-Holder`): what opens the holder's own status stream
+    /// (`GET /v1/tickets/{id}/events?key=`) and nothing else.
+    var streamKey: String?
 
     init?(_ id: TicketID, in live: StoreQueues.Live, at now: Timestamp) {
         let state = live.state

@@ -16,7 +16,14 @@ struct KioskDesk: Sendable {
     func take(_ events: [StoreEvent], from kiosk: KioskGrant) async throws -> [AppendResult] {
         let now = logs.clock.now()
         let checked = try await check(events, from: kiosk, now: now)
-        let (allowed, retryAfter) = pace.take(checked, kiosk: kiosk, now: now)
+        var (allowed, retryAfter) = pace.take(checked, kiosk: kiosk, now: now)
+        var free: Set<EventID> = []
+        if allowed < checked.count {
+            // Short of budget: what the log holds already (a retry of a push whose answer was lost) is free.
+            pace.refund(checked.prefix(allowed), kiosk: kiosk)
+            free = try await database.knownEvents(checked.map(\.id), store: kiosk.store)
+            (allowed, retryAfter) = pace.take(checked, kiosk: kiosk, free: free, now: now)
+        }
         guard allowed > 0 || checked.isEmpty else {
             throw APIError(
                 .tooManyRequests,
@@ -30,11 +37,11 @@ struct KioskDesk: Sendable {
         do {
             appended = try await logs.append(stamped, store: kiosk.store)
         } catch {
-            pace.refund(taken, kiosk: kiosk)
+            pace.refund(taken.filter { !free.contains($0.id) }, kiosk: kiosk)
             throw error
         }
         let again = Set(appended.filter { !$0.new }.map(\.id))
-        pace.refund(taken.filter { again.contains($0.id) }, kiosk: kiosk)
+        pace.refund(taken.filter { again.contains($0.id) && !free.contains($0.id) }, kiosk: kiosk)
         return appended
     }
 

@@ -146,6 +146,7 @@ struct ShopperDesk: Sendable {
         guard var status = status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
         status.qr = issued.qr
         status.holderToken = newToken
+        status.streamKey = gate.tokens.streamKey(for: issued.ticket.id)
         return status
     }
 

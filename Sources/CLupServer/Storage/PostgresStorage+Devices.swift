@@ -72,6 +72,13 @@ extension PostgresStorage {
 
     // MARK: Holders and the server's keys
 
+    public func removeHolders(issuedBefore time: Timestamp) async throws -> Int {
+        let rows = try await pool.query(
+            "DELETE FROM ticket_holders WHERE issued_at < \(time.milliseconds) RETURNING 1"
+        )
+        return try rows.decode(Int32.self).reduce(0) { count, _ in count + 1 }
+    }
+
     public func holders(since: Timestamp) async throws -> [(TicketID, Holder)] {
         var found: [(TicketID, Holder)] = []
         let rows = try await pool.query(

@@ -21,6 +21,13 @@ extension SQLiteStorage {
     }
 
     /// Holders of the tickets issued since `since` (the caller's horizon: a ticket issued earlier is over).
+    public func removeHolders(issuedBefore time: Timestamp) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM ticket_holders WHERE issued_at < ?", arguments: [time.milliseconds])
+            return db.changesCount
+        }
+    }
+
     public func holders(since: Timestamp) throws -> [(TicketID, Holder)] {
         try pool.read { db in
             try Row.fetchAll(

@@ -121,6 +121,8 @@ public protocol ServerStorage: Sendable {
     func issue(_ order: IssueOrder, onCommit: @escaping CommitHook) async throws -> IssuedTicket
     /// Holders of the tickets issued since `since`.
     func holders(since: Timestamp) async throws -> [(TicketID, Holder)]
+    /// Forgets which holder took the tickets and bookings issued before `time`; how many rows went.
+    func removeHolders(issuedBefore time: Timestamp) async throws -> Int
     /// The server's secret `name`: made on first use, then the same for every start and every replica.
     func serverKey(_ name: String) async throws -> SymmetricKey
 }

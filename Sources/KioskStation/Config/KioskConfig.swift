@@ -106,8 +106,19 @@ public struct KioskConfig: Sendable, Equatable {
     public struct HTTP: Sendable, Equatable {
         public var host = "127.0.0.1"
         public var port = 8080
+        /// Host names (or addresses) the local pages answer to besides loopback and `host`: a browser's request
+        /// for any other name (a page of another site that rebound its DNS name to this box) is refused.
+        public var serverNames: [String] = []
 
         public init() {}
+
+        /// Every name a request's `Host` may carry (lower case, without a port).
+        public var allowedHosts: Set<String> {
+            var names: Set<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
+            if !["0.0.0.0", "::", ""].contains(host) { names.insert(host.lowercased()) }
+            for name in serverNames { names.insert(name.lowercased()) }
+            return names
+        }
     }
 
     public var store: Store
@@ -219,6 +230,11 @@ public struct KioskConfig: Sendable, Equatable {
         if let http = try root.table("http") {
             config.http.host = try http.string("host") ?? config.http.host
             config.http.port = try http.int("port", in: 0...65535) ?? config.http.port
+            if let names = try http.strings("server_names") {
+                guard names.allSatisfy({ TextLimit(1...253).allows($0) && !$0.contains(where: \.isWhitespace) })
+                else { throw http.error("server_names", "host names, e.g. [\"kiosk-1.store.lan\"]") }
+                config.http.serverNames = names
+            }
             try http.rejectUnknownKeys()
         }
         if let voice = try root.table("voice") {

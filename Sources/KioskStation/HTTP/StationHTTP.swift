@@ -75,7 +75,7 @@ public enum StationHTTP {
         clock: WallClock = .system
     ) -> Router<BasicRequestContext> {
         let router = Router()
-        router.middlewares.add(SameOriginOnly())
+        router.middlewares.add(SameOriginOnly(hosts: config.http.allowedHosts))
         @Sendable func status() -> StationStatus {
             let state = queue.snapshot
             let now = clock.now()
