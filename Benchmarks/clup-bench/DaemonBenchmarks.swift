@@ -19,7 +19,7 @@ enum DaemonBenchmarks {
 
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let server = try await BenchServer()
+        let server = try await BenchServer(machineSpeedKiosks: true)
         let store = try server.registerStore(capacity: 100_000)
         let credential = try server.enroll("bench-entrance", store: store)
         let profile = try PrinterProfile.load(named: "custom-vkp80iii")  // presenter, asked by status polling

@@ -175,7 +175,7 @@ enum FleetBenchmarks {
                 usleep(20_000)  // the poll is waiting
                 let event = """
                     {"events":[{"id":"\(UUID())","store":"\(store)","device":"k1",
-                    "time":\(Int64(Date().timeIntervalSince1970 * 1000)),"body":{"type":"customerExited"}}]}
+                    "time":\(Int64(Date().timeIntervalSince1970 * 1000)),"body":{"type":"scanRefused","reason":"bench","door":"k1"}}]}
                     """
                 let pushed = ContinuousClock.now
                 _ = try pusher.request("POST", "/v1/stores/\(store)/events", json: event, bearer: credential)

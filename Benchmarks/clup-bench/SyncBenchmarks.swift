@@ -14,7 +14,7 @@ enum SyncBenchmarks {
     static func tearOffToServer(count: Int) async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
-        let server = try await BenchServer()
+        let server = try await BenchServer(machineSpeedKiosks: true)
         let store = try server.registerStore(capacity: 100_000)
         let credential = try server.enroll("bench-entrance", store: store)
         let profile = try PrinterProfile.load(named: "citizen-ppu-700")
@@ -71,7 +71,7 @@ enum SyncBenchmarks {
     static func outboxDrain(events: Int) async throws {
         var logger = Logger(label: "bench")
         logger.logLevel = .critical  // the kiosk warns on every failed retry while the server is down
-        var server = try await BenchServer()
+        var server = try await BenchServer(machineSpeedKiosks: true)
         let (directory, port) = (server.directory, server.port)
         let store = try server.registerStore(capacity: 100_000)
         let credential = try server.enroll("bench-entrance", store: store)
@@ -113,7 +113,7 @@ enum SyncBenchmarks {
         try await Task.sleep(for: .seconds(12))
 
         print("\n== Outbox drain: \(log.count) events kept by a kiosk while clup-server was down")
-        server = try await BenchServer(directory: directory, port: port)
+        server = try await BenchServer(directory: directory, port: port, machineSpeedKiosks: true)
         let back = ContinuousClock.now
         var firstPush: ContinuousClock.Instant?
         while ContinuousClock.now - back < .seconds(60) {

@@ -220,13 +220,7 @@ import Testing
         try await AttackRoundTwoTests.run(server) { client in
             let store = try await server.registerStore()
             _ = try await server.enroll("k1", store: store)
-            let login = try await AttackRoundTwoTests.post(
-                client,
-                server.url + "/console/login",
-                form: "token=\(ServerRig.adminToken)"
-            )
-            let cookie = try #require(login.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=a.") })
-            let session = String(cookie.prefix { $0 != ";" })
+            let session = try await AttackRoundTwoTests.adminSession(client, server)
             let phish = "Your+account+is+locked.+Call+%2B39+000"
             let page = "/console/stores/\(store.uuidString)"
             let forged = try await AttackRoundTwoTests.get(
@@ -262,28 +256,14 @@ import Testing
         let server = try await ServerRig()
         try await AttackRoundTwoTests.run(server) { client in
             let store = try await server.registerStore()
-            let login = try await AttackRoundTwoTests.post(
-                client,
-                server.url + "/console/login",
-                form: "token=\(ServerRig.adminToken)"
-            )
-            let cookie = try #require(login.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=a.") })
-            let session = String(cookie.prefix { $0 != ";" })
+            let session = try await AttackRoundTwoTests.adminSession(client, server)
             let stream = try EventStreamClient(
                 port: server.port,
                 path: "/console/stores/\(store.uuidString)/live",
                 headers: ["Cookie": session]
             )
             #expect(await stream.next() != nil, "the stream runs: \(stream.headers)")
-            let page = try await AttackRoundTwoTests.get(client, server.url + "/console/stores", cookie: session)
-            let csrf = try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
-            let logout = try await AttackRoundTwoTests.post(
-                client,
-                server.url + "/console/logout",
-                form: "csrf=\(csrf)",
-                headers: ["Cookie": session]
-            )
-            #expect(logout.status == 303)
+            #expect(try await AttackRoundTwoTests.logOut(client, server, session: session) == 303)
             #expect(await stream.ended(within: .seconds(8)), "the stream went on after the logout")
         }
     }

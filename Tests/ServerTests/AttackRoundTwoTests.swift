@@ -248,6 +248,26 @@ import FoundationNetworking
         #expect(EventCSV.field(cell) == written)
     }
 
+    /// The system manager's console session (its cookie, `name=value`), logged in with the admin token.
+    static func adminSession(_ client: HTTPClient, _ server: ServerRig) async throws -> String {
+        let login = try await post(client, server.url + "/console/login", form: "token=\(ServerRig.adminToken)")
+        let cookie = try #require(login.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=a.") })
+        return String(cookie.prefix { $0 != ";" })
+    }
+
+    /// Logs a console session out with its page's form: the status of the answer.
+    static func logOut(_ client: HTTPClient, _ server: ServerRig, session: String) async throws -> Int {
+        let page = try await get(client, server.url + "/console/stores", cookie: session)
+        let csrf = try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
+        return try await post(
+            client,
+            server.url + "/console/logout",
+            form: "csrf=\(csrf)",
+            headers: ["Cookie": session]
+        )
+        .status
+    }
+
     static func post(
         _ client: HTTPClient,
         _ url: String,
@@ -425,20 +445,9 @@ import FoundationNetworking
     @Test func theAdminsLogoutEndsTheSession() async throws {
         let server = try await ServerRig()
         try await Self.run(server) { client in
-            let token = ServerRig.adminToken
-            let login = try await Self.post(client, server.url + "/console/login", form: "token=\(token)")
-            let cookie = try #require(login.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=a.") })
-            let session = String(cookie.prefix { $0 != ";" })
-            let page = try await Self.get(client, server.url + "/console/stores", cookie: session)
-            #expect(page.status == 200)
-            let csrf = try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
-            let logout = try await Self.post(
-                client,
-                server.url + "/console/logout",
-                form: "csrf=\(csrf)",
-                headers: ["Cookie": session]
-            )
-            #expect(logout.status == 303)
+            let session = try await Self.adminSession(client, server)
+            #expect(try await Self.get(client, server.url + "/console/stores", cookie: session).status == 200)
+            #expect(try await Self.logOut(client, server, session: session) == 303)
             let after = try await Self.get(client, server.url + "/console/stores", cookie: session)
             #expect(after.status == 303 && after.headers["Location"].first?.hasPrefix("/console/login") == true)
         }

@@ -45,22 +45,27 @@ struct KioskDesk: Sendable {
         return appended
     }
 
-    /// The checks, against this replica's queue; a refusal is checked again against the whole log (another
-    /// replica may have appended what the event names) and without the events the log holds already (a retry
-    /// of a push whose answer was lost: an exit counted twice is not counted at all).
+    /// The checks, against this replica's queue; a refusal that depends on the log (409) is checked again
+    /// against the whole log (another replica may have appended what the event names) and without the events the
+    /// log holds already (a retry of a push whose answer was lost: an exit counted twice is not counted at all).
     private func check(_ events: [StoreEvent], from kiosk: KioskGrant, now: Timestamp) async throws -> [StoreEvent] {
         let policy = AdmissionPolicy(callWindow: logs.callWindow)
         let live = try await logs.require(kiosk.store)
         let calendar = live.record.profile.calendar
-        do {
-            return try checks.check(
+        let first = Result { () throws(APIError) in
+            try checks.check(
                 events,
                 kiosk: kiosk,
                 calendar: calendar,
                 log: LogView(state: live.state, policy: policy, now: now),
                 now: now
             )
-        } catch {
+        }
+        switch first {
+        case .success(let checked): return checked
+        case .failure(let refusal) where refusal.status != .conflict: throw refusal
+        case .failure:
+            // Only what depends on the log (409) can change by reading more of it.
             try await logs.catchUp(kiosk.store)
             let known = try await database.knownEvents(events.map(\.id), store: kiosk.store)
             let state = try await logs.require(kiosk.store).state
