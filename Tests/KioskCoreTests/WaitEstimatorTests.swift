@@ -85,9 +85,9 @@ import Testing
     @Test func noShowsAheadShortenTheWait() {
         let queue = store(capacity: 10, admitted: (0..<10).map { -Double($0) * 2 }, waiting: 15, kind: .app)
         var model = WaitModel.prior(averageVisit: .seconds(20 * 60))
-        model.noShow = 0.02
+        model.setNoShow(0.02)
         let few = WaitEstimator(model: model, callWindow: .seconds(600)).wait(position: 15, in: queue, at: base)
-        model.noShow = 0.4
+        model.setNoShow(0.4)
         let many = WaitEstimator(model: model, callWindow: .seconds(600)).wait(position: 15, in: queue, at: base)
         #expect(many.point < few.point, "\(many.point) ≥ \(few.point)")
     }

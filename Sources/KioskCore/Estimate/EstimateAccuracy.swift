@@ -10,6 +10,29 @@ public struct EstimateAccuracy: Sendable, Equatable, Codable {
     public var within3Minutes: Double
     /// Share whose told range held the actual wait.
     public var rangeCoverage: Double
+    /// The share the range is meant to hold (``RangeCalibration/coverage``).
+    public var targetCoverage: Double = RangeCalibration.coverage
+    /// The hour of the day (the store's, 0–23, when the tickets joined) whose tickets were told worst (the
+    /// median error), of the hours that scored at least ``worstHourMinimum``; nil when none did.
+    public var worstHour: Int?
+    public var worstHourMedianAbsErrorSeconds: Int?
+
+    /// Tickets an hour must score to be named the worst.
+    public static let worstHourMinimum = 5
+
+    /// The figures of `pairs`, each with the local hour its ticket joined the line.
+    public init?(_ pairs: [(told: WaitRange, waited: Duration, hour: Int)]) {
+        self.init(pairs.map { ($0.told, $0.waited) })
+        var byHour: [Int: [Int64]] = [:]
+        for pair in pairs {
+            byHour[pair.hour, default: []].append(abs((pair.told.point - pair.waited).components.seconds))
+        }
+        let medians = byHour.filter { $0.value.count >= Self.worstHourMinimum }.mapValues { $0.sorted()[$0.count / 2] }
+        if let worst = medians.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) {
+            worstHour = worst.key
+            worstHourMedianAbsErrorSeconds = Int(worst.value)
+        }
+    }
 
     /// The figures of `pairs`; nil without any.
     public init?(_ pairs: [(told: WaitRange, waited: Duration)]) {

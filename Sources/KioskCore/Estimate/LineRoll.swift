@@ -1,7 +1,7 @@
 /// One roll of the line forward (``WaitEstimator``): expected places freed per grid step, and who takes them.
 struct LineRoll {
     let estimator: WaitEstimator
-    let state: QueueState
+    var state: QueueState
     /// When the roll starts (now, or the opening), and how long until then.
     let start: Timestamp
     let untilStart: Duration
@@ -11,6 +11,9 @@ struct LineRoll {
     /// summed when the roll reaches it (``freed(in:)``), so a roll that calls the place it is asked about in a
     /// few steps pays for those steps, not for every holder's whole visit.
     var releases: [Release] = []
+    /// The step from which releases that ended are dropped next (``freed(in:)``): a long line's roll keeps only
+    /// those still freeing places, not every holder it has seated.
+    var nextCompaction = 0
     /// Everyone whose leaving frees a place, for the count's spread at the end.
     var holders: [Holder] = []
     /// Today's admissions by how many steps ago they were (who may still be inside), and the share of them
@@ -77,75 +80,131 @@ struct LineRoll {
 
     static let stepMilliseconds = Int64(WaitEstimator.step.components.seconds) * 1000
 
+    /// Where a roll stands between two calls of ``run(through:everyRange:)``: the places told so far, and what
+    /// it needs to tell the next ones (a roll is resumed, by the server's cache, as tickets join the line's end).
+    struct Progress {
+        var told: [WaitRange] = []
+        var line: [Ticket] = []
+        var joining: [(joined: Timestamp, id: TicketID)] = []
+        var nextBooking = 0
+        var bookingDemand = 0.0
+        var cumulative = 0.0
+        var next = 0
+        var step = 0
+        var free = 0
+        var called = 0
+        /// Nothing to roll: the store is closed.
+        var settled = false
+    }
+
+    var progress: Progress?
+
     /// The told waits of the line's places 0…`position`; with `everyRange` false only the last gets its range
-    /// (the others are points), which is what one ticket's page needs.
+    /// (the others are points), which is what one ticket's page needs. Called again with a later position, it
+    /// goes on from where it stopped.
     mutating func run(through position: Int, everyRange: Bool = true) -> [WaitRange] {
         guard position >= 0 else { return [] }
-        // After closing, before the next day's start: nobody is called (the next day starts within a second).
-        guard state.isOpen(at: start) else { return Array(repeating: .zero, count: position + 1) }
-        let free = state.freePlaces
-        // A place free for it now calls it at once (the roll's first step would say so) unless a booking joins
-        // in that step and claims it first: the roll is not needed, however long the called part of the line.
-        if position < free, state.upcomingJoins(after: start, through: start + Self.step).isEmpty {
-            return Array(repeating: WaitRange.zero.after(untilStart), count: position + 1)
+        if progress == nil {
+            // A place free for it now calls it at once (the roll's first step would say so) unless a booking joins
+            // in that step and claims it first: the roll is not needed, however long the called part of the line.
+            if state.isOpen(at: start), position < state.freePlaces,
+                state.upcomingJoins(after: start, through: start + Self.step).isEmpty
+            {
+                return Array(repeating: WaitRange.zero.after(untilStart), count: position + 1)
+            }
+            progress = begin()
         }
-        let line = state.line(at: start)
-        let called = min(line.count, free)
-        var told = [WaitRange](repeating: WaitRange.zero.after(untilStart), count: min(position + 1, called))
-        guard position >= called else { return told }
+        guard var p = progress else { return [] }
+        defer { progress = p }
+        if p.settled {
+            // Closed: nobody is called before the next day's start, a second away.
+            if p.told.count <= position { p.told += Array(repeating: .zero, count: position + 1 - p.told.count) }
+            return Array(p.told.prefix(position + 1))
+        }
+        while p.told.count <= position {
+            if p.step >= WaitEstimator.horizonSteps {
+                p.told += extrapolated(
+                    from: p.told.count,
+                    through: position,
+                    cumulative: p.cumulative,
+                    demand: p.bookingDemand,
+                    called: p.called
+                )
+                break
+            }
+            p.cumulative += freed(in: p.step) + insidersLeaving(in: p.step)
+            while p.nextBooking < p.joining.count, steps(after: p.joining[p.nextBooking].joined) <= p.step {
+                if let booking = state.ticket(p.joining[p.nextBooking].id), booking.slot != nil {
+                    let show = 1 - estimator.model.noShow
+                    p.bookingDemand += show
+                    hold(booking, at: p.step, elapsed: 0, weight: show)
+                }
+                p.nextBooking += 1
+            }
+            // `told` holds a wait for each place called so far: the next place is `next` (= told.count).
+            while p.told.count <= position, p.cumulative >= Double(p.next - p.called + 1) + p.bookingDemand - 0.5 {
+                let at = Self.step * p.step
+                let point = WaitRange(point: at, low: at, high: at)
+                // A place free now calls it at once, no range about it (nor a booking's claim: it holds its own).
+                let certain = p.next < p.free && p.bookingDemand == 0
+                p.told.append(
+                    (everyRange || p.told.count == position) && !certain ? range(at: p.step) : point.after(untilStart)
+                )
+                if p.next < p.line.count { hold(p.line[p.next], at: p.step, elapsed: 0) }
+                p.next += 1
+            }
+            p.step += 1
+        }
+        return Array(p.told.prefix(position + 1))
+    }
+
+    /// The roll before its first step: those called now hold their places, the people inside are seated.
+    private mutating func begin() -> Progress {
+        var p = Progress()
+        // After closing, before the next day's start: nobody is called (the next day starts within a second).
+        guard state.isOpen(at: start) else {
+            p.settled = true
+            return p
+        }
+        p.free = state.freePlaces
+        p.line = state.line(at: start)
+        p.called = min(p.line.count, p.free)
+        p.told = Array(repeating: WaitRange.zero.after(untilStart), count: p.called)
         seatInsiders()
-        for ticket in line.prefix(called) {
+        for ticket in p.line.prefix(p.called) {
             let calledAt = state.callTime(ofCalled: ticket.id) ?? start
             hold(ticket, at: 0, elapsed: steps(start - calledAt))
         }
         // Bookings join at their slot's start: looked up when the roll reaches it.
-        let horizon = start + Self.step * WaitEstimator.horizonSteps
-        let joining = state.upcomingJoins(after: start, through: horizon)
-        var nextBooking = 0
-        var bookingDemand = 0.0
-        var cumulative = Double(free - called)
-        var next = called
-        var step = 0
-        while told.count <= position {
-            if step >= WaitEstimator.horizonSteps {
-                told += extrapolated(
-                    from: told.count,
-                    through: position,
-                    cumulative: cumulative,
-                    demand: bookingDemand,
-                    called: called
-                )
-                break
-            }
-            cumulative += freed(in: step) + insidersLeaving(in: step)
-            while nextBooking < joining.count, steps(after: joining[nextBooking].joined) <= step {
-                if let booking = state.ticket(joining[nextBooking].id), booking.slot != nil {
-                    let show = 1 - estimator.model.noShow
-                    bookingDemand += show
-                    hold(booking, at: step, elapsed: 0, weight: show)
-                }
-                nextBooking += 1
-            }
-            // `told` holds a wait for each place called so far: the next place is `next` (= told.count).
-            while told.count <= position, cumulative >= Double(next - called + 1) + bookingDemand - 0.5 {
-                let point = WaitRange(point: Self.step * step, low: Self.step * step, high: Self.step * step)
-                // A place free now calls it at once, no range about it (nor a booking's claim: it holds its own).
-                let certain = next < free && bookingDemand == 0
-                told.append(
-                    (everyRange || told.count == position) && !certain ? range(at: step) : point.after(untilStart)
-                )
-                if next < line.count { hold(line[next], at: step, elapsed: 0) }
-                next += 1
-            }
-            step += 1
-        }
-        return told
+        p.joining = state.upcomingJoins(after: start, through: start + Self.step * WaitEstimator.horizonSteps)
+        p.cumulative = Double(p.free - p.called)
+        p.next = p.called
+        return p
+    }
+
+    /// Whether the roll can go on over `newer`, a state whose only change is `joined` tickets at the line's end
+    /// (app tickets taken since): they join the roll's line, and the places told so far stand.
+    mutating func extend(to newer: QueueState, joined: [TicketID]) -> Bool {
+        guard var p = progress, !p.settled else { return false }
+        let tickets = joined.compactMap { newer.ticket($0) }
+        guard tickets.count == joined.count else { return false }
+        state = newer
+        p.line += tickets
+        progress = p
+        return true
     }
 
     // MARK: - Who frees places
 
     /// The places those called are expected to free in `step`.
-    func freed(in step: Int) -> Double {
+    mutating func freed(in step: Int) -> Double {
+        if step >= nextCompaction {
+            // Ended before any window ``freedAround(_:)`` may still look back over (it looks from a step at most
+            // a window ahead, a window back): they free nothing there, nor from here on.
+            let before = step - 2 * steps(.seconds(300)) - 2
+            releases.removeAll { $0.from - $0.elapsed + $0.pmf.count <= before }
+            nextCompaction = step + 20
+        }
         var total = expiries[step]
         for release in releases { total += release.freed(in: step) }
         return total
@@ -200,8 +259,9 @@ struct LineRoll {
         let (pmf, cdf) = holding(ticket, calledAt: step - elapsed)
         var comes = weight
         if ticket.kind != .paper {
-            // The chance it never comes, given it has not come in `elapsed` steps.
-            let noShow = estimator.model.noShow
+            // The chance it never comes, given it has not come in `elapsed` steps: an app ticket's by how long
+            // it will have waited in line when called.
+            let noShow = self.noShow(ticket, calledAt: step - elapsed)
             let late = 1 - cdf[min(elapsed, cdf.count - 1)]
             let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
             let expiry = steps(estimator.callWindow) - elapsed
@@ -215,6 +275,16 @@ struct LineRoll {
         let left = max(1 - done, 1e-9)
         releases.append(Release(from: step, elapsed: elapsed, scale: comes / left, pmf: pmf))
         holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
+    }
+
+    /// The chance a called app ticket or booking never comes: a booking's, the store's share; an app ticket's,
+    /// that of tickets which had waited in line as long as this one will have when called at step `calledAt`.
+    func noShow(_ ticket: Ticket, calledAt: Int) -> Double {
+        guard ticket.kind == .app, case .waiting(let joined)? = state.stage(of: ticket.id) else {
+            return estimator.model.noShow
+        }
+        let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
+        return estimator.model.appNoShow(waitedMinutes: Double(max(call - joined.milliseconds, 0)) / 60_000)
     }
 
     /// A ticket's holding time when called at step `calledAt` (negative: before the roll's start): delay to the
@@ -247,71 +317,5 @@ struct LineRoll {
     /// A CDF that steps from 0 to 1 after `steps` steps.
     static func stepCDF(at steps: Int) -> [Double] {
         (0...(steps + 1)).map { $0 > steps ? 1 : 0 }
-    }
-
-    // MARK: - The told range
-
-    /// The wait of a place called at `step`: its spread is the count's, turned into time at the pace places free
-    /// then.
-    mutating func range(at step: Int) -> WaitRange {
-        let point = Self.step * step
-        let spread = countSpread(by: step).squareRoot()
-        let pace = freedAround(step)
-        let z = WaitEstimator.rangeZ
-        guard pace > 1e-6 else { return WaitRange(point: point, low: point, high: point).after(untilStart) }
-        // Steps per place near the call, times the count's spread; at least half a step either side.
-        let margin = max(z * spread / pace, 0.5)
-        return WaitRange(
-            point: point,
-            low: max(Self.step * (Double(step) - margin), .zero),
-            high: Self.step * (Double(step) + margin)
-        ).after(untilStart)
-    }
-
-    /// The variance of the number of places freed by `step` (each holder frees its place or not).
-    func countSpread(by step: Int) -> Double {
-        var variance = 0.0
-        for holder in holders {
-            let p = min(holder.freed(by: step), 1)
-            variance += p * (1 - p)
-        }
-        let cdf = estimator.visitCDF
-        let last = cdf.count - 1
-        for (elapsed, count) in insiders {
-            let p = min(insiderScale * (cdf[min(elapsed + step, last)] - cdf[elapsed]), 1)
-            variance += count * p * (1 - p)
-        }
-        return variance
-    }
-
-    /// Places freed per step around `step` (over ten minutes).
-    mutating func freedAround(_ step: Int) -> Double {
-        let window = steps(.seconds(300))
-        let from = max(step - window, 0)
-        let to = min(step + window, expiries.count - 1)
-        var total = 0.0
-        for k in from...to { total += freed(in: k) + insidersLeaving(in: k) }
-        return total / Double(to - from + 1)
-    }
-
-    /// Past the grid's horizon: the rest of the line at the steady pace (capacity ÷ a place's holding time).
-    func extrapolated(
-        from index: Int,
-        through position: Int,
-        cumulative: Double,
-        demand: Double,
-        called: Int
-    )
-        -> [WaitRange]
-    {
-        let hold = max(estimator.model.visit.meanMinutes, 1)
-        let pace = Double(max(state.capacity, 1)) / hold  // places a minute
-        let horizon = Self.step * WaitEstimator.horizonSteps
-        return (index...position).map { n in
-            let behind = max(Double(n - called + 1) + demand - 0.5 - cumulative, 0)
-            let point = horizon + .minutes(behind / pace)
-            let margin = Duration.minutes(WaitEstimator.rangeZ * (behind.squareRoot() + 1) / pace)
-            return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
-        }
     }
 }

@@ -17,6 +17,13 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
         /// Called app tickets and bookings, and those of them that expired.
         public var called = 0
         public var expired = 0
+        /// Called app tickets, and those of them that expired, by the bin of their wait in line when called
+        /// (``WaitModel/noShowBin(waitedMinutes:)``).
+        public var appCalledByWait = [Int](repeating: 0, count: WaitModel.noShowWaitEdges.count + 1)
+        public var appExpiredByWait = [Int](repeating: 0, count: WaitModel.noShowWaitEdges.count + 1)
+        /// Scored tickets (what each was told against its wait until called), by group of told wait, counted in
+        /// bins of their error (``RangeCalibration``); empty until the day scores one.
+        public var scored: [[Int]] = []
         /// Call → admission, in ``WaitModel/delayBinSeconds`` bins, for app tickets and bookings, for app tickets
         /// that had waited ``WaitModel/plannedWait`` or more, and for paper.
         public var appDelays: [Int] = []
@@ -41,6 +48,7 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
             let bin = max(Int((event.time - called).components.seconds) / WaitModel.delayBinSeconds, 0)
             let capped = min(bin, 39)
             let planned = entry.ticket.kind == .app && state.hadTimeToPlanTrip(id, calledAt: called.milliseconds)
+            let waited = Self.waitBin(entry, calledAt: called)
             count(event.time) { day, _ in
                 if entry.ticket.kind == .paper {
                     Self.add(capped, to: &day.paperDelays)
@@ -51,14 +59,20 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
                     Self.add(capped, to: &day.appDelays)
                     day.called += 1
                 }
+                if let waited { day.appCalledByWait[waited] += 1 }
             }
         case .ticketExpired(let id):
             guard let entry = state.entries[id], case .waiting = entry.stage, entry.ticket.kind != .paper else {
                 return
             }
+            let waited = state.callTime(of: id, at: event.time).flatMap { Self.waitBin(entry, calledAt: $0) }
             count(event.time) { day, _ in
                 day.called += 1
                 day.expired += 1
+                if let waited {
+                    day.appCalledByWait[waited] += 1
+                    day.appExpiredByWait[waited] += 1
+                }
             }
         case .customerExited:
             // Someone inside, or after closing one of those still inside at closing.
@@ -67,6 +81,29 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
         default:
             break
         }
+    }
+
+    /// Takes a scored ticket: told `told` when it joined, called after `waited` (at `time`). A ticket told no
+    /// range (a place free when it joined) says nothing of the range.
+    public mutating func observe(scored told: WaitRange, waited: Duration, at time: Timestamp) {
+        guard told.low < told.high else { return }
+        let group = RangeCalibration.group(of: told.point)
+        let bin = RangeCalibration.bin(point: told.point, waited: waited)
+        count(time) { day, _ in
+            if day.scored.isEmpty {
+                day.scored = Array(
+                    repeating: Array(repeating: 0, count: RangeCalibration.binCount),
+                    count: RangeCalibration.edges.count + 1
+                )
+            }
+            day.scored[group][bin] += 1
+        }
+    }
+
+    /// The no-show bin of an app ticket's wait in line when it was called (nil for paper and bookings).
+    static func waitBin(_ entry: QueueState.Entry, calledAt called: Timestamp) -> Int? {
+        guard entry.ticket.kind == .app, case .waiting(let joined) = entry.stage else { return nil }
+        return WaitModel.noShowBin(waitedMinutes: max(called - joined, .zero).minutes)
     }
 
     /// Forgets the days before `now` − ``keptDays``.
@@ -107,7 +144,8 @@ extension UInt16 {
 
 extension StoreTraffic.Day {
     private enum CodingKeys: String, CodingKey {
-        case admissions, exits, called, expired, appDelays, plannedAppDelays, paperDelays
+        case admissions, exits, called, expired, appCalledByWait, appExpiredByWait, scored, appDelays
+        case plannedAppDelays, paperDelays
     }
 
     /// The per-minute counts as bytes (two per minute, little-endian; base64 in JSON), not as 2,880 numbers: a
@@ -118,6 +156,17 @@ extension StoreTraffic.Day {
         exits = try Self.counts(c.decode(Data.self, forKey: .exits), key: .exits, in: c)
         called = try c.decode(Int.self, forKey: .called)
         expired = try c.decode(Int.self, forKey: .expired)
+        // Kept by a server before the no-shows by wait: none counted.
+        let bins = WaitModel.noShowWaitEdges.count + 1
+        appCalledByWait =
+            try c.decodeIfPresent([Int].self, forKey: .appCalledByWait).flatMap {
+                $0.count == bins ? $0 : nil
+            } ?? appCalledByWait
+        appExpiredByWait =
+            try c.decodeIfPresent([Int].self, forKey: .appExpiredByWait).flatMap {
+                $0.count == bins ? $0 : nil
+            } ?? appExpiredByWait
+        scored = try c.decodeIfPresent([[Int]].self, forKey: .scored) ?? []
         appDelays = try c.decode([Int].self, forKey: .appDelays)
         plannedAppDelays = try c.decode([Int].self, forKey: .plannedAppDelays)
         paperDelays = try c.decode([Int].self, forKey: .paperDelays)
@@ -129,6 +178,9 @@ extension StoreTraffic.Day {
         try c.encode(Self.bytes(exits), forKey: .exits)
         try c.encode(called, forKey: .called)
         try c.encode(expired, forKey: .expired)
+        try c.encode(appCalledByWait, forKey: .appCalledByWait)
+        try c.encode(appExpiredByWait, forKey: .appExpiredByWait)
+        if !scored.isEmpty { try c.encode(scored, forKey: .scored) }
         try c.encode(appDelays, forKey: .appDelays)
         try c.encode(plannedAppDelays, forKey: .plannedAppDelays)
         try c.encode(paperDelays, forKey: .paperDelays)

@@ -63,6 +63,27 @@ public struct WaitEstimator: Sendable {
         return roll.run(through: position)
     }
 
+    /// A roll of `state`'s line from `now` that can be asked again, for any place, and go on as tickets join the
+    /// line's end: what a server keeps between requests (a long line is rolled once, not once a request).
+    public func roll(_ state: QueueState, at now: Timestamp) -> Roll {
+        Roll(line: LineRoll(estimator: self, state: state, now: now))
+    }
+
+    public struct Roll: Sendable {
+        var line: LineRoll
+
+        /// The told wait of the place `position` (every place's range is computed on the way).
+        public mutating func wait(position: Int) -> WaitRange {
+            line.run(through: position, everyRange: true).last ?? .zero
+        }
+
+        /// Goes on over `newer`, whose only change is `joined` tickets at its line's end; false when it cannot
+        /// (roll anew).
+        public mutating func extend(to newer: QueueState, joined: [TicketID]) -> Bool {
+            line.extend(to: newer, joined: joined)
+        }
+    }
+
     /// A booking's holding time when it said its visit: its delay to the door, then a visit of that mean and
     /// the store's variation.
     func bookingHold(minutes: Int) -> Hold {

@@ -26,6 +26,12 @@ extension WaitModel {
         let called = Double(days.reduce(0) { $0 + $1.called })
         let expired = Double(days.reduce(0) { $0 + $1.expired })
         model.noShow = (expired + priorCalls * prior.noShow) / (called + priorCalls)
+        model.appNoShowByWait = noShowByWait(days, overall: model.noShow)
+        let today = now.milliseconds.floorDivided(by: 86_400_000)
+        let calibration = RangeCalibration.learn(
+            traffic.days.map { (Int(today - $0.key), $0.value.scored) }.filter { !$0.1.isEmpty }
+        )
+        model.calibration = calibration.groups.contains { $0 != nil } ? calibration : nil
         model.appDelay = delayShares(days.map(\.appDelays), prior: prior.appDelay)
         model.paperDelay = delayShares(days.map(\.paperDelays), prior: prior.paperDelay)
         model.plannedAppDelay = delayShares(days.map(\.plannedAppDelays), prior: prior.plannedAppDelay)
@@ -40,6 +46,24 @@ extension WaitModel {
         let cv = (n * fitted.cv + priorAdmissions * prior.visit.cv) / (n + priorAdmissions)
         model.visit = VisitLength(meanMinutes: mean, cv: cv, family: fitted.family)
         return model
+    }
+
+    /// Called app tickets that weigh as much as the overall share in one bin of waits.
+    public static let priorCallsByWait = 10.0
+
+    /// The no-show share of app tickets by their wait when called, each bin blended with the overall share by
+    /// weight of evidence (a bin the store's log barely shows says what the store as a whole does).
+    static func noShowByWait(_ days: some Collection<StoreTraffic.Day>, overall: Double) -> [Double] {
+        let bins = noShowWaitEdges.count + 1
+        var called = [Double](repeating: 0, count: bins)
+        var expired = [Double](repeating: 0, count: bins)
+        for day in days {
+            for bin in 0..<min(bins, day.appCalledByWait.count, day.appExpiredByWait.count) {
+                called[bin] += Double(day.appCalledByWait[bin])
+                expired[bin] += Double(day.appExpiredByWait[bin])
+            }
+        }
+        return (0..<bins).map { (expired[$0] + priorCallsByWait * overall) / (called[$0] + priorCallsByWait) }
     }
 
     /// Shares of delay bins from the days' histograms, blended with the prior's shares.

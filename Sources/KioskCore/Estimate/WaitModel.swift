@@ -6,6 +6,13 @@ public struct WaitModel: Sendable, Hashable, Codable {
     public var visit: VisitLength
     /// Share of called app tickets and bookings that never come (they expire after the call window).
     public var noShow: Double
+    /// The same for app tickets, by how long they had waited in line when called (bins of ``noShowWaitEdges``):
+    /// a holder told a short wait who lives farther than the call window lasts cannot make it in time, one who
+    /// waited long has timed the trip. A store's log shows both as expiries; the line ahead of a ticket rolls
+    /// with the share of the wait each ticket will have had.
+    public var appNoShowByWait: [Double]
+    /// The told range as the store's own scored tickets put it (nil until it has some: the model's own range).
+    public var calibration: RangeCalibration?
     /// How long a called ticket that came took to reach the door: shares of ``delayBinSeconds`` bins from 0.
     public var appDelay: [Double]
     public var paperDelay: [Double]
@@ -23,22 +30,26 @@ public struct WaitModel: Sendable, Hashable, Codable {
     public static let plannedWait: Duration = .minutes(15)
     /// The share of called app tickets and bookings assumed never to come until a store's log says.
     public static let priorNoShow = 0.1
-
     public init(
         visit: VisitLength,
         noShow: Double = priorNoShow,
+        appNoShowByWait: [Double]? = nil,
         appDelay: [Double] = [0.6, 0.2, 0.1, 0.1],
         paperDelay: [Double] = [1],
         plannedAppDelay: [Double]? = nil,
+        calibration: RangeCalibration? = nil,
         days: Int = 0,
         admissions: Int = 0,
         computedAt: Timestamp = Timestamp(milliseconds: 0)
     ) {
         self.visit = visit
         self.noShow = min(max(noShow, 0), 0.95)
+        let byWait = appNoShowByWait ?? Array(repeating: noShow, count: Self.noShowWaitEdges.count + 1)
+        self.appNoShowByWait = byWait.map { min(max($0, 0), 0.98) }
         self.appDelay = Self.normalised(appDelay)
         self.paperDelay = Self.normalised(paperDelay)
         self.plannedAppDelay = Self.normalised(plannedAppDelay ?? appDelay)
+        self.calibration = calibration
         self.days = days
         self.admissions = admissions
         self.computedAt = computedAt
@@ -58,18 +69,24 @@ public struct WaitModel: Sendable, Hashable, Codable {
 
 extension WaitModel {
     private enum CodingKeys: String, CodingKey {
-        case visit, noShow, appDelay, paperDelay, plannedAppDelay, days, admissions, computedAt
+        case visit, noShow, appNoShowByWait, appDelay, paperDelay, plannedAppDelay, calibration, days, admissions
+        case computedAt
     }
 
-    /// A model from a server of the previous version has no ``plannedAppDelay``: its app delay serves for both.
+    /// A model from a server of an earlier version has no ``plannedAppDelay`` (its app delay serves for both)
+    /// nor ``appNoShowByWait`` (its no-show share serves for every wait) nor ``calibration``.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             visit: try c.decode(VisitLength.self, forKey: .visit),
             noShow: try c.decode(Double.self, forKey: .noShow),
+            appNoShowByWait: try c.decodeIfPresent([Double].self, forKey: .appNoShowByWait)
+                .flatMap { $0.count == Self.noShowWaitEdges.count + 1 ? $0 : nil },
             appDelay: try c.decode([Double].self, forKey: .appDelay),
             paperDelay: try c.decode([Double].self, forKey: .paperDelay),
             plannedAppDelay: try c.decodeIfPresent([Double].self, forKey: .plannedAppDelay),
+            calibration: try c.decodeIfPresent(RangeCalibration.self, forKey: .calibration)
+                .flatMap { $0.groups.count == RangeCalibration.edges.count + 1 ? $0 : nil },
             days: try c.decode(Int.self, forKey: .days),
             admissions: try c.decode(Int.self, forKey: .admissions),
             computedAt: try c.decode(Timestamp.self, forKey: .computedAt)

@@ -1,0 +1,73 @@
+/// The told range of a place in the roll, and the line past the roll's horizon.
+extension LineRoll {
+    /// The wait of a place called at `step`: its spread is the count's, turned into time at the pace places free
+    /// then.
+    mutating func range(at step: Int) -> WaitRange {
+        let point = Self.step * step
+        // The store's own scored tickets, where they say (``RangeCalibration``), else the count's spread.
+        if let calibrated = estimator.model.calibration?.range(about: point + untilStart) {
+            return WaitRange(point: point + untilStart, low: calibrated.low, high: calibrated.high)
+        }
+        let spread = countSpread(by: step).squareRoot()
+        let pace = freedAround(step)
+        let z = WaitEstimator.rangeZ
+        guard pace > 1e-6 else { return WaitRange(point: point, low: point, high: point).after(untilStart) }
+        // Steps per place near the call, times the count's spread; at least half a step either side.
+        let margin = max(z * spread / pace, 0.5)
+        return WaitRange(
+            point: point,
+            low: max(Self.step * (Double(step) - margin), .zero),
+            high: Self.step * (Double(step) + margin)
+        ).after(untilStart)
+    }
+
+    /// The variance of the number of places freed by `step` (each holder frees its place or not).
+    func countSpread(by step: Int) -> Double {
+        var variance = 0.0
+        for holder in holders {
+            let p = min(holder.freed(by: step), 1)
+            variance += p * (1 - p)
+        }
+        let cdf = estimator.visitCDF
+        let last = cdf.count - 1
+        for (elapsed, count) in insiders {
+            let p = min(insiderScale * (cdf[min(elapsed + step, last)] - cdf[elapsed]), 1)
+            variance += count * p * (1 - p)
+        }
+        return variance
+    }
+
+    /// Places freed per step around `step` (over ten minutes).
+    mutating func freedAround(_ step: Int) -> Double {
+        let window = steps(.seconds(300))
+        let from = max(step - window, 0)
+        let to = min(step + window, expiries.count - 1)
+        var total = 0.0
+        for k in from...to { total += freed(in: k) + insidersLeaving(in: k) }
+        return total / Double(to - from + 1)
+    }
+
+    /// Past the grid's horizon: the rest of the line at the steady pace (capacity ÷ a place's holding time).
+    func extrapolated(
+        from index: Int,
+        through position: Int,
+        cumulative: Double,
+        demand: Double,
+        called: Int
+    )
+        -> [WaitRange]
+    {
+        let hold = max(estimator.model.visit.meanMinutes, 1)
+        let pace = Double(max(state.capacity, 1)) / hold  // places a minute
+        let horizon = Self.step * WaitEstimator.horizonSteps
+        return (index...position).map { n in
+            let behind = max(Double(n - called + 1) + demand - 0.5 - cumulative, 0)
+            let point = horizon + .minutes(behind / pace)
+            if let calibrated = estimator.model.calibration?.range(about: point + untilStart) {
+                return WaitRange(point: point + untilStart, low: calibrated.low, high: calibrated.high)
+            }
+            let margin = Duration.minutes(WaitEstimator.rangeZ * (behind.squareRoot() + 1) / pace)
+            return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
+        }
+    }
+}
