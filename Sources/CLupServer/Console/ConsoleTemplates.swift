@@ -71,7 +71,7 @@ enum ConsoleTemplates {
         <dt>{{w.refused}}</dt><dd>{{report.refusedScans}}</dd><dt>{{w.peak}}</dt><dd>{{report.peakInside}}</dd>
         <dt>{{w.mean_wait}}</dt><dd id="mean-wait">{{meanWait}}</dd><dt>{{w.mean_estimate}}</dt><dd id="mean-estimate">{{meanEstimate}}</dd>
         {{#accuracy}}<dt>{{w.accuracy_median}}</dt><dd id="accuracy-median">{{median}}</dd><dt>{{w.accuracy_p90}}</dt><dd id="accuracy-p90">{{p90}}</dd>
-        <dt>{{w.within3}}</dt><dd id="within3">{{within3}}</dd><dt>{{w.in_range}}</dt><dd id="in-range">{{inRange}}</dd>{{/accuracy}}
+        <dt>{{w.within3}}</dt><dd id="within3">{{within3}}</dd><dt>{{w.in_range}}</dt><dd id="in-range">{{inRange}}</dd>{{#worstHour}}<dt>{{w.worst_hour}}</dt><dd id="worst-hour">{{worstHour}}</dd>{{/worstHour}}{{/accuracy}}
         </dl>
         {{{accuracyChart}}}
         <p><a id="csv" href="/console/stores/{{storeID}}/export?date={{report.date}}">{{w.csv}}</a></p>

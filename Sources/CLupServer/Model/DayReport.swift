@@ -74,10 +74,11 @@ struct DayReport: ResponseCodable {
         }
         // Scored: told a wait when it joined, and called (a ticket let in before its call was called then).
         let calls = state.calledAt
-        var pairs: [(told: WaitRange, waited: Duration)] = []
+        var pairs: [(told: WaitRange, waited: Duration, hour: Int)] = []
         for (id, start) in joined.sorted(by: { $0.value < $1.value }) {
             guard let range = told[id], let called = calls[id] ?? admittedAt[id] else { continue }
-            pairs.append((range, max(called - start, .zero)))
+            let hour = Int(clock.minuteOfDay(start.milliseconds) / 60)
+            pairs.append((range, max(called - start, .zero), hour))
             waited[id] = pairs.last?.waited
         }
         estimateAccuracy = EstimateAccuracy(pairs)

@@ -14,7 +14,14 @@ extension StoreQueues {
         /// What the tickets in line were told, to score the estimate as they leave the line.
         var toldWaits = ToldWaits()
         /// The wait estimate of `model`, else of the store's configured average visit.
-        public private(set) var estimator: WaitEstimator
+        public private(set) var estimator: WaitEstimator {
+            didSet { lineEpoch &+= 1 }
+        }
+        /// The line's roll, kept between requests (``RollCache``), and what it needs to know whether it still
+        /// holds: a count of the line's changes but tickets joining its end, and those since the last change.
+        let rolls = RollCache()
+        private(set) var lineEpoch = 0
+        private(set) var joinedAtEnd: [TicketID] = []
 
         init(record: StoreRecord, state: QueueState, lastSequence: Int64, callWindow: Duration) {
             self.record = record
@@ -53,14 +60,37 @@ extension StoreQueues {
         mutating func apply(_ event: StoreEvent) -> (told: WaitRange, waited: Duration)? {
             traffic.observe(event, before: state)
             let scored = toldWaits.observe(event, before: state)
+            if let scored { traffic.observe(scored: scored.told, waited: scored.waited, at: event.time) }
             state.apply(event)
             if case .dayStarted = event.body { toldWaits.prune(keeping: state) }
+            noteLineChange(event)
             return scored
+        }
+
+        /// Whether `event` only added a ticket at the line's end (the kept roll goes on over it), changed nothing
+        /// of the line, or changed it otherwise (the next wait asked for rolls it anew).
+        private mutating func noteLineChange(_ event: StoreEvent) {
+            switch event.body {
+            case .scanRefused: return
+            case .ticketIssued(let ticket, _) where ticket.kind == .paper: return  // in a printer, not in line
+            case .ticketIssued(let ticket, _) where ticket.kind == .app:
+                if isLastInLine(ticket.id), joinedAtEnd.count < 5_000 { return joinedAtEnd.append(ticket.id) }
+            case .ticketTaken(let id):
+                if isLastInLine(id), joinedAtEnd.count < 5_000 { return joinedAtEnd.append(id) }
+            default: break
+            }
+            lineEpoch &+= 1
+            joinedAtEnd.removeAll()
+        }
+
+        private func isLastInLine(_ id: TicketID) -> Bool {
+            guard case .waiting? = state.stage(of: id) else { return false }
+            return state.peopleAhead(of: id) == state.waitingCount - 1
         }
 
         /// The told wait of the ticket at `position` in the line at `now` (the line's length: one taken now).
         public func wait(position: Int, at now: Timestamp) -> WaitRange {
-            estimator.wait(position: position, in: state, at: now)
+            rolls.wait(position: position, in: self, at: now)
         }
     }
 }

@@ -1,0 +1,44 @@
+import KioskCore
+import Synchronization
+
+/// One store's roll of its line, kept between requests (issue 44: a take or a status read at a store with a
+/// thousand waiting rolled the whole line again, and ran six to eight times slower than at a store with thirty).
+/// A roll is good for the line it was made from, for the grid step it started in (30 s, the grid a roll tells
+/// waits on: a roll made later in the step tells the same steps), and it goes on over tickets that joined the
+/// line's end since (an app ticket taken: it takes the next place and changes no place ahead). Any other change
+/// of the line makes a new roll.
+final class RollCache: Sendable {
+    private struct Kept {
+        var roll: WaitEstimator.Roll
+        var epoch: Int
+        var joined: Int
+        var grid: Int64
+    }
+
+    private let kept = Mutex<Kept?>(nil)
+
+    /// The told wait of `position` in `live`'s line at `now`.
+    func wait(position: Int, in live: StoreQueues.Live, at now: Timestamp) -> WaitRange {
+        let grid = now.milliseconds.floorDivided(by: Int64(WaitEstimator.step.components.seconds) * 1000)
+        return kept.withLock { kept in
+            var entry: Kept
+            if var previous = kept, previous.epoch == live.lineEpoch, previous.grid == grid,
+                previous.joined <= live.joinedAtEnd.count,
+                previous.roll.extend(to: live.state, joined: Array(live.joinedAtEnd[previous.joined...]))
+            {
+                previous.joined = live.joinedAtEnd.count
+                entry = previous
+            } else {
+                entry = Kept(
+                    roll: live.estimator.roll(live.state, at: now),
+                    epoch: live.lineEpoch,
+                    joined: live.joinedAtEnd.count,
+                    grid: grid
+                )
+            }
+            let told = entry.roll.wait(position: position)
+            kept = entry
+            return told
+        }
+    }
+}
