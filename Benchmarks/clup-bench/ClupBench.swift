@@ -54,6 +54,9 @@ struct ClupBench: AsyncParsableCommand {
     @Option(help: "The wait estimate's scenario files, for the estimate benchmark.")
     var scenarios = "Benchmarks/scenarios"
 
+    @Option(help: "Stores drawn at random (seeds 1…N) beside the named scenarios, for the estimate benchmark.")
+    var drawnStores = 40
+
     @Option(help: "Tickets a day in the history benchmark's store logs.")
     var historyTicketsPerDay = 1000
 
@@ -77,6 +80,7 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "server" {
             try await ServerBenchmarks.virtualTickets(clients: clients, perClient: ticketsPerClient)
+            try await ServerBenchmarks.lineLength()
         }
         if only == "all" || only == "flood" {
             try await FloodBenchmarks.servedUnderFlood(servedClients: 8, requests: 200, floodConnections: 64)
@@ -101,6 +105,7 @@ struct ClupBench: AsyncParsableCommand {
         }
         if only == "all" || only == "estimate" {
             try await EstimateBenchmarks.scenarios(in: scenarios)
+            if drawnStores > 0 { try await EstimateBenchmarks.drawn(count: drawnStores) }
         }
         if only == "all" || only == "daemon" {
             try await DaemonBenchmarks.footprintAndSoak(binary: kioskd, tearOffs: soakTearOffs)

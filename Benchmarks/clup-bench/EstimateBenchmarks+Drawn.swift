@@ -8,8 +8,11 @@ import StoreSimulation
 /// above the oracle.
 extension EstimateBenchmarks {
     static func drawn(count: Int) async throws {
-        var logger = Logger(label: "clup-bench.estimate")
-        logger.logLevel = .warning
+        let logger = {
+            var logger = Logger(label: "clup-bench.estimate")
+            logger.logLevel = .warning
+            return logger
+        }()
         let seeds = Array(1...UInt64(max(count, 1)))
         var results: [(seed: UInt64, summary: Score.Summary)] = []
         try await withThrowingTaskGroup(of: (UInt64, Score.Summary).self) { group in
@@ -49,7 +52,8 @@ extension EstimateBenchmarks {
         )
         print(
             String(
-                format: "range coverage: min %.0f%%, median %.0f%%, max %.0f%% (goal: %.0f%% ± 7 points in every store)",
+                format:
+                    "range coverage: min %.0f%%, median %.0f%%, max %.0f%% (goal: %.0f%% ± 7 points in every store)",
                 (coverage.first ?? 0) * 100,
                 quantile(coverage, 0.5) * 100,
                 (coverage.last ?? 0) * 100,
@@ -63,7 +67,9 @@ extension EstimateBenchmarks {
             else { continue }
             for (name, figures) in summary.estimators where name != "clup" && name != "oracle" {
                 if figures.maeSeconds > 1.1 * oracle, clup > 0.9 * figures.maeSeconds {
-                    behind.append(String(format: "%d (%@ %.2f against clup %.2f)", seed, name, figures.maeSeconds / 60, clup / 60))
+                    behind.append(
+                        String(format: "%d (%@ %.2f against clup %.2f)", seed, name, figures.maeSeconds / 60, clup / 60)
+                    )
                 }
             }
         }

@@ -19,7 +19,7 @@ enum EstimateBenchmarks {
             let scenario = try Scenario.load(path: "\(directory)/\(file)")
             let simulation = try await Simulation(scenario, logger: logger)
             let score = try await simulation.run()
-            let summary = score.summary(scenario: scenario.name, model: simulation.model)
+            let summary = score.summary(scenario: scenario.name, model: simulation.model, truth: scenario)
             print(SummaryTable.text([summary]))
             summaries.append(summary)
         }

@@ -54,7 +54,10 @@ extension Scenario {
         }
         if random.chance(0.5) {
             let day = s.days - 1 - Int(random.uniform(0...6.999))
-            s.rush = (max(day, 0), Int(random.uniform(0...Double(s.openHours) - 0.001)), Double(s.capacity) * random.uniform(1...3))
+            s.rush = (
+                max(day, 0), Int(random.uniform(0...Double(s.openHours) - 0.001)),
+                Double(s.capacity) * random.uniform(1...3)
+            )
         }
         return s
     }

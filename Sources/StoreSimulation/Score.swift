@@ -119,11 +119,15 @@ public struct Score: Sendable {
         /// clup's mean absolute error over the oracle's (the goal: at most 1.2).
         public var clupOverOracle: Double
         /// What the server learnt by the end: mean visit (minutes), its variation, the no-show share, the mean
-        /// delays from a call to the door (minutes) of app, planned app and paper holders.
+        /// delays from a call to the door (minutes) of app, planned app and paper holders, and the no-show share
+        /// of app tickets by their wait when called (`appNoShow<2`, … `appNoShow60+`, in minutes).
         public var learnt: [String: Double]
+        /// The scenario's own values of what can be compared: mean visit, its variation, the share of app
+        /// holders and bookings who never come (empty when not given).
+        public var truth: [String: Double] = [:]
     }
 
-    public func summary(scenario: String, model: WaitModel? = nil) -> Summary {
+    public func summary(scenario: String, model: WaitModel? = nil, truth: Scenario? = nil) -> Summary {
         let all = Dictionary(uniqueKeysWithValues: Estimator.allCases.map { ($0.rawValue, figures($0)) })
         let oracle = all["oracle"]?.maeSeconds ?? 0
         return Summary(
@@ -136,15 +140,32 @@ public struct Score: Sendable {
                 meanPeopleAtDoor: openMinutes > 0 ? doorPersonMinutes / openMinutes : 0
             ),
             clupOverOracle: oracle > 0 ? (all["clup"]?.maeSeconds ?? 0) / oracle : 0,
-            learnt: model.map {
+            learnt: model.map { model in
+                var learnt = [
+                    "visitMeanMinutes": model.visit.meanMinutes, "visitCV": model.visit.cv, "noShow": model.noShow,
+                    "appDelayMinutes": Self.meanMinutes(model.appDelay),
+                    "plannedAppDelayMinutes": Self.meanMinutes(model.plannedAppDelay),
+                    "paperDelayMinutes": Self.meanMinutes(model.paperDelay),
+                ]
+                for (bin, share) in model.appNoShowByWait.enumerated() { learnt[Self.waitBinName(bin)] = share }
+                return learnt
+            } ?? [:],
+            truth: truth.map {
                 [
-                    "visitMeanMinutes": $0.visit.meanMinutes, "visitCV": $0.visit.cv, "noShow": $0.noShow,
-                    "appDelayMinutes": Self.meanMinutes($0.appDelay),
-                    "plannedAppDelayMinutes": Self.meanMinutes($0.plannedAppDelay),
-                    "paperDelayMinutes": Self.meanMinutes($0.paperDelay),
+                    "visitMeanMinutes": $0.meanVisitMinutes,
+                    "visitCV": $0.distribution == .exponential ? 1 : $0.sdVisitMinutes / $0.meanVisitMinutes,
+                    "noShow": $0.noShow,
                 ]
             } ?? [:]
         )
+    }
+
+    /// The name of a no-show bin of ``WaitModel/appNoShowByWait``: `appNoShow<2`, `appNoShow2-5`, … `appNoShow60+`.
+    static func waitBinName(_ bin: Int) -> String {
+        let edges = WaitModel.noShowWaitEdges.map { Int($0) }
+        if bin == 0 { return "appNoShow<\(edges[0])" }
+        if bin >= edges.count { return "appNoShow\(edges[edges.count - 1])+" }
+        return "appNoShow\(edges[bin - 1])-\(edges[bin])"
     }
 
     /// The mean of a delay's ``WaitModel/delayBinSeconds`` bins, in minutes (a bin counts at its middle).

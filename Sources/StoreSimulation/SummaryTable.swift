@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Summaries as a text table: one block a scenario, one line an estimator.
 public enum SummaryTable {
@@ -16,6 +17,14 @@ public enum SummaryTable {
                         summary.learnt["visitCV"] ?? 0,
                         (summary.learnt["noShow"] ?? 0) * 100
                     )
+                    + (summary.truth.isEmpty
+                        ? ""
+                        : String(
+                            format: " (true: %.1f min, cv %.2f, %.0f%% never come)",
+                            summary.truth["visitMeanMinutes"] ?? 0,
+                            summary.truth["visitCV"] ?? 0,
+                            (summary.truth["noShow"] ?? 0) * 100
+                        ))
                     + String(
                         format: ", to the door app %.1f (planned %.1f), paper %.1f min",
                         summary.learnt["appDelayMinutes"] ?? 0,
@@ -23,6 +32,13 @@ public enum SummaryTable {
                         summary.learnt["paperDelayMinutes"] ?? 0
                     )
             )
+            let byWait = (0...WaitModel.noShowWaitEdges.count).compactMap { bin -> String? in
+                let name = Score.waitBinName(bin)
+                return summary.learnt[name].map { "\(name.dropFirst("appNoShow".count)) \(Int(($0 * 100).rounded()))%" }
+            }
+            if !byWait.isEmpty {
+                lines.append("  learnt app no-shows by minutes waited when called: " + byWait.joined(separator: ", "))
+            }
             lines.append("  estimator       MAE   p90 |err|  within 3 min    bias   in range   µs/ticket")
             for estimator in Score.Estimator.allCases {
                 guard let f = summary.estimators[estimator.rawValue] else { continue }

@@ -4,7 +4,7 @@ import Logging
 import StoreSimulation
 import StrictTOML
 
-/// `clup-sim SCENARIO.toml`: store days on a virtual clock through clup-server's own code, every wait
+/// `clup-sim SCENARIO.toml` (or `--drawn SEED`, a store drawn at random): store days on a virtual clock through clup-server's own code, every wait
 /// estimator scored against the best possible (the oracle). Prints a table, or with `--json` the summary;
 /// `--csv FILE` writes one line a scored ticket.
 @main
@@ -15,7 +15,10 @@ struct ClupSim: AsyncParsableCommand {
     )
 
     @Argument(help: "The scenario file (TOML): store, arrivals, visits.")
-    var scenario: String
+    var scenario: String?
+
+    @Option(help: "Simulate a store drawn at random with this seed (Scenario.drawn) instead of a file.")
+    var drawn: UInt64?
 
     @Flag(help: "Print the summary as JSON.")
     var json = false
@@ -28,11 +31,19 @@ struct ClupSim: AsyncParsableCommand {
 
     func run() async throws {
         var scenario: Scenario
-        do {
-            scenario = try Scenario.load(path: self.scenario)
-        } catch {
-            FileHandle.standardError.write(Data("clup-sim: \(error)\n".utf8))
-            throw ExitCode(65)
+        if let drawn {
+            scenario = Scenario.drawn(seed: drawn)
+            print(scenario.parameters)
+        } else if let path = self.scenario {
+            do {
+                scenario = try Scenario.load(path: path)
+            } catch {
+                FileHandle.standardError.write(Data("clup-sim: \(error)\n".utf8))
+                throw ExitCode(65)
+            }
+        } else {
+            FileHandle.standardError.write(Data("clup-sim: give a scenario file, or --drawn SEED\n".utf8))
+            throw ExitCode(64)
         }
         if let days {
             scenario.days = max(days, 1)
@@ -42,7 +53,7 @@ struct ClupSim: AsyncParsableCommand {
         logger.logLevel = .warning
         let simulation = try await Simulation(scenario, logger: logger)
         let score = try await simulation.run()
-        let summary = score.summary(scenario: scenario.name, model: simulation.model)
+        let summary = score.summary(scenario: scenario.name, model: simulation.model, truth: scenario)
         if let csv { try score.csv().write(toFile: csv, atomically: true, encoding: .utf8) }
         if json {
             let encoder = JSONEncoder()
