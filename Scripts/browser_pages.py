@@ -7,6 +7,8 @@ Reads commands on stdin, one per line, and answers each with one line on stdout:
                                       the first time)                            -> ok
     expect NAME ELEMENT_ID TEXT...    wait up to 15 s until the element's text
                                       contains TEXT                              -> ok | fail <what it shows>
+    seen NAME ELEMENT_ID TEXT...      the same, and neither it nor a parent is
+                                      hidden                                     -> ok | fail <what it shows>
     gone NAME ELEMENT_ID TEXT...      wait up to 15 s until it no longer does    -> ok | fail <what it shows>
     text NAME ELEMENT_ID              the element's text now                     -> ok <text>
     click NAME ELEMENT_ID             click it                                   -> ok
@@ -69,9 +71,11 @@ def axe_source():
     return (folder / "axe.min.js").read_text()
 
 
-def element_text(driver, element_id):
+def element_text(driver, element_id, unhidden=False):
+    """An element's text; with unhidden, None while it or a parent is hidden."""
     return driver.execute_script(
-        "const e = document.getElementById(arguments[0]); return e ? e.textContent : null;", element_id)
+        "const e = document.getElementById(arguments[0]);"
+        " return e && !(arguments[1] && e.closest('[hidden]')) ? e.textContent : null;", element_id, unhidden)
 
 
 def main():
@@ -169,18 +173,19 @@ def main():
                     say("ok " + json.dumps(element_text(driver, words[2])))
                 elif command == "url":
                     say("ok " + driver.current_url)
-                elif command in ("expect", "gone"):
+                elif command in ("expect", "seen", "gone"):
                     wanted = " ".join(words[3:])
-                    present = command == "expect"
+                    present = command != "gone"
+                    unhidden = command == "seen"
 
                     def holds(shown):
                         return shown is not None and (wanted in shown) == present
 
                     deadline = time.monotonic() + 15
-                    shown = element_text(driver, words[2])
+                    shown = element_text(driver, words[2], unhidden)
                     while not holds(shown) and time.monotonic() < deadline:
                         time.sleep(0.05)
-                        shown = element_text(driver, words[2])
+                        shown = element_text(driver, words[2], unhidden)
                     say("ok" if holds(shown) else "fail " + one_line(shown))
                 else:
                     say("fail unknown command " + command)

@@ -123,7 +123,8 @@ public struct Score: Sendable {
         /// of app tickets by their wait when called (`appNoShow<2`, … `appNoShow60+`, in minutes).
         public var learnt: [String: Double]
         /// The scenario's own values of what can be compared: mean visit, its variation, the share of app
-        /// holders and bookings who never come (empty when not given).
+        /// holders and bookings who never come, and the share that came after their window on the scored days
+        /// (empty when not given).
         public var truth: [String: Double] = [:]
     }
 
@@ -143,6 +144,7 @@ public struct Score: Sendable {
             learnt: model.map { model in
                 var learnt = [
                     "visitMeanMinutes": model.visit.meanMinutes, "visitCV": model.visit.cv, "noShow": model.noShow,
+                    "neverCame": model.neverCame, "cameAfterWindow": model.cameAfterWindow,
                     "appDelayMinutes": Self.meanMinutes(model.appDelay),
                     "plannedAppDelayMinutes": Self.meanMinutes(model.plannedAppDelay),
                     "paperDelayMinutes": Self.meanMinutes(model.paperDelay),
@@ -151,10 +153,11 @@ public struct Score: Sendable {
                 return learnt
             } ?? [:],
             truth: truth.map {
-                [
+                let holders = Double(max(rows.count { $0.kind != .paper }, 1))
+                return [
                     "visitMeanMinutes": $0.meanVisitMinutes,
                     "visitCV": $0.distribution == .exponential ? 1 : $0.sdVisitMinutes / $0.meanVisitMinutes,
-                    "noShow": $0.noShow,
+                    "noShow": $0.noShow, "cameAfterWindow": Double(lateArrivals) / holders,
                 ]
             } ?? [:]
         )

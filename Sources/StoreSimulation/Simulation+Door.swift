@@ -5,7 +5,8 @@ import KioskCore
 /// is too late, who leaves home for the store.
 extension Simulation {
     /// Lets in, one by one, every holder at the door the queue says may come in now: a called ticket, or a
-    /// booking in its window while there is room. A ticket that expired, or a booking past its window, goes home.
+    /// booking in its window while there is room. A ticket that expired, or a booking past its window, is refused
+    /// (the door logs it, as the kiosk's does) and goes home.
     func letIn(at now: Timestamp) async throws {
         var changed = true
         while changed {
@@ -18,7 +19,10 @@ extension Simulation {
                 }
                 guard case .waiting = stage else {
                     atDoor.remove(id)
-                    if stage == .expired { score.lateArrivals += now >= scoredFrom ? 1 : 0 }
+                    if stage == .expired {
+                        score.lateArrivals += now >= scoredFrom ? 1 : 0
+                        try await append([.scanRefused(reason: "expired", ticket: id, door: Self.kiosk)], at: now)
+                    }
                     continue
                 }
                 let may: Bool
@@ -26,6 +30,7 @@ extension Simulation {
                     guard now <= slot.start + policy.bookingLate else {
                         atDoor.remove(id)
                         score.lateArrivals += now >= scoredFrom ? 1 : 0
+                        try await append([.scanRefused(reason: "too_late", ticket: id, door: Self.kiosk)], at: now)
                         continue
                     }
                     may = now >= slot.start && state.isOpen(at: now) && state.freePlaces > 0

@@ -12,18 +12,20 @@ public enum SummaryTable {
                     + " · no-shows \(summary.store.noShows), late \(summary.store.lateArrivals), "
                     + String(format: "%.1f at the door", summary.store.meanPeopleAtDoor)
                     + String(
-                        format: " · learnt visit %.1f min (cv %.2f), no-shows %.0f%%",
+                        format: " · learnt visit %.1f min (cv %.2f), never came %.0f%%, came after the window %.0f%%",
                         summary.learnt["visitMeanMinutes"] ?? 0,
                         summary.learnt["visitCV"] ?? 0,
-                        (summary.learnt["noShow"] ?? 0) * 100
+                        (summary.learnt["neverCame"] ?? 0) * 100,
+                        (summary.learnt["cameAfterWindow"] ?? 0) * 100
                     )
                     + (summary.truth.isEmpty
                         ? ""
                         : String(
-                            format: " (true: %.1f min, cv %.2f, %.0f%% never come)",
+                            format: " (true: %.1f min, cv %.2f, %.0f%% never come, %.0f%% came after)",
                             summary.truth["visitMeanMinutes"] ?? 0,
                             summary.truth["visitCV"] ?? 0,
-                            (summary.truth["noShow"] ?? 0) * 100
+                            (summary.truth["noShow"] ?? 0) * 100,
+                            (summary.truth["cameAfterWindow"] ?? 0) * 100
                         ))
                     + String(
                         format: ", to the door app %.1f (planned %.1f), paper %.1f min",
@@ -37,7 +39,10 @@ public enum SummaryTable {
                 return summary.learnt[name].map { "\(name.dropFirst("appNoShow".count)) \(Int(($0 * 100).rounded()))%" }
             }
             if !byWait.isEmpty {
-                lines.append("  learnt app no-shows by minutes waited when called: " + byWait.joined(separator: ", "))
+                lines.append(
+                    "  learnt app places left unused (never came or after the window) by minutes waited when called: "
+                        + byWait.joined(separator: ", ")
+                )
             }
             lines.append("  estimator       MAE   p90 |err|  within 3 min    bias   in range   µs/ticket")
             for estimator in Score.Estimator.allCases {

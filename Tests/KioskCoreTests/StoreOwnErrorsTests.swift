@@ -55,10 +55,18 @@ import Testing
             apply(StoreEvent.new(.ticketIssued(short), store: store, device: ServerIssue.device, at: now))
             now = now + .seconds(11 * 60)
             apply(StoreEvent.new(.ticketExpired(short.id), store: store, device: ServerIssue.device, at: now))
+            // Every other one of those holders does come, after the window: the door refuses and logs it.
+            if n.isMultiple(of: 2) {
+                apply(event(.scanRefused(reason: "expired", ticket: short.id, door: "d"), at: now + .seconds(90)))
+            }
         }
         let prior = WaitModel.prior(averageVisit: .minutes(20))
         let model = WaitModel.learn(traffic, prior: prior, now: now)
         #expect((0.4...0.5).contains(model.noShow), "overall \(model.noShow) (half, blended with the prior 10 %)")
+        // Of the places left unused, half were holders who came too late (30 of 120 called): told apart.
+        #expect(abs(model.cameAfterWindow - 30.0 / 140) < 0.01, "\(model.cameAfterWindow)")
+        #expect(abs(model.neverCame + model.cameAfterWindow - model.noShow) < 1e-9)
+        #expect(model.neverCame < model.noShow * 0.6, "\(model.neverCame)")
         #expect(model.appNoShow(waitedMinutes: 0) > 0.8, "\(model.appNoShowByWait)")
         #expect(model.appNoShow(waitedMinutes: 40) < 0.2, "\(model.appNoShowByWait)")
         // Waits it saw nothing of keep the overall share.
@@ -67,8 +75,10 @@ import Testing
         var old = try! JSONSerialization.jsonObject(with: JSONEncoder().encode(model)) as! [String: Any]
         old["appNoShowByWait"] = nil
         old["calibration"] = nil
+        old["cameAfterWindow"] = nil
         let decoded = try! JSONDecoder().decode(WaitModel.self, from: JSONSerialization.data(withJSONObject: old))
         #expect(decoded.appNoShowByWait.allSatisfy { $0 == decoded.noShow })
+        #expect(decoded.neverCame == decoded.noShow && decoded.cameAfterWindow == 0)
     }
 
     /// A store whose waits come out twice what it was told: its range, learnt from its scored tickets, is about

@@ -52,6 +52,9 @@ import FoundationNetworking
             #expect(told[1] < told[0] && told[0] < told[2], "a wait behind two in a store of 1: \(told)")
             let shown = try await Self.page(url(codes[2])).html  // a few ms after the JSON: the same minutes
             #expect(shown.contains("\(told[0]) min (\(told[1])–\(told[2]))"), "\(told)")
+            // The range's stated share beside it; a ticket called at once is told no range, nor the note.
+            #expect(shown.contains(#"<p id="range-note" class="muted">The wait falls in this range 8 times in 10."#))
+            #expect(first.html.contains(#"<p id="range-note" class="muted" hidden>"#))
             // The place in line and the wait change in one status region (WCAG 4.1.3): a screen reader says
             // both when either changes, without the page taking the focus.
             let region = try #require(shown.firstRange(of: #"<div id="progress" role="status""#))

@@ -18,8 +18,9 @@ enum PageScript {
         var s=JSON.parse(document.getElementById('strings').textContent),d=document.body.dataset;
         function $(id){return document.getElementById(id)}
         function t(k,n){return (s[k]||k).replace('{n}',n)}
-        function waitText(w,lo,hi){var m=Math.ceil(w/60),a=Math.ceil(lo/60),z=Math.ceil(hi/60);
-          return m>0&&typeof lo==='number'&&typeof hi==='number'&&a<z?t('minutes_range',m).replace('{lo}',a).replace('{hi}',z):t('minutes',m)}
+        function waitText(w,lo,hi){var m=Math.ceil(w/60),a=Math.ceil(lo/60),z=Math.ceil(hi/60),
+          r=m>0&&typeof lo==='number'&&typeof hi==='number'&&a<z,note=$('range-note');if(note)note.hidden=!r;
+          return r?t('minutes_range',m).replace('{lo}',a).replace('{hi}',z):t('minutes',m)}
         function load(){try{return JSON.parse(localStorage.getItem('clup.tickets')||'[]')}catch(e){return[]}}
         function save(l){try{localStorage.setItem('clup.tickets',JSON.stringify(l))}catch(e){}}
         function holder(){try{return localStorage.getItem('clup.holder')}catch(e){return null}}
@@ -130,7 +131,7 @@ enum PageScript {
           last=b.stage;stage.textContent=s['stage.'+b.stage]||b.stage;stage.className='stage stage-'+b.stage;
           var n=b.peopleAhead;
           ahead.textContent=typeof n==='number'?(n===0?s.ahead_none:(n===1?s.ahead_one:t('ahead_many',n))):'';
-          var w=b.estimatedWaitSeconds;$('wait').hidden=typeof w!=='number';if(typeof w==='number')minutes.textContent=waitText(w,b.estimatedWaitLowSeconds,b.estimatedWaitHighSeconds);
+          var w=b.estimatedWaitSeconds;$('wait').hidden=typeof w!=='number';if(typeof w!=='number')$('range-note').hidden=true;if(typeof w==='number')minutes.textContent=waitText(w,b.estimatedWaitLowSeconds,b.estimatedWaitHighSeconds);
           if(b.stage==='called')tell('called',s['js.called']);
           else if(b.opensAt&&d.opens&&typeof n==='number'){notice.textContent=s['js.opens'].replace('{t}',d.opens).replace('{n}',n+1);notice.hidden=false;told=''}
           else if(b.stage==='waiting'&&n<=2&&n>0)tell('soon'+n,n===1?s['js.soon_one']:t('js.soon',n));

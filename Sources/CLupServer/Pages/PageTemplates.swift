@@ -71,6 +71,7 @@ enum PageTemplates {
         <div id="progress" role="status" aria-live="polite" aria-atomic="true">
         <p id="ahead">{{aheadText}}</p>
         <p id="wait"{{^waitText}} hidden{{/waitText}}>{{waitLabel}}: <span id="minutes">{{waitText}}</span></p>
+        <p id="range-note" class="muted"{{^rangeNote}} hidden{{/rangeNote}}>{{rangeNoteText}}</p>
         </div>
         <p id="error" class="error" role="alert" hidden></p>
         <button id="notify" type="button" class="quiet" hidden>{{notify}}</button>

@@ -53,6 +53,13 @@ struct TicketPage {
         let minutes = status.estimatedWaitSeconds.map {
             strings.wait(seconds: $0, low: status.estimatedWaitLowSeconds, high: status.estimatedWaitHighSeconds)
         }
+        let ranged = status.estimatedWaitSeconds.map {
+            WaitRange.shownMinutes(
+                point: .seconds($0),
+                low: status.estimatedWaitLowSeconds.map { .seconds($0) },
+                high: status.estimatedWaitHighSeconds.map { .seconds($0) }
+            ).range != nil
+        }
         let over = ["admitted", "expired", "cancelled"].contains(status.stage)
         var values: [String: Any] = [
             "title": strings["your_ticket"], "store": profile.name, "code": status.ticket.code,
@@ -62,7 +69,9 @@ struct TicketPage {
             "waitText": minutes ?? "", "live": strings["live"], "reload": strings["reload"],
             "notify": strings["notify"], "cancel": strings["cancel"], "cancelConfirm": strings["cancel_confirm"],
             "cancelYes": strings["cancel_yes"], "cancelNo": strings["cancel_no"], "visitLabel": strings["visit"],
+            "rangeNoteText": strings["range_note"],
         ]
+        if ranged == true { values["rangeNote"] = true }
         if status.stage == "called" { values["noticeText"] = strings["js.called"] }
         if let opens = status.opensAt, let ahead = status.peopleAhead {
             // Before opening: when the line is called, and the holder's place in it.

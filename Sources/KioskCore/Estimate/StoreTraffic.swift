@@ -17,6 +17,10 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
         /// Called app tickets and bookings, and those of them that expired.
         public var called = 0
         public var expired = 0
+        /// Refusals at the door of app tickets and bookings whose window had passed ("expired", "too_late"): a
+        /// holder who came after it. Two scans of one such ticket count twice (the learner caps them at
+        /// ``expired``).
+        public var cameAfterWindow = 0
         /// Called app tickets, and those of them that expired, by the bin of their wait in line when called
         /// (``WaitModel/noShowBin(waitedMinutes:)``).
         public var appCalledByWait = [Int](repeating: 0, count: WaitModel.noShowWaitEdges.count + 1)
@@ -74,6 +78,9 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
                     day.appExpiredByWait[waited] += 1
                 }
             }
+        case .scanRefused(let reason, let id?, _) where reason == "expired" || reason == "too_late":
+            guard let entry = state.entries[id], entry.ticket.kind != .paper else { return }
+            count(event.time) { day, _ in day.cameAfterWindow += 1 }
         case .customerExited:
             // Someone inside, or after closing one of those still inside at closing.
             guard state.countsExit(at: event.time) else { return }
@@ -145,7 +152,7 @@ extension UInt16 {
 extension StoreTraffic.Day {
     private enum CodingKeys: String, CodingKey {
         case admissions, exits, called, expired, appCalledByWait, appExpiredByWait, scored, appDelays
-        case plannedAppDelays, paperDelays
+        case plannedAppDelays, paperDelays, cameAfterWindow
     }
 
     /// The per-minute counts as bytes (two per minute, little-endian; base64 in JSON), not as 2,880 numbers: a
@@ -156,6 +163,7 @@ extension StoreTraffic.Day {
         exits = try Self.counts(c.decode(Data.self, forKey: .exits), key: .exits, in: c)
         called = try c.decode(Int.self, forKey: .called)
         expired = try c.decode(Int.self, forKey: .expired)
+        cameAfterWindow = try c.decodeIfPresent(Int.self, forKey: .cameAfterWindow) ?? 0
         // Kept by a server before the no-shows by wait: none counted.
         let bins = WaitModel.noShowWaitEdges.count + 1
         appCalledByWait =
@@ -178,6 +186,7 @@ extension StoreTraffic.Day {
         try c.encode(Self.bytes(exits), forKey: .exits)
         try c.encode(called, forKey: .called)
         try c.encode(expired, forKey: .expired)
+        if cameAfterWindow > 0 { try c.encode(cameAfterWindow, forKey: .cameAfterWindow) }
         try c.encode(appCalledByWait, forKey: .appCalledByWait)
         try c.encode(appExpiredByWait, forKey: .appExpiredByWait)
         if !scored.isEmpty { try c.encode(scored, forKey: .scored) }

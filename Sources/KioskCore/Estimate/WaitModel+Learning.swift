@@ -26,6 +26,9 @@ extension WaitModel {
         let called = Double(days.reduce(0) { $0 + $1.called })
         let expired = Double(days.reduce(0) { $0 + $1.expired })
         model.noShow = (expired + priorCalls * prior.noShow) / (called + priorCalls)
+        let late = days.reduce(0.0) { $0 + Double(min($1.cameAfterWindow, $1.expired)) }
+        model.cameAfterWindow = min((late + priorCalls * prior.cameAfterWindow) / (called + priorCalls), model.noShow)
+        model.neverCame = model.noShow - model.cameAfterWindow
         model.appNoShowByWait = noShowByWait(days, overall: model.noShow)
         let today = now.milliseconds.floorDivided(by: 86_400_000)
         let calibration = RangeCalibration.learn(

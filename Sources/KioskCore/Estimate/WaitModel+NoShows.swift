@@ -11,6 +11,8 @@ extension WaitModel {
     /// One no-show share for every called app ticket and booking, whatever its wait.
     public mutating func setNoShow(_ share: Double) {
         noShow = min(max(share, 0), 0.95)
+        cameAfterWindow = min(cameAfterWindow, noShow)
+        neverCame = noShow - cameAfterWindow
         appNoShowByWait = Array(repeating: noShow, count: Self.noShowWaitEdges.count + 1)
     }
 

@@ -4,8 +4,14 @@
 /// the same number; a store without history has the prior: its configured average visit.
 public struct WaitModel: Sendable, Hashable, Codable {
     public var visit: VisitLength
-    /// Share of called app tickets and bookings that never come (they expire after the call window).
+    /// Share of called app tickets and bookings whose place goes unused: they expire after the call window (or
+    /// their slot's), whether their holder never came or came too late (``neverCame`` + ``cameAfterWindow``).
     public var noShow: Double
+    /// Of those, the share that never came, and the share whose holder came after the window and was refused at
+    /// the door (its `scanRefused` "expired" or "too_late" in the log). Told apart for the manager and the
+    /// simulator; the line rolls with ``noShow``, as both leave the place unused until the window ends.
+    public var neverCame: Double
+    public var cameAfterWindow: Double
     /// The same for app tickets, by how long they had waited in line when called (bins of ``noShowWaitEdges``):
     /// a holder told a short wait who lives farther than the call window lasts cannot make it in time, one who
     /// waited long has timed the trip. A store's log shows both as expiries; the line ahead of a ticket rolls
@@ -38,12 +44,15 @@ public struct WaitModel: Sendable, Hashable, Codable {
         paperDelay: [Double] = [1],
         plannedAppDelay: [Double]? = nil,
         calibration: RangeCalibration? = nil,
+        cameAfterWindow: Double = 0,
         days: Int = 0,
         admissions: Int = 0,
         computedAt: Timestamp = Timestamp(milliseconds: 0)
     ) {
         self.visit = visit
         self.noShow = min(max(noShow, 0), 0.95)
+        self.cameAfterWindow = min(max(cameAfterWindow, 0), self.noShow)
+        self.neverCame = self.noShow - self.cameAfterWindow
         let byWait = appNoShowByWait ?? Array(repeating: noShow, count: Self.noShowWaitEdges.count + 1)
         self.appNoShowByWait = byWait.map { min(max($0, 0), 0.98) }
         self.appDelay = Self.normalised(appDelay)
@@ -70,11 +79,12 @@ public struct WaitModel: Sendable, Hashable, Codable {
 extension WaitModel {
     private enum CodingKeys: String, CodingKey {
         case visit, noShow, appNoShowByWait, appDelay, paperDelay, plannedAppDelay, calibration, days, admissions
-        case computedAt
+        case computedAt, cameAfterWindow
     }
 
     /// A model from a server of an earlier version has no ``plannedAppDelay`` (its app delay serves for both)
-    /// nor ``appNoShowByWait`` (its no-show share serves for every wait) nor ``calibration``.
+    /// nor ``appNoShowByWait`` (its no-show share serves for every wait) nor ``calibration`` nor
+    /// ``cameAfterWindow`` (none told apart).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -87,6 +97,7 @@ extension WaitModel {
             plannedAppDelay: try c.decodeIfPresent([Double].self, forKey: .plannedAppDelay),
             calibration: try c.decodeIfPresent(RangeCalibration.self, forKey: .calibration)
                 .flatMap { $0.groups.count == RangeCalibration.edges.count + 1 ? $0 : nil },
+            cameAfterWindow: try c.decodeIfPresent(Double.self, forKey: .cameAfterWindow) ?? 0,
             days: try c.decode(Int.self, forKey: .days),
             admissions: try c.decode(Int.self, forKey: .admissions),
             computedAt: try c.decode(Timestamp.self, forKey: .computedAt)
