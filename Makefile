@@ -20,13 +20,14 @@ APT_BUILD := libusb-1.0-0-dev libqrencode-dev libcups2-dev zlib1g-dev libsqlite3
 # Run: the emulator's console fonts.
 APT_RUN   := console-setup-linux
 # Test: an independent QR decoder, a real CUPS scheduler with its socket backend, a Python for python-escpos,
-# a real browser for the pages, what the package test needs (dpkg-shlibdeps, a clean Debian 12 chroot), and
+# a real browser for the pages, what the package test and the appliance guest need (dpkg-shlibdeps, a clean
+# Debian 12 root by debootstrap, its ext4 disk by mke2fs), and
 # what the USB gadget rig needs (qemu, a static busybox for its initramfs, depmod), and libfaketime (kioskd run
 # across a night under a fake clock), PostgreSQL's server (a private cluster per suite: clup-server's second
 # backend), nginx (the load balancer in front of clup-server replicas in FleetTests), and pocketsphinx with
 # its English model, sox and alsa-utils (what records and listens to the kiosk's voice).
 APT_TEST  := zbar-tools cups cups-daemon cups-client python3-venv systemd chromium chromium-driver prometheus \
-             dpkg-dev debootstrap curl libcurl4-openssl-dev \
+             dpkg-dev debootstrap e2fsprogs curl libcurl4-openssl-dev \
              qemu-system-x86 busybox-static kmod udev xz-utils cpio faketime postgresql nginx-light \
              pocketsphinx pocketsphinx-en-us sox alsa-utils
 # Package: dpkg-shlibdeps works out the library dependencies; the static Swift runtime's FoundationNetworking

@@ -52,7 +52,7 @@ in_root apt-get install -y -qq --no-install-recommends /tmp/clup-kiosk.deb syste
     { tail -30 "$root/tmp/install.log"; fail "apt-get install"; }
 echo "ok installed with its dependencies on a clean Debian 12: $(in_root dpkg-query -W -f='${Version}' clup-kiosk)"
 
-for group in dialout input lp; do
+for group in dialout input lp audio; do
     in_root id -nG kioskd | grep -qw "$group" || fail "kioskd user or its $group group missing: $(in_root id kioskd)"
 done
 in_root id clup-server >/dev/null || fail "clup-server user missing"

@@ -2,68 +2,9 @@
 # The rig's checks, sourced by guest.sh inside the guest (root, gadgets up, udevd running with the project's
 # rules). Each writes one line to /hil-out/results.txt: `ok NAME detail` or `fail NAME detail`; the host's
 # USBGadgetRigTests reads them back. Needs: bin (the build's products), t (a timestamped log line).
-results=/hil-out/results.txt
-: >"$results"
-failures=0
-check() { # name condition-status detail
-    if [ "$2" = 0 ]; then echo "ok $1 $3" >>"$results"; t "ok $1 $3"
-    else echo "fail $1 $3" >>"$results"; t "FAIL $1 $3"; failures=$((failures + 1)); fi
-}
-# Polling is done with bash builtins alone (no curl, grep, date or sleep per look): under software emulation a
-# process started per look would cost more than what is being measured.
-now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
-work=$(mktemp -d /tmp/hil-checks.XXXXXX) && chmod 0755 "$work"
-mkfifo "$work/nap" && exec 9<>"$work/nap"
-nap() { read -r -t "$1" -u 9 _ || true; } # sleep, without a process
-# One command to the emulator's control port; its one-line answer in R.
-ctl() {
-    R=
-    { echo "$1" >&3 && IFS= read -r -t 5 R <&3; } 3<>/dev/tcp/127.0.0.1/9101 2>/dev/null
-    [ -n "$R" ]
-}
-# The emulator's count of cut tickets in N, the last one's PNG in PNG and when its cut arrived in CUT_MS (the
-# wall clock's milliseconds: latencies end there, not when this script noticed, nor after the PNG was drawn).
-tickets() {
-    ctl tickets || return 1
-    local words
-    read -ra words <<<"$R"
-    N=$((${words[1]:-0})) PNG=${words[2]:-} CUT_MS=${words[3]:-0}
-}
-has_tickets() { tickets && [ "$N" -ge "$1" ]; }
-# kioskd's GET /status in S.
-fetch() {
-    S=
-    { printf 'GET /status HTTP/1.0\r\nConnection: close\r\n\r\n' >&4 && IFS= read -r -t 5 -d '' S <&4; } \
-        4<>/dev/tcp/127.0.0.1/18080 2>/dev/null
-    S=${S#*$'\r\n\r\n'}
-    [ -n "$S" ]
-}
-# A string field of the last fetched status ("" when absent).
-field() { local re="\"$1\":\"([^\"]*)\""; [[ $S =~ $re ]] && echo "${BASH_REMATCH[1]}"; }
-# A role's state: its object may hold flat objects (the last decision, the waiting ticket) before "state", in
-# any order (JSON keys come in no fixed order).
-role_is() { local re="\"$1\":\\{([^{}]|\\{[^{}]*\\})*\"state\":\"$2\""; fetch && [[ $S =~ $re ]]; }
-printer_is() { role_is printer "$1"; }
-door_is() { role_is door "$1"; }
-has_field() { fetch && [[ $S == *"\"$1\":\"$2\""* ]]; }
-wait_until() { # timeout_ms command...: looks every 10 ms; prints the milliseconds it took, fails after timeout
-    local limit=$1 start=${EPOCHREALTIME/./} now; shift
-    until "$@"; do
-        now=${EPOCHREALTIME/./}
-        [ $(((now - start) / 1000)) -ge "$limit" ] && return 1
-        nap 0.01
-    done
-    now=${EPOCHREALTIME/./}
-    echo $(((now - start) / 1000))
-}
-# Where a process's threads wait in the kernel (for a check that timed out).
-where() { for task in /proc/"$1"/task/*; do echo "  $(cat "$task/comm"): $(cat "$task/wchan")"; done; }
-diagnose() {
-    t "kioskd threads:"; where "$kioskd"
-    t "emulator threads:"; where "$emulator"
-    t "kioskd log:"; tail -8 /hil-out/kioskd.log
-}
-percentile() { sort -n | awk -v p="$1" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.999); if (i < 1) i = 1; print v[i] }'; }
+results=/hil-out/results.txt log=/hil-out/kioskd.log
+# shellcheck source=helpers.sh
+source "$here/helpers.sh"
 
 # 1. Discovery: the printer by class 7 and by its profile's VID:PID; the scanner's event node.
 devices=$("$bin/kioskd" devices 2>&1)
@@ -190,9 +131,6 @@ check scanner-replug $? "gone after ${scanner_gone_ms:-?} ms, ready ${scanner_ba
 # name, by offset and by chip:offset. A refusal lights red, an admission green and pulses the gate; people
 # walking out through the two beams are counted, one walking in is not, two a step apart are two, and a beam
 # blocked for long is reported, not counted.
-number() { local re="\"$1\":([0-9]+)"; fetch && [[ $S =~ $re ]] && N=${BASH_REMATCH[1]}; }
-number_is() { number "$1" && [ "$N" = "$2" ]; }
-lines_ready() { fetch && [[ $S == *'"lights":"ready"'* && $S == *'"beams":"ready"'* ]]; }
 scan_ticket() { # n: types the QR of the n-th ticket cut
     local code
     code=$(zbarimg --quiet --raw "/hil-out/tickets/ticket-$(printf %04d "$1").png" 2>/dev/null | head -1)
@@ -287,15 +225,6 @@ printed ${next_ms:-?} ms after the replug; tickets cut $N, issued ${today:-?}"
 # 7. The voice through a real sound card (snd-aloop's Loopback: kioskd plays into device 0, arecord records
 # device 1): ten customers take a ticket, each hears its number and, with room inside, its call. The host's
 # test listens to the recording (pocketsphinx) and checks the calls against the codes taken.
-voice_count() { # spoken + dropped + failed, in V
-    local re='"voice":\{([^{}]*)\}' object n
-    fetch && [[ $S =~ $re ]] || return 1
-    object=${BASH_REMATCH[1]} V=0
-    for n in spoken dropped failed; do [[ $object =~ \"$n\":([0-9]+) ]] && V=$((V + BASH_REMATCH[1])); done
-    [[ $object == *'"state":"ready"'* ]]
-}
-voice_quiet() { voice_count && local before=$V && nap 1.5 && voice_count && [ "$V" = "$before" ]; }
-voice_spoke() { voice_count && [ "$V" -ge "$1" ]; }
 wait_until 60000 voice_quiet >/dev/null # what the tear-offs above queued is said (or dropped) first
 arecord -q -D hw:Loopback,1,0 -f S16_LE -r 22050 -c 1 -t raw /hil-out/voice.raw 2>/hil-out/arecord.log &
 recorder=$!

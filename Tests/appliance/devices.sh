@@ -1,0 +1,119 @@
+#!/bin/bash
+# The appliance guest's first boot (run by clup-rig.service from /rig): installs the clup-kiosk package with
+# apt, wires the entrance as a shop would (the USB printer gadget with the packaged escpos-emulator behind it,
+# gpio-sim lines for the light, gate and exit beams, snd-aloop for the voice), configures kioskd, and lets the
+# shipped unit start it. Then every device kind is checked under that unit, and the unit's exposure scored.
+# Results in /rig/results.txt (`ok NAME detail` / `fail NAME detail`), the journal in /rig/journal.txt; powers
+# the guest off at the end.
+set -o pipefail
+here=/rig
+t() { echo "[appliance $(cut -d' ' -f1 /proc/uptime)] $*"; }
+results=/rig/results.txt log=/rig/kioskd.log
+# shellcheck source=../hil-vm/helpers.sh
+source "$here/helpers.sh"
+# shellcheck source=../hil-vm/gadgets.sh
+source "$here/gadgets.sh"
+# shellcheck source=../hil-vm/gpio.sh
+source "$here/gpio.sh"
+finish() {
+    journalctl -b --no-pager -o short-monotonic >/rig/journal.txt 2>&1
+    journalctl -b -u kioskd --no-pager -o cat >"$log" 2>&1
+    echo "$failures" >/rig/status
+    sync
+    systemctl poweroff --no-block
+}
+trap finish EXIT
+
+# 1. The package, by apt, as an installer would (its dependencies are on the image: nothing is downloaded).
+apt-get install -y -qq --no-install-recommends /rig/clup-kiosk.deb >/rig/apt.log 2>&1
+check apt-install $? "$(dpkg-query -W -f='${Package} ${Version}' clup-kiosk 2>&1)"
+
+# The entrance's devices.
+gadget_modules
+make_printer_gadget printer "$(udc 0)"
+udevadm settle --timeout=30
+gpio_chip_up "/lib/modules/$(uname -r)/extra/gpio-sim-rig.ko" || t "gpio-sim did not come up"
+udevadm settle --timeout=10
+t "devices: $(ls /dev/clup/ 2>&1 | tr '\n' ' ') $SIM_CHIP $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1)"
+mkdir -p /rig/tickets
+escpos-emulator --profile citizen-ppu-700 --device /dev/g_printer0 --control 9101 --out /rig/tickets --quiet \
+    </dev/null >/rig/emulator.log 2>&1 &
+emulator=$!
+wait_until 10000 ctl status >/dev/null
+
+# kioskd configured by its conffile, started by the shipped unit.
+cat >/etc/kioskd/kioskd.toml <<TOML
+[store]
+id = "6F1D5C2E-3B8A-4E61-9C7D-2A5B8E4F1C90"
+name = "Appliance Market"
+capacity = 100
+[device]
+id = "appliance-entrance"
+[printer]
+address = "usb://1d90:2060"
+profile = "citizen-ppu-700"
+[door]
+enabled = true
+gpio_chip = "$SIM_CHIP"
+green_line = "clup-green"
+red_line = "clup-red"
+gate_line = "clup-gate"
+exit_beam = "clup-beam-in"
+exit_beam_outside = "clup-beam-out"
+[http]
+port = 18080
+[voice]
+enabled = true
+output = "alsa:plughw:Loopback,0,0"
+TOML
+systemctl enable --now kioskd.service
+ready_ms=$(wait_until 120000 systemctl is-active -q kioskd)
+started=$?
+kioskd=$(systemctl show -p MainPID --value kioskd)
+check unit-started $started "active after ${ready_ms:-?} ms, pid $kioskd, $(systemctl show -p NRestarts kioskd)"
+
+# 2. Printing over the gadget, and a tear-off.
+first_ms=$(wait_until 60000 has_tickets 1)
+check usb-print $? "first ticket cut after ${first_ms:-?} ms"
+tickets
+before=$N
+ctl take
+next_ms=$(wait_until 10000 has_tickets $((before + 1)))
+check tear-off $? "the next ticket cut ${next_ms:-?} ms after the tear-off"
+
+# 3. The light, gate and beams on the gpiochip: kioskd holds all five lines, and someone walking in through
+# the exit's beams (outer, then inner) is seen (nobody is inside yet, so no exit can count).
+lines_ms=$(wait_until 20000 lines_ready)
+lines_ok=$?
+held=$(gpioinfo "$SIM_CHIP" 2>&1 | grep -c '"kioskd"')
+beam 4 blocked; nap 0.3; beam 3 blocked; nap 0.2; beam 4 clear; nap 0.2; beam 3 clear
+walked_ms=$(wait_until 5000 number_is walkedInThroughExit 1)
+[ "$lines_ok" = 0 ] && [ "$held" = 5 ] && [ -n "$walked_ms" ]
+check gpio $? "lights and beams ready after ${lines_ms:-never} ms; lines held by \
+kioskd: $held of 5; a walk-in through the exit seen after ${walked_ms:-never} ms"
+
+# 4. The voice on the sound card: a tear-off is said (the host listens to voice.raw).
+wait_until 60000 voice_quiet >/dev/null
+arecord -q -D hw:Loopback,1,0 -f S16_LE -r 22050 -c 1 -t raw /rig/voice.raw 2>/rig/arecord.log &
+recorder=$!
+nap 0.5
+voice_count
+spoken=${V:-0}
+fetch
+field waitingTicket >/rig/voice-codes.txt
+ctl take
+said_ms=$(wait_until 30000 voice_spoke $((spoken + 1)))
+said=$?
+nap 2
+kill -INT "$recorder"; wait "$recorder"
+recorded=$(($(stat -c %s /rig/voice.raw 2>/dev/null || echo 0) / 441))
+fetch
+[ "$said" = 0 ] && [ "$recorded" -ge 100 ]
+check voice $? "said after ${said_ms:-?} ms; $((recorded / 100)).$((recorded % 100)) s recorded; voice $(field state)"
+
+# 5. The unit's exposure, as systemd scores it.
+score=$(systemd-analyze security kioskd.service --no-pager 2>/dev/null | sed -n 's/.*Overall exposure level for kioskd.service: \([0-9.]*\).*/\1/p')
+awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'
+check security $? "systemd-analyze security kioskd: ${score:-?}"
+systemd-analyze security kioskd.service --no-pager >/rig/security.txt 2>&1
+kill "$emulator" 2>/dev/null
