@@ -4,8 +4,9 @@ import KioskCore
 /// handful of stores its authors looked at; a drawn store is any of these, in any combination.
 ///
 /// - capacity 5–300 (even on a log scale), opening hours of 10–15 hours;
-/// - visits log-normal, gamma or exponential, 6–60 minutes on average, cv 0.2–1.5 (exponential: 1); the manager
-///   configured the visit ×0.5–×2 off;
+/// - visits log-normal, gamma or exponential, 6–60 minutes on average (at least a quarter of a minute per place:
+///   at most 240 people an hour through the door), cv 0.2–1.5 (exponential: 1); the manager configured the
+///   visit ×0.5–×2 off;
 /// - peak load 0.6–1.5 times what the store serves in an hour (a line forms above 1), the hours shaped by a
 ///   morning, a noon and an evening peak, weekends 0.6–1.7 times a weekday;
 /// - app holders 0–80 %, bookings 0–30 %, no-shows 0–30 %, journeys to the door from 1 to 40 minutes against a
@@ -20,11 +21,13 @@ extension Scenario {
         s.seed = seed
         let newStore = random.chance(1.0 / 3)
         s.days = newStore ? Int(random.uniform(14...21)) : Int(random.uniform(21...35))
-        s.scoredDays = newStore ? s.days : 7
+        s.scoredDays = newStore ? s.days : 5
         s.capacity = Int(Self.logUniform(5...300, &random).rounded())
         let family = Distribution.allCases[Int(random.uniform(0...2.999))]
         s.distribution = family
-        s.meanVisitMinutes = Self.logUniform(6...60, &random)
+        // A store serves at most 240 people an hour at its door (a store of 300 places has visits of 75 minutes
+        // or more): beyond, the oracle's forward runs make one store cost hours of the benchmark.
+        s.meanVisitMinutes = max(Self.logUniform(6...60, &random), Double(s.capacity) / 4)
         let cv = family == .exponential ? 1 : random.uniform(0.2...1.5)
         s.sdVisitMinutes = s.meanVisitMinutes * cv
         s.averageVisitMinutes = max(1, Int((s.meanVisitMinutes * Self.logUniform(0.5...2, &random)).rounded()))
