@@ -64,19 +64,9 @@ fi
 # The initramfs: busybox and the modules that reach the virtio disk's ext4 (in dependency order).
 initramfs=$out/initramfs.cpio.gz
 if [ ! -f "$initramfs" ] || [ "$here/init.sh" -nt "$initramfs" ]; then
-    tree=$(mktemp -d)
-    mkdir -p "$tree"/{bin,modules,proc,sys,dev,newroot}
-    cp /bin/busybox "$tree/bin/busybox"
-    for m in virtio_pci virtio_blk ext4; do
-        modprobe -d "$kernel/root" -S "$version" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-    done | awk '!seen[$0]++' | while read -r module; do
-        cp "$module" "$tree/modules/"
-        basename "$module" >>"$tree/modules/load.list"
-    done
-    install -m 0755 "$here/init.sh" "$tree/init"
-    (cd "$tree" && find . | cpio -o -H newc --quiet | gzip -1 >"$initramfs.part")
-    mv "$initramfs.part" "$initramfs"
-    rm -rf "$tree"
+    # shellcheck source=../hil-vm/initramfs.sh
+    source "$here/../hil-vm/initramfs.sh"
+    make_initramfs "$kernel" "$version" "$here/init.sh" "$initramfs" "virtio_pci virtio_blk ext4" newroot
 fi
 ln -sfn "$kernel/vmlinux" "$out/vmlinux"
 echo "$out"

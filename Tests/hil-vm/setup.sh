@@ -70,17 +70,9 @@ fi
 # The initramfs: busybox and the modules that reach a 9p root and make an overlay (in dependency order).
 initramfs=$kernel/initramfs.cpio.gz
 if [ ! -f "$initramfs" ] || [ "$here/init-stage1.sh" -nt "$initramfs" ]; then
-    tree=$(mktemp -d)
-    mkdir -p "$tree"/{bin,modules,proc,sys,dev,lower,rw,newroot}
-    cp /bin/busybox "$tree/bin/busybox"
-    for m in virtio_pci 9pnet_virtio 9p overlay; do
-        modprobe -d "$kernel/root" -S "$version" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-    done | awk '!seen[$0]++' | while read -r module; do
-        cp "$module" "$tree/modules/"
-        basename "$module" >>"$tree/modules/load.list"
-    done
-    install -m 0755 "$here/init-stage1.sh" "$tree/init"
-    (cd "$tree" && find . | cpio -o -H newc --quiet | gzip -1 >"$initramfs")
-    rm -rf "$tree"
+    # shellcheck source=initramfs.sh
+    source "$here/initramfs.sh"
+    make_initramfs "$kernel" "$version" "$here/init-stage1.sh" "$initramfs" "virtio_pci 9pnet_virtio 9p overlay" \
+        "lower rw newroot"
 fi
 echo "$version"
