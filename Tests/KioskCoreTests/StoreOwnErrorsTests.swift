@@ -12,6 +12,18 @@ import Testing
 
     func ms(_ n: Int64) -> Timestamp { Timestamp(milliseconds: n) }
 
+    /// An app ticket the server issues at `time`.
+    func appTicket(_ number: Int, at time: Timestamp) -> Ticket {
+        Ticket(
+            id: .v7(at: time),
+            store: store,
+            kind: .app,
+            code: TicketCode(prefix: "V", number: number),
+            issuedAt: time,
+            issuer: ServerIssue.device
+        )
+    }
+
     /// App tickets called at once expire (their holders live farther than the call window lasts); those that
     /// waited 40 minutes come: the model tells the two apart, where one share said about half of both.
     @Test func noShowsAreLearntByTheWaitWhenCalled() {
@@ -26,14 +38,7 @@ import Testing
         now = now + .seconds(60)
         for n in 0..<60 {
             // One waits 40 minutes behind a visitor, then comes; the next is called at once and never comes.
-            let long = Ticket(
-                id: .v7(at: now),
-                store: store,
-                kind: .app,
-                code: TicketCode(prefix: "V", number: 2 * n + 1),
-                issuedAt: now,
-                issuer: ServerIssue.device
-            )
+            let long = appTicket(2 * n + 1, at: now)
             let paper = ticket(n + 1, at: now)
             apply(event(.ticketIssued(paper), at: now))
             apply(event(.ticketTaken(paper.id), at: now))
@@ -44,14 +49,7 @@ import Testing
             apply(event(.ticketAdmitted(long.id, door: "d"), at: now + .seconds(30)))
             now = now + .seconds(5 * 60)
             apply(event(.customerExited, at: now))
-            let short = Ticket(
-                id: .v7(at: now),
-                store: store,
-                kind: .app,
-                code: TicketCode(prefix: "V", number: 2 * n + 2),
-                issuedAt: now,
-                issuer: ServerIssue.device
-            )
+            let short = appTicket(2 * n + 2, at: now)
             apply(StoreEvent.new(.ticketIssued(short), store: store, device: ServerIssue.device, at: now))
             now = now + .seconds(11 * 60)
             apply(StoreEvent.new(.ticketExpired(short.id), store: store, device: ServerIssue.device, at: now))
