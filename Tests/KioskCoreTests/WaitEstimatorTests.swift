@@ -48,6 +48,22 @@ import Testing
         }
     }
 
+    /// A store full for long, with exponential visits (a corner shop's: a fifth of them end within the first
+    /// couple of minutes) and a line of 480: its places turn eleven times before the last is called, and the
+    /// roll moves it at capacity ÷ visit all the way — a share of a place lost at each turn would compound.
+    @Test func aLongLineMovesAtCapacityOverVisitToItsEnd() {
+        let corner = WaitEstimator(
+            model: WaitModel(visit: VisitLength(meanMinutes: 11, cv: 1, family: .gamma), paperDelay: [1]),
+            callWindow: .seconds(600)
+        )
+        let queue = store(capacity: 44, admitted: (0..<44).map { -Double($0) * 0.25 }, waiting: 480)
+        for position in [40, 120, 240, 479] {
+            let wait = corner.wait(position: position, in: queue, at: base).point.minutes
+            let pace = Double(position + 1) * 11 / 44
+            #expect(abs(wait - pace) < 0.06 * pace + 1, "place \(position): \(wait) min, at capacity ÷ visit \(pace)")
+        }
+    }
+
     /// 20 people came in together a minute ago (the store filled at once): the first place frees when the
     /// shortest of their visits ends, minutes away — not in a twentieth of a visit, as a pace would say. Full
     /// since long ago, places free at about capacity ÷ visit.

@@ -14,6 +14,9 @@ struct LineRoll {
     /// The step from which releases that ended are dropped next (``freed(in:)``): a long line's roll keeps only
     /// those still freeing places, not every holder it has seated.
     var nextCompaction = 0
+    /// The last step whose freed places were summed (``freed(in:)``): a place taken in it frees its first
+    /// step's share in the next.
+    var counted = -1
     /// Everyone whose leaving frees a place, for the count's spread at the end.
     var holders: [Holder] = []
     /// Today's admissions by how many steps ago they were (who may still be inside), and the share of them
@@ -42,16 +45,26 @@ struct LineRoll {
     }
 
     /// From step `from`, frees `scale` × `pmf[elapsed + k]` places in step `from + k` (`scale`: its weight over
-    /// the chance it had not freed its place in its first `elapsed` steps).
+    /// the chance it had not freed its place in its first `elapsed` steps). A place taken in a step whose freed
+    /// places were already counted (a call during the roll) frees its first step's share in the next one: lost,
+    /// that share — a twentieth of a place for 11-minute exponential visits — would compound with every turn of
+    /// the store's places and slow a long line's roll by half at its end.
     struct Release {
         var from: Int
         var elapsed: Int
         var scale: Double
         var pmf: [Double]
+        var firstStepCounted = true
 
         func freed(in step: Int) -> Double {
+            guard step >= from else { return 0 }
             let index = elapsed + step - from
-            return step >= from && index < pmf.count ? scale * pmf[index] : 0
+            var places = index < pmf.count ? scale * pmf[index] : 0
+            if !firstStepCounted {
+                if step == from { return 0 }
+                if step == from + 1, elapsed < pmf.count { places += scale * pmf[elapsed] }
+            }
+            return places
         }
     }
 
@@ -207,6 +220,7 @@ struct LineRoll {
         }
         var total = expiries[step]
         for release in releases { total += release.freed(in: step) }
+        counted = max(counted, step)
         return total
     }
 
@@ -265,7 +279,8 @@ struct LineRoll {
             let late = 1 - cdf[min(elapsed, cdf.count - 1)]
             let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
             let expiry = steps(estimator.callWindow) - elapsed
-            if expiry >= 0, step + expiry < expiries.count { expiries[step + expiry] += weight * never }
+            let expires = max(step + expiry, counted + 1)  // a step already summed: the next
+            if expiry >= 0, expires < expiries.count { expiries[expires] += weight * never }
             holders.append(
                 Holder(from: step, elapsed: 0, weight: weight * never, cdf: Self.stepCDF(at: max(expiry, 0)))
             )
@@ -273,7 +288,9 @@ struct LineRoll {
         }
         let done = cdf[min(elapsed, cdf.count - 1)]
         let left = max(1 - done, 1e-9)
-        releases.append(Release(from: step, elapsed: elapsed, scale: comes / left, pmf: pmf))
+        releases.append(
+            Release(from: step, elapsed: elapsed, scale: comes / left, pmf: pmf, firstStepCounted: step > counted)
+        )
         holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
     }
 
