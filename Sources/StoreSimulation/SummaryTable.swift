@@ -7,7 +7,7 @@ public enum SummaryTable {
         var lines: [String] = []
         for summary in summaries {
             lines.append(
-                "\(summary.scenario): \(summary.scored) tickets scored; clup MAE ÷ oracle MAE = "
+                "\(summary.scenario): \(summary.scored) tickets scored; clup MAE ÷ oracle MAE (+15 s each) = "
                     + String(format: "%.2f", summary.clupOverOracle)
                     + " · no-shows \(summary.store.noShows), late \(summary.store.lateArrivals), "
                     + String(format: "%.1f at the door", summary.store.meanPeopleAtDoor)
@@ -42,6 +42,7 @@ public enum SummaryTable {
                 lines.append(
                     "  learnt app places left unused (never came or after the window) by minutes waited when called: "
                         + byWait.joined(separator: ", ")
+                        + String(format: "; bookings' %.0f%%", (summary.learnt["bookingNoShow"] ?? 0) * 100)
                 )
             }
             lines.append("  estimator       MAE   p90 |err|  within 3 min    bias   in range   µs/ticket")

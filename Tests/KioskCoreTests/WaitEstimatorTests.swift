@@ -281,6 +281,45 @@ import Testing
         #expect(mean(model.plannedAppDelay) < mean(model.appDelay))
     }
 
+    /// A store whose app holders live farther than the call window lasts: its app tickets called at once all
+    /// expire, while its bookings — whose holders plan for the slot — come. The bookings' no-show share is
+    /// learnt apart (it rolls their places), not the store's 10 in 12.
+    @Test func bookingsNoShowsAreLearntApartFromAppTickets() throws {
+        var queue = QueueState(capacity: 50)
+        var traffic = StoreTraffic()
+        let day = BusinessDay(year: 2026, month: 11, day: 24)
+        let start = day.instant(secondsAfterMidnight: 10 * 3600, zone: .utc)
+        func apply(_ body: StoreEvent.Body, at minute: Double) {
+            let e = event(body, at: start + .minutes(minute))
+            traffic.observe(e, before: queue)
+            queue.apply(e)
+        }
+        let opened = StoreCalendar(hours: .openAllDay, zone: .utc).dayStarted(day, store: store, device: "d")
+        traffic.observe(opened, before: queue)
+        queue.apply(opened)
+        for n in 0..<100 {
+            let app = ticket(n + 1, kind: .app, at: start + .minutes(Double(n)))
+            apply(.ticketIssued(app, told: nil), at: Double(n))
+            apply(.ticketExpired(app.id), at: Double(n) + 10)
+        }
+        for n in 0..<20 {
+            let slotStart = start + .minutes(Double(n) * 5)
+            let booking = ticket(
+                200 + n,
+                kind: .booking,
+                at: start - .minutes(60),
+                slot: BookingSlot(start: slotStart, end: slotStart + .minutes(15))
+            )
+            apply(.ticketIssued(booking, told: nil), at: -60)
+            apply(.ticketAdmitted(booking.id, door: "door"), at: Double(n) * 5 + 1)
+        }
+        let model = WaitModel.learn(traffic, prior: .prior(averageVisit: .seconds(600)), now: start + .minutes(200))
+        #expect(model.noShow > 0.7, "\(model.noShow)")
+        #expect(model.bookingNoShow < 0.06, "\(model.bookingNoShow)")
+        let json = try JSONEncoder().encode(model)
+        #expect(try JSONDecoder().decode(WaitModel.self, from: json).bookingNoShow == model.bookingNoShow)
+    }
+
     /// A model from a server of the previous version has no planned delay: its app delay serves for both.
     @Test func aModelWithoutPlannedDelayUsesItsAppDelay() throws {
         let model = WaitModel(visit: VisitLength(meanMinutes: 12), appDelay: [0.5, 0.5])

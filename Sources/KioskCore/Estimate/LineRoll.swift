@@ -148,7 +148,7 @@ struct LineRoll {
             p.cumulative += freed(in: p.step) + insidersLeaving(in: p.step)
             while p.nextBooking < p.joining.count, steps(after: p.joining[p.nextBooking].joined) <= p.step {
                 if let booking = state.ticket(p.joining[p.nextBooking].id), booking.slot != nil {
-                    let show = 1 - estimator.model.noShow
+                    let show = 1 - estimator.model.bookingNoShow
                     p.bookingDemand += show
                     hold(booking, at: p.step, elapsed: 0, weight: show)
                 }
@@ -294,9 +294,11 @@ struct LineRoll {
         holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
     }
 
-    /// The chance a called app ticket or booking never comes: a booking's, the store's share; an app ticket's,
-    /// that of tickets which had waited in line as long as this one will have when called at step `calledAt`.
+    /// The chance a called app ticket or booking never comes: a booking's, the bookings' share; an app
+    /// ticket's, that of tickets which had waited in line as long as this one will have when called at step
+    /// `calledAt`.
     func noShow(_ ticket: Ticket, calledAt: Int) -> Double {
+        if ticket.kind == .booking { return estimator.model.bookingNoShow }
         guard ticket.kind == .app, case .waiting(let joined)? = state.stage(of: ticket.id) else {
             return estimator.model.noShow
         }

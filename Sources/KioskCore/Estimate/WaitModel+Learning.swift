@@ -30,6 +30,12 @@ extension WaitModel {
         model.cameAfterWindow = min((late + priorCalls * prior.cameAfterWindow) / (called + priorCalls), model.noShow)
         model.neverCame = model.noShow - model.cameAfterWindow
         model.appNoShowByWait = noShowByWait(days, overall: model.noShow)
+        // Bookings: the calls and expiries that are not app tickets'.
+        let appCalled = days.reduce(0) { $0 + $1.appCalledByWait.reduce(0, +) }
+        let appExpired = days.reduce(0) { $0 + $1.appExpiredByWait.reduce(0, +) }
+        let bookingsCalled = max(called - Double(appCalled), 0)
+        let bookingsExpired = min(max(expired - Double(appExpired), 0), bookingsCalled)
+        model.bookingNoShow = (bookingsExpired + priorCalls * prior.bookingNoShow) / (bookingsCalled + priorCalls)
         let today = now.milliseconds.floorDivided(by: 86_400_000)
         let calibration = RangeCalibration.learn(
             traffic.days.map { (Int(today - $0.key), $0.value.scored) }.filter { !$0.1.isEmpty }

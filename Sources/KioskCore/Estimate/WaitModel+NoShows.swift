@@ -14,6 +14,7 @@ extension WaitModel {
         cameAfterWindow = min(cameAfterWindow, noShow)
         neverCame = noShow - cameAfterWindow
         appNoShowByWait = Array(repeating: noShow, count: Self.noShowWaitEdges.count + 1)
+        bookingNoShow = noShow
     }
 
     /// The share of app tickets called after `minutes` in line that never come.

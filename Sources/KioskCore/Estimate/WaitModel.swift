@@ -17,6 +17,9 @@ public struct WaitModel: Sendable, Hashable, Codable {
     /// waited long has timed the trip. A store's log shows both as expiries; the line ahead of a ticket rolls
     /// with the share of the wait each ticket will have had.
     public var appNoShowByWait: [Double]
+    /// The share of called bookings that expired: a booking's holder knows the slot's start and plans for it,
+    /// so it is learnt apart from app tickets called sooner than their holders could come.
+    public var bookingNoShow: Double
     /// The told range as the store's own scored tickets put it (nil until it has some: the model's own range).
     public var calibration: RangeCalibration?
     /// How long a called ticket that came took to reach the door: shares of ``delayBinSeconds`` bins from 0.
@@ -40,6 +43,7 @@ public struct WaitModel: Sendable, Hashable, Codable {
         visit: VisitLength,
         noShow: Double = priorNoShow,
         appNoShowByWait: [Double]? = nil,
+        bookingNoShow: Double? = nil,
         appDelay: [Double] = [0.6, 0.2, 0.1, 0.1],
         paperDelay: [Double] = [1],
         plannedAppDelay: [Double]? = nil,
@@ -55,6 +59,7 @@ public struct WaitModel: Sendable, Hashable, Codable {
         self.neverCame = self.noShow - self.cameAfterWindow
         let byWait = appNoShowByWait ?? Array(repeating: noShow, count: Self.noShowWaitEdges.count + 1)
         self.appNoShowByWait = byWait.map { min(max($0, 0), 0.98) }
+        self.bookingNoShow = min(max(bookingNoShow ?? self.noShow, 0), 0.95)
         self.appDelay = Self.normalised(appDelay)
         self.paperDelay = Self.normalised(paperDelay)
         self.plannedAppDelay = Self.normalised(plannedAppDelay ?? appDelay)
@@ -79,12 +84,12 @@ public struct WaitModel: Sendable, Hashable, Codable {
 extension WaitModel {
     private enum CodingKeys: String, CodingKey {
         case visit, noShow, appNoShowByWait, appDelay, paperDelay, plannedAppDelay, calibration, days, admissions
-        case computedAt, cameAfterWindow
+        case computedAt, cameAfterWindow, bookingNoShow
     }
 
     /// A model from a server of an earlier version has no ``plannedAppDelay`` (its app delay serves for both)
-    /// nor ``appNoShowByWait`` (its no-show share serves for every wait) nor ``calibration`` nor
-    /// ``cameAfterWindow`` (none told apart).
+    /// nor ``appNoShowByWait`` (its no-show share serves for every wait) nor ``bookingNoShow`` (the same)
+    /// nor ``calibration`` nor ``cameAfterWindow`` (none told apart).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -92,6 +97,7 @@ extension WaitModel {
             noShow: try c.decode(Double.self, forKey: .noShow),
             appNoShowByWait: try c.decodeIfPresent([Double].self, forKey: .appNoShowByWait)
                 .flatMap { $0.count == Self.noShowWaitEdges.count + 1 ? $0 : nil },
+            bookingNoShow: try c.decodeIfPresent(Double.self, forKey: .bookingNoShow),
             appDelay: try c.decode([Double].self, forKey: .appDelay),
             paperDelay: try c.decode([Double].self, forKey: .paperDelay),
             plannedAppDelay: try c.decodeIfPresent([Double].self, forKey: .plannedAppDelay),
