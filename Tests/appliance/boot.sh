@@ -6,6 +6,8 @@
 #
 #   Tests/appliance/boot.sh IMAGE_DIR DISK SHARE TIMEOUT_SECONDS [QEMU_ARGS...]
 #
+# APPLIANCE_NETDEV adds options to the user-mode network (e.g. hostfwd=tcp:127.0.0.1:PORT-:18080). The host is
+# 10.0.2.2 to the guest: a server or printer the host runs there outlives the guest's power cuts.
 # Prints qemu's pid and returns at once; the caller waits for it, or kills it (a power cut).
 set -euo pipefail
 image=$1 disk=$2 share=$3 timeout=$4
@@ -25,7 +27,7 @@ timeout -s KILL "$timeout" qemu-system-x86_64 -M q35 "${accel[@]}" -smp 2 -m 768
     -append "console=ttyS0 rdinit=/init panic=-1 loglevel=4 systemd.show_status=false" \
     -drive "file=$disk,if=virtio,format=raw,cache=none,aio=threads,discard=unmap" \
     -virtfs "local,path=$share,mount_tag=rig,security_model=none,multidevs=remap" \
-    -netdev user,id=net0 -device virtio-net-pci,netdev=net0 \
+    -netdev "user,id=net0${APPLIANCE_NETDEV:+,$APPLIANCE_NETDEV}" -device virtio-net-pci,netdev=net0 \
     -device virtio-rng-pci \
     "$@" </dev/null >"$share/qemu-$boot.log" 2>&1 &
 echo $!

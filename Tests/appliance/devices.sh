@@ -111,6 +111,10 @@ fetch
 [ "$said" = 0 ] && [ "$recorded" -ge 100 ]
 check voice $? "said after ${said_ms:-?} ms; $((recorded / 100)).$((recorded % 100)) s recorded; voice $(field state)"
 
+# The unit starts without a complaint from systemd about what the package installed.
+complaints=$(journalctl -b --no-pager -o cat -u kioskd | grep -c -e 'already exists but the mode is different' -e 'Unknown key' -e 'Ignoring')
+check unit-clean "$([ "$complaints" = 0 ]; echo $?)" "systemd's complaints about the unit at its start: $complaints"
+
 # 5. The unit's exposure, as systemd scores it.
 score=$(systemd-analyze security kioskd.service --no-pager 2>/dev/null | sed -n 's/.*Overall exposure level for kioskd.service: \([0-9.]*\).*/\1/p')
 awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'

@@ -1,0 +1,38 @@
+#!/bin/bash
+# The appliance guest under power cuts (run by clup-rig.service from /rig at every boot; the host kills the
+# guest without a shutdown and boots it again from the same disk). The first boot installs the clup-kiosk
+# package with apt and configures kioskd as the host wrote it (a printer and clup-server on the host, a serial
+# scanner on ttyS1) and starts it by the shipped unit. Every later boot checks what the cut left: kioskd's
+# database must pass `PRAGMA integrity_check` (/rig/integrity-BOOT.txt). On the boot the host marks final
+# (/rig/final), it also waits for the host's "done" and copies the database out as /rig/final.sqlite.
+set -o pipefail
+boot=$(cat /rig/boot 2>/dev/null || echo 0)
+t() { echo "[power-cuts boot $boot $(cut -d' ' -f1 /proc/uptime)] $*"; }
+db=/var/lib/kioskd/kioskd.sqlite
+# kioskd's journal of this boot, kept fresh in the share (a cut ends the boot at any moment).
+(while :; do journalctl -b --no-pager -o short-monotonic -u kioskd >"/rig/journal-$boot.part" 2>&1 &&
+    mv "/rig/journal-$boot.part" "/rig/journal-$boot.txt"; sleep 3; done) &
+
+if ! dpkg-query -W -f='${Status}' clup-kiosk 2>/dev/null | grep -q 'install ok installed'; then
+    apt-get install -y -qq --no-install-recommends /rig/clup-kiosk.deb >/rig/apt.log 2>&1 ||
+        { t "apt failed"; echo "apt-install failed" >/rig/install.txt; exit 1; }
+    install -m 0644 /rig/kioskd.toml /etc/kioskd/kioskd.toml
+    cat /rig/credential >/etc/kioskd/credential # the package's file: kioskd's, mode 600
+    systemctl enable --now kioskd.service
+    sync # what an installer's session leaves on the card before the first cut
+    echo "installed $(dpkg-query -W -f='${Version}' clup-kiosk)" >/rig/install.txt
+else
+    # kioskd opened the database at boot (the unit starts it before this hook): a read transaction sees a
+    # consistent file, whatever kioskd writes meanwhile.
+    for _ in $(seq 100); do [ -f "$db" ] && break; sleep 0.2; done
+    sqlite3 -readonly "$db" 'PRAGMA integrity_check' >"/rig/integrity-$boot.txt" 2>&1 ||
+        echo "sqlite3 failed: $?" >>"/rig/integrity-$boot.txt"
+    t "integrity: $(head -c 200 "/rig/integrity-$boot.txt")"
+fi
+
+[ -f /rig/final ] || exit 0
+until [ -f /rig/done ]; do sleep 0.5; done
+sqlite3 -readonly "$db" ".backup /rig/final.sqlite" 2>/rig/backup.log
+journalctl --no-pager -o short-monotonic -u kioskd >/rig/journal-final.txt 2>&1
+sync
+systemctl poweroff --no-block
