@@ -69,7 +69,9 @@ import Testing
         #expect(synced, "tickets not admitted on the server: \(run.notAdmitted())\n\(diagnosis())")
 
         // The database after every boot.
-        let integrity = (2...(cuts + 1)).map { read("integrity-\($0).txt").trimmingCharacters(in: .whitespacesAndNewlines) }
+        let integrity = (2...(cuts + 1)).map {
+            read("integrity-\($0).txt").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         #expect(integrity.allSatisfy { $0 == "ok" }, "integrity_check after each boot: \(integrity)")
 
         // Paper: no code printed twice; the log: issued, taken and admitted once each.
@@ -107,7 +109,14 @@ import Testing
     }
 
     /// The guest's share: the guest script, the package, kioskd's configuration and credential.
-    func prepare(share: String, deb: String, credential: String, store: StoreID, printer: Int, server: ServerRig)
+    func prepare(
+        share: String,
+        deb: String,
+        credential: String,
+        store: StoreID,
+        printer: Int,
+        server: ServerRig
+    )
         throws
     {
         let fm = FileManager.default

@@ -46,7 +46,9 @@ import Testing
         print("Appliance guest: \(read("host.txt").replacingOccurrences(of: "\n", with: ", "))")
         for line in results.split(separator: "\n") { print("  \(line)") }
         #expect(run.status == 0, "\(diagnosis)")
-        for check in ["apt-install", "unit-started", "unit-clean", "usb-print", "tear-off", "gpio", "voice", "security"] {
+        for check in [
+            "apt-install", "unit-started", "unit-clean", "usb-print", "tear-off", "gpio", "voice", "security",
+        ] {
             #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")
         }
         // The call said under the unit, heard on this machine.
