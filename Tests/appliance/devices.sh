@@ -111,11 +111,29 @@ fetch
 [ "$said" = 0 ] && [ "$recorded" -ge 100 ]
 check voice $? "said after ${said_ms:-?} ms; $((recorded / 100)).$((recorded % 100)) s recorded; voice $(field state)"
 
+# 5. A hang: kioskd stopped (SIGSTOP) stops pinging; systemd's watchdog ends it and starts it again, and the next
+# tear-off prints.
+restarts() { systemctl show -p NRestarts --value kioskd; }
+before_restarts=$(restarts)
+kill -STOP "$kioskd"
+restarted() { [ "$(restarts)" -gt "$before_restarts" ] && systemctl is-active -q kioskd; }
+hung_ms=$(wait_until 120000 restarted)
+hung=$?
+wait_until 60000 printer_is ready >/dev/null
+tickets
+before=$N
+ctl take
+resumed_ms=$(wait_until 20000 has_tickets $((before + 1)))
+resumed=$?
+[ "$hung" = 0 ] && [ "$resumed" = 0 ]
+check watchdog $? "stopped kioskd restarted by the watchdog after ${hung_ms:-never} ms (pid \
+$(systemctl show -p MainPID --value kioskd), NRestarts=$(restarts)); the next tear-off printed after ${resumed_ms:-never} ms"
+
 # The unit starts without a complaint from systemd about what the package installed.
 complaints=$(journalctl -b --no-pager -o cat -u kioskd | grep -c -e 'already exists but the mode is different' -e 'Unknown key' -e 'Ignoring')
 check unit-clean "$([ "$complaints" = 0 ]; echo $?)" "systemd's complaints about the unit at its start: $complaints"
 
-# 5. The unit's exposure, as systemd scores it.
+# 6. The unit's exposure, as systemd scores it.
 score=$(systemd-analyze security kioskd.service --no-pager 2>/dev/null | sed -n 's/.*Overall exposure level for kioskd.service: \([0-9.]*\).*/\1/p')
 awk -v s="${score:-99}" 'BEGIN { exit !(s <= 2.0) }'
 check security $? "systemd-analyze security kioskd: ${score:-?}"
