@@ -13,7 +13,9 @@ cd "$(dirname "$0")/.."
 
 configuration=release
 outdir=out/deb
-version="0.1.$(git rev-list --count HEAD 2>/dev/null || echo 0)"
+# The release series from the source (ServiceSupport/Release.swift), then the commit count.
+series=$(sed -n 's/.*static let series = "\([0-9.]*\)".*/\1/p' Sources/ServiceSupport/Release.swift)
+version="${series:?no release series in Sources/ServiceSupport/Release.swift}.$(git rev-list --count HEAD 2>/dev/null || echo 0)"
 only=
 while getopts "b:c:o:v:" option; do
     case "$option" in
@@ -64,6 +66,8 @@ install -m 0644 udev/70-clup-kiosk.rules "$root/lib/udev/rules.d/"
 install -m 0644 config/kioskd.toml "$root/etc/kioskd/kioskd.toml"
 install -m 0644 config/clup-server.toml "$root/etc/clup-server/clup-server.toml"
 install -m 0644 Sources/Drivers/Profiles/*.toml "$root/usr/share/clup-kiosk/profiles/"
+echo "$version" >"$root/usr/share/clup-kiosk/version" # what `kioskd --version` and `clup-server --version` say
+chmod 0644 "$root/usr/share/clup-kiosk/version"
 install -m 0644 README.md packaging/debian/copyright "$root/usr/share/doc/clup-kiosk/"
 # The README's links lead into docs/: the same layout beside it.
 install -d "$root/usr/share/doc/clup-kiosk/docs"

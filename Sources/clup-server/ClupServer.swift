@@ -11,7 +11,8 @@ import ServiceSupport
 struct ClupServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clup-server",
-        abstract: "CLup central server: store event logs, kiosk sync and the customer app API (HTTP/JSON under /v1)."
+        abstract: "CLup central server: store event logs, kiosk sync and the customer app API (HTTP/JSON under /v1).",
+        version: Release.version
     )
 
     /// The defaults every flag's help names (``ServerApp/Options``: written once).

@@ -24,6 +24,17 @@ struct RunCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("kioskd: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG: systemd does not restart on a broken configuration loop.
         }
+        // The package's configuration as shipped: the store is not set yet (checked here, not when parsing:
+        // `kioskd devices` and the tests read the shipped file as it is).
+        guard settings.store.id != KioskConfig.placeholderStore else {
+            FileHandle.standardError.write(
+                Data(
+                    ("kioskd: \(config): [store] id is the shipped placeholder (all zeros) — set it to the store's "
+                        + "id (the console's enrolment snippet has it), then start kioskd again\n").utf8
+                )
+            )
+            throw ExitCode(78)
+        }
         unblockStopSignals()
         let logger = KeyValueLogHandler.bootstrap(program: "kioskd", level: settings.logLevel)
         let kiosk = try Kiosk.build(config: settings, logger: logger)

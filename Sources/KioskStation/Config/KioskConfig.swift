@@ -139,11 +139,7 @@ public struct KioskConfig: Sendable, Equatable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw TOMLFileError(
-                file: path,
-                key: "",
-                "cannot read the configuration (\(error)) — copy config/kioskd.toml there and edit it"
-            )
+            throw TOMLFileError(file: path, key: "", unreadable(path))
         }
         let config = try parse(text, file: path)
         if config.sync.credentialInline, let mode = permissions(of: path), mode & 0o004 != 0 {
@@ -156,6 +152,21 @@ public struct KioskConfig: Sendable, Equatable {
         }
         return config
     }
+
+    /// Why the configuration at `path` cannot be read, and what to do, in a sentence.
+    static func unreadable(_ path: String) -> String {
+        if access(path, F_OK) != 0 {
+            return "there is no configuration file here — install the clup-kiosk package (it puts one there), or "
+                + "copy config/kioskd.toml there and edit it"
+        }
+        if access(path, R_OK) != 0 {
+            return "this user cannot read the configuration — make it readable to kioskd (the package's is mode 644)"
+        }
+        return "the configuration is not UTF-8 text — save it as UTF-8"
+    }
+
+    /// The store id the shipped configuration holds until an installer sets the store's own.
+    public static let placeholderStore = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// A file's permission bits, or nil when it cannot be looked at.
     static func permissions(of path: String) -> mode_t? {
