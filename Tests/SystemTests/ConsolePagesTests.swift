@@ -88,6 +88,9 @@ import FoundationNetworking
                 file: "kioskd.toml"
             )
             #expect(pasted.store.id == store && pasted.device.id == "door-1" && pasted.store.capacity == 1)
+            // Both roles (the form's default): the printer's and the door's sections, to fill in on the box.
+            #expect(pasted.printer.enabled && pasted.printer.address == "usb://", "\(snippet)")
+            #expect(pasted.door.enabled && pasted.door.scanner == "serial:///dev/ttyACM0", "\(snippet)")
             door = try StationRig(profile: "custom-vkp80iii", clock: clock) {
                 $0.store = pasted.store
                 $0.device.id = pasted.device.id

@@ -241,7 +241,36 @@ struct StoreConsole {
             [sync]
             server = "\(scheme)://\(host)"
             credential_file = "/etc/kioskd/credential"
+
+            """ + Self.roleSections(enrolled.role)
+    }
+
+    /// The snippet's `[printer]` and `[door]`: the roles the credential allows switched on, with what an
+    /// installer fills in (`kioskd devices` lists what is plugged in), the others off.
+    static func roleSections(_ role: KioskRole) -> String {
+        let printer =
+            role == .door
+            ? "[printer]\nenabled = false\n"
+            : """
+            [printer]
+            # `kioskd devices` lists the printers plugged in: usb:// takes the first USB printer; tcp://HOST:9100,
+            # serial:///dev/ttyUSB0?baud=19200 and cups://QUEUE name one. Profiles: docs/printers-and-scanners.md.
+            address = "usb://"
+            profile = "generic-80mm"
+
             """
+        let door =
+            role == .printer
+            ? "[door]\nenabled = false\n"
+            : """
+            [door]
+            enabled = true
+            # `kioskd devices` lists the scanners: serial:///dev/ttyACM0 (serial or CDC-ACM), or
+            # evdev:///dev/input/by-id/…-event-kbd (a USB keyboard-wedge scanner). Program it for QR with a CR suffix.
+            scanner = "serial:///dev/ttyACM0"
+
+            """
+        return printer + "\n" + door
     }
 
     /// The week's hours as `kioskd.toml` writes them: `"07:00-21:00"` or `"closed"`, Monday first.
