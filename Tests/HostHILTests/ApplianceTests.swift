@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 import Testing
 
 @testable import Rigs
@@ -59,5 +60,66 @@ import Testing
         let heard = try Listener.heard("\(out)/voice.raw", rawRate: 22050)
         #expect(codes.count == 1 && Listener.callsHeard(codes, in: heard) == 1, "\(codes); heard: \(heard)")
         try? FileManager.default.removeItem(atPath: out)
+    }
+
+    /// An upgrade in place with tickets flowing (Tests/appliance/upgrade.sh): `apt-get install` of the same tree
+    /// packaged with a higher version restarts kioskd once, keeps the installer's edit of kioskd.toml (a
+    /// conffile), prints no code twice and goes on numbering the day; the longest time no ticket could be
+    /// taken is measured. `apt-get purge` then removes what the package made.
+    @Test(.enabled(if: skipReason == nil, Comment(rawValue: skipReason ?? "")))
+    func anUpgradeInPlaceKeepsTheDay() throws {
+        let deb = try #require(ProcessInfo.processInfo.environment["CLUP_TEST_DEB"], "CLUP_TEST_DEB is not set")
+        try #require(HIL.isRoot, "the appliance image is made with debootstrap and chroot: run as root")
+        let out = HIL.temporaryDirectory("appliance-upgrade")
+        let made = HIL.temporaryDirectory("appliance-next")
+        defer { try? FileManager.default.removeItem(atPath: made) }
+        let next = try HIL.run("\(HIL.packageRoot)/Tests/appliance/next-version.sh", [deb, made])
+        try #require(next.status == 0, "\(next.error)")
+        let run = try HIL.run(
+            "\(HIL.packageRoot)/Tests/appliance/run.sh",
+            [out, "\(HIL.packageRoot)/Tests/appliance/upgrade.sh", deb, "600", "\(made)/clup-kiosk-next.deb"]
+        )
+        let read = { (name: String) in (try? String(contentsOfFile: "\(out)/\(name)", encoding: .utf8)) ?? "" }
+        let results = read("results.txt")
+        let diagnosis = """
+            run exit \(run.status); results:
+            \(results)
+            apt: \(read("apt-next.log").suffix(1500))
+            journal (end): \(read("journal.txt").suffix(3000))
+            """
+        for line in results.split(separator: "\n") { print("  \(line)") }
+        #expect(run.status == 0, "\(diagnosis)")
+        for check in ["apt-install", "started", "upgrade-installed", "restarted-once", "conffile-kept", "purge"] {
+            #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")
+        }
+        // The paper: every code printed once, the day's numbers going on across the upgrade.
+        let codes = Self.codes(in: read("emulator.log"))
+        #expect(codes.count >= 20, "too few tickets to mean anything: \(codes.count)")
+        #expect(Set(codes).count == codes.count, "codes printed twice: \(codes)")
+        let numbers = codes.compactMap { Int($0.dropFirst()) }
+        #expect(numbers == Array(1...max(numbers.count, 1)), "numbers skipped or repeated: \(numbers)")
+        // How long no ticket could be taken: the longest gap between cuts while customers kept coming.
+        let cuts = read("cuts.txt").split(separator: "\n").compactMap { line -> Int64? in
+            let fields = line.split(separator: " ")
+            return fields.count == 3 ? Int64(fields[2]) : nil
+        }
+        let distinct = Array(Set(cuts)).sorted()
+        let gaps = zip(distinct.dropFirst(), distinct).map { $0 - $1 }
+        let longest = gaps.max() ?? 0
+        print(String(format: "Upgrade in place: no ticket could be taken for at most %.1f s", Double(longest) / 1000))
+        #expect(longest > 0 && longest < 60_000, "longest gap between cuts: \(longest) ms")
+        try? FileManager.default.removeItem(atPath: out)
+    }
+
+    /// The ticket codes in the emulator's text previews (`ticket N: …` then `  | line` each), in print order:
+    /// each ticket's first line that is a code.
+    static func codes(in log: String) -> [String] {
+        log.components(separatedBy: "\nticket ").dropFirst().compactMap { block in
+            block.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("  | ") else { return nil }
+                let text = line.dropFirst(4).trimmingCharacters(in: .whitespaces)
+                return TicketCode(text) != nil ? text : nil
+            }.first
+        }
     }
 }

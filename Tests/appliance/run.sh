@@ -4,7 +4,7 @@
 # /rig/clup-kiosk.deb), boots it once and waits for it to power off. Leaves in OUT what the guest wrote back
 # (results.txt, journal.txt, kioskd.log, ...), console-1.log and host.txt (wall time, image build time).
 #
-#   Tests/appliance/run.sh OUT SCRIPT DEB [TIMEOUT_SECONDS]
+#   Tests/appliance/run.sh OUT SCRIPT DEB [TIMEOUT_SECONDS [FILE...]]   (FILEs are copied into the share too)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -15,6 +15,7 @@ image=$("$here/image.sh" "$repo/.build-hil") || { echo "appliance image failed" 
 cp "$script" "$out/guest.sh"
 cp "$here/../hil-vm/helpers.sh" "$here/../hil-vm/gadgets.sh" "$here/../hil-vm/gpio.sh" "$out/"
 cp "$deb" "$out/clup-kiosk.deb"
+[ $# -gt 4 ] && cp "${@:5}" "$out/"
 disk=$(mktemp "$repo/.build-hil/appliance-run.XXXXXX.raw")
 trap 'rm -f "$disk"' EXIT
 cp --sparse=always "$image/disk.raw" "$disk"
