@@ -89,9 +89,13 @@ import Testing
             """
         for line in results.split(separator: "\n") { print("  \(line)") }
         #expect(run.status == 0, "\(diagnosis)")
-        for check in ["apt-install", "started", "upgrade-installed", "restarted-once", "conffile-kept", "purge"] {
+        for check in [
+            "apt-install", "started", "flash-wear-measured", "upgrade-installed", "restarted-once", "conffile-kept",
+            "purge",
+        ] {
             #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")
         }
+        print("Flash wear: \(read("flash.txt"))")
         // The paper: every code printed once, the day's numbers going on across the upgrade.
         let codes = Self.codes(in: read("emulator.log"))
         #expect(codes.count >= 20, "too few tickets to mean anything: \(codes.count)")

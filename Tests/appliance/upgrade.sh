@@ -45,6 +45,34 @@ systemctl enable --now kioskd.service
 wait_until 120000 has_tickets 1 >/dev/null
 check started $? "kioskd $(kioskd --version 2>&1) printing"
 
+# Flash wear: sectors the guest wrote to its disk (/sys/block/vda/stat, 512 bytes each) while idle for 30 s and
+# over 40 tear-offs, and kioskd's journal lines a ticket at the default log level (goal: ≤ 64 KiB a ticket, not
+# met yet: the test measures and prints it).
+written() { local fields; read -ra fields </sys/block/vda/stat; echo $((fields[6] * 512)); }
+journal_lines() { journalctl -b -u kioskd -o cat --no-pager | wc -l; }
+sync
+idle_from=$(written)
+nap 30
+idle_bytes=$(($(written) - idle_from))
+tickets
+first=$N
+lines_from=$(journal_lines)
+busy_from=$(written)
+for _ in $(seq 40); do ctl take; nap 0.5; done
+wait_until 10000 has_tickets $((first + 40)) >/dev/null
+tickets
+sync
+made=$((N - first))
+per_ticket=$(((($(written) - busy_from)) / (made > 0 ? made : 1)))
+lines=$(($(journal_lines) - lines_from))
+echo "idle_bytes_30s $idle_bytes bytes_per_ticket $per_ticket tickets $made journal_lines $lines" >/rig/flash.txt
+# Measured, not yet held to its goal (249 KB a ticket when first measured: issue 45 goes on).
+goal="within the 64 KiB goal"
+[ "$per_ticket" -le 65536 ] || goal="OVER the 64 KiB goal"
+[ "$made" -ge 40 ] && [ "$per_ticket" -gt 0 ]
+check flash-wear-measured $? "$per_ticket bytes written a ticket over $made tickets ($goal), $idle_bytes in 30 s \
+idle; $lines journal lines for $made tickets"
+
 # A customer every 0.5 s, before, during and after the upgrade; after each tear-off the emulator's count and
 # its last cut's time (wall clock, ms) go to /rig/cuts.txt, where the host finds the longest gap.
 customers() {
