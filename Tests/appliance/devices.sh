@@ -36,10 +36,8 @@ gpio_chip_up "/lib/modules/$(uname -r)/extra/gpio-sim-rig.ko" || t "gpio-sim did
 udevadm settle --timeout=10
 t "devices: $(ls /dev/clup/ 2>&1 | tr '\n' ' ') $SIM_CHIP $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1)"
 mkdir -p /rig/tickets
-escpos-emulator --profile citizen-ppu-700 --device /dev/g_printer0 --control 9101 --out /rig/tickets --quiet \
-    </dev/null >/rig/emulator.log 2>&1 &
-emulator=$!
-wait_until 10000 ctl status >/dev/null
+emulator_up /rig/emulator.log escpos-emulator --profile citizen-ppu-700 --device /dev/g_printer0 \
+    --out /rig/tickets --quiet
 
 # kioskd configured by its conffile, started by the shipped unit.
 cat >/etc/kioskd/kioskd.toml <<TOML

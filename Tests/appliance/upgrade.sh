@@ -23,10 +23,7 @@ apt-get install -y -qq --no-install-recommends /rig/clup-kiosk.deb >/rig/apt.log
 check apt-install $? "$(dpkg-query -W -f='${Version}' clup-kiosk 2>&1)"
 mkdir -p /rig/tickets
 # Without --quiet: each ticket's text in emulator.log, where the host reads the codes printed.
-escpos-emulator --profile custom-vkp80iii --tcp 9100 --control 9101 --out /rig/tickets \
-    </dev/null >/rig/emulator.log 2>&1 &
-emulator=$!
-wait_until 10000 ctl status >/dev/null
+emulator_up /rig/emulator.log escpos-emulator --profile custom-vkp80iii --tcp 9100 --out /rig/tickets
 cat >/etc/kioskd/kioskd.toml <<TOML
 [store]
 id = "6F1D5C2E-3B8A-4E61-9C7D-2A5B8E4F1C90"

@@ -21,6 +21,14 @@ ctl() {
     { echo "$1" >&3 && IFS= read -r -t 5 R <&3; } 3<>/dev/tcp/127.0.0.1/9101 2>/dev/null
     [ -n "$R" ]
 }
+# The printer emulator (PROGRAM ARGS...) with its control port where ctl looks, in the background: its pid in
+# emulator, its output in LOG; returns once it answers.
+emulator_up() { # log program args...
+    local out=$1; shift
+    "$@" --control 9101 </dev/null >"$out" 2>&1 &
+    emulator=$!
+    wait_until 10000 ctl status >/dev/null
+}
 # The emulator's count of cut tickets in N, the last one's PNG in PNG and when its cut arrived in CUT_MS (the
 # wall clock's milliseconds: latencies end there, not when this script noticed, nor after the PNG was drawn).
 tickets() {
