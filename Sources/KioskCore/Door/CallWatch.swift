@@ -15,17 +15,29 @@ public struct CallWatch: Sendable, Equatable {
         self.recentLimit = recentLimit
     }
 
-    /// The tickets among `called` (first in line first) not announced yet on `day`, in line order.
-    public mutating func newlyCalled(_ called: [Ticket], on day: BusinessDay) -> [TicketCode] {
+    /// The tickets among `called` (their ids, first in line first) not announced yet on `day`, in line order,
+    /// by their codes (`code` is asked only for those). Ids, not tickets: a store with many places has as many
+    /// tickets called, and the board looks on every change of the queue.
+    public mutating func newlyCalled(
+        _ called: some Sequence<TicketID>,
+        on day: BusinessDay,
+        code: (TicketID) -> TicketCode?
+    ) -> [TicketCode] {
         guard self.day == day else {
             // A new day (or the first look): note who is called, announce nobody.
             self.day = day
-            announced = Set(called.map(\.id))
+            announced = Set(called)
             recent = []
             return []
         }
-        let fresh = called.filter { announced.insert($0.id).inserted }.map(\.code)
+        let fresh = called.filter { announced.insert($0).inserted }.compactMap(code)
         recent = Array((fresh.reversed() + recent).prefix(recentLimit))
         return fresh
+    }
+
+    /// ``newlyCalled(_:on:code:)`` of whole tickets.
+    public mutating func newlyCalled(_ called: [Ticket], on day: BusinessDay) -> [TicketCode] {
+        let codes = Dictionary(called.map { ($0.id, $0.code) }) { first, _ in first }
+        return newlyCalled(called.map(\.id), on: day) { codes[$0] }
     }
 }

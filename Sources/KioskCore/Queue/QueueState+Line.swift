@@ -99,6 +99,11 @@ extension QueueState {
         order.keys(0..<min(calledCount(at: now), limit)).map { entries[$0.id]!.ticket }
     }
 
+    /// The ids of ``called(at:first:)``, without making their tickets.
+    public func calledIDs(at now: Timestamp) -> [TicketID] {
+        order.keys(0..<calledCount(at: now)).map(\.id)
+    }
+
     /// Whether `id`, in line, had waited ``WaitModel/plannedWait`` or more when called at `calledAt` (ms since
     /// 1970): its holder had time to time the trip to the door (the wait model learns and rolls such tickets'
     /// delays apart).

@@ -32,8 +32,11 @@ public final class CallBoard: Service, Sendable {
     func look() {
         let now = clock.now()
         // All of them: a window of the first few would "call" the next ticket into it whenever one leaves it.
-        let called = queue.snapshot.called(at: now)
-        let fresh = watch.withLock { $0.newlyCalled(called, on: days.businessDay(at: now)) }
+        let state = queue.snapshot
+        let called = state.calledIDs(at: now)
+        let fresh = watch.withLock {
+            $0.newlyCalled(called, on: days.businessDay(at: now)) { state.entries[$0]?.ticket.code }
+        }
         guard !fresh.isEmpty else { return }
         if let voice, voice.config.calls {
             for code in fresh { voice.say(.called(code)) }
