@@ -41,7 +41,19 @@ extension Kiosk {
         let changes = ChangeFeed()
         let metrics = StationMetrics()
         let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
-        let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: clock, logger: logger)
+        let clockWatch = ClockWatch(
+            clock: clock,
+            logger: logger,
+            floor: try store.newestEventTime(of: config.device.id)
+        )
+        let days = BusinessDayKeeper(
+            config: config,
+            store: store,
+            queue: queue,
+            clock: clock,
+            logger: logger,
+            clockWatch: clockWatch
+        )
         let voice =
             config.voice.enabled
             ? Voice(config: config.voice, logger: logger, changes: changes, metrics: metrics) : nil
@@ -68,6 +80,7 @@ extension Kiosk {
                 logger: logger,
                 clock: clock,
                 schedule: days.schedule,
+                clockWatch: clockWatch,
                 health: { [printer, door, queue, rollTickets = config.printer.rollTickets] in
                     let printed = printer?.status
                     return KioskHealth(
@@ -102,6 +115,7 @@ extension Kiosk {
                 changes: changes,
                 metrics: metrics,
                 schedule: days.schedule,
+                clockWatch: clockWatch,
                 clock: clock
             ),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),

@@ -68,6 +68,9 @@ public struct EventPage: Codable, Sendable, Equatable {
     /// The wait model the server uses for the store, which a kiosk's printed tickets and display use too
     /// (absent from servers before the measured estimate).
     public var model: WaitModel?
+    /// The server's clock when it answered, in milliseconds since 1970: a kiosk whose clock is far from it
+    /// issues no ticket until it is set (absent from servers before the clock check).
+    public var serverTime: Int64?
 
     public init(
         events: [StoreEvent],
@@ -75,8 +78,10 @@ public struct EventPage: Codable, Sendable, Equatable {
         keyRing: String?,
         timeZone: String? = nil,
         hours: StoreHours? = nil,
-        model: WaitModel? = nil
+        model: WaitModel? = nil,
+        serverTime: Int64? = nil
     ) {
+        self.serverTime = serverTime
         self.events = events
         self.last = last
         self.keyRing = keyRing

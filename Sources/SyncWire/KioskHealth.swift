@@ -17,11 +17,11 @@ public struct KioskHealth: Codable, Sendable, Equatable {
 
     public static let printerStates = [
         "ready", "printing", "paper_near_end", "paper_out", "cover_open", "fault", "disconnected", "starting",
-        "stopped",
+        "stopped", "closed", "clock_wrong",
     ]
-    public static let doorStates = ["ready", "disconnected", "starting", "stopped"]
+    public static let doorStates = ["ready", "disconnected", "starting", "stopped", "clock_wrong"]
     /// Printer states that need a person at the kiosk.
-    public static let troubled: Set = ["paper_out", "cover_open", "fault", "disconnected"]
+    public static let troubled: Set = ["paper_out", "cover_open", "fault", "disconnected", "clock_wrong"]
     /// Fewer tickets left than this is "paper low".
     public static let lowPaper = 50
     /// The largest count a report may carry.

@@ -236,6 +236,9 @@ struct FleetTests {
         }
         let page = try await call("GET", "\(api)/v1/stores/\(store)/events?after=0&limit=5000", token: credentials[0])
         let log = try JSONDecoder().decode(EventPage.self, from: page.data)
+        // The replica's clock, which kiosks check theirs against.
+        let skew = abs((log.serverTime ?? 0) - Int64(Date().timeIntervalSince1970 * 1000))
+        #expect(skew < 10_000, "the page's serverTime is \(skew) ms from this machine's clock")
         #expect(log.events.map(\.sequence) == log.events.indices.map { Int64($0 + 1) }, "the log has gaps")
         #expect(Set(log.events.map(\.id)).count == log.events.count, "an event twice")
         for (n, device) in ["printer-a", "printer-b"].enumerated() {

@@ -67,6 +67,7 @@ enum ConsoleCatalogue {
         "console.s.ready": "ready", "console.s.printing": "printing", "console.s.paper_near_end": "paper running out",
         "console.s.paper_out": "out of paper", "console.s.cover_open": "cover open", "console.s.fault": "fault",
         "console.s.disconnected": "disconnected", "console.s.starting": "starting", "console.s.stopped": "stopped",
+        "console.s.closed": "closed", "console.s.clock_wrong": "clock not set",
     ]
 
     static let italian: [String: String] = [
@@ -139,5 +140,6 @@ enum ConsoleCatalogue {
         "console.s.paper_near_end": "carta quasi finita",
         "console.s.paper_out": "carta finita", "console.s.cover_open": "coperchio aperto", "console.s.fault": "guasto",
         "console.s.disconnected": "scollegata", "console.s.starting": "in avvio", "console.s.stopped": "ferma",
+        "console.s.closed": "chiuso", "console.s.clock_wrong": "orologio da regolare",
     ]
 }

@@ -39,7 +39,8 @@ struct EventRoutes {
                 keyRing: Self.digest(try await keyRing(store)),
                 timeZone: logs.store(store)?.record.profile.timeZone,
                 hours: logs.store(store)?.record.profile.hours,
-                model: logs.store(store)?.estimator.model
+                model: logs.store(store)?.estimator.model,
+                serverTime: logs.clock.now().milliseconds
             )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in

@@ -46,7 +46,27 @@ final class DoorLoop: @unchecked Sendable {
             }
         }
         do {
-            let decisions = try station.decide(try reader.read(timeout: .milliseconds(100)))
+            let scans = try reader.read(timeout: .milliseconds(100))
+            if let wrong = station.days.clockWatch.verdict().problem(now: station.clock.now()) {
+                // Nothing is decided, expired or counted by a clock that cannot be believed: a scan now would be
+                // judged against the wrong day. Staff read why on the manager page.
+                if station.status.state != "clock_wrong" {
+                    station.publish(state: "clock_wrong")
+                    station.logger.error(
+                        "the door decides nothing until the clock is set",
+                        metadata: ["why": "\(wrong)"]
+                    )
+                }
+                if !scans.isEmpty {
+                    station.logger.warning(
+                        "scans not decided: the clock is wrong",
+                        metadata: ["scans": "\(scans.count)"]
+                    )
+                }
+                return
+            }
+            if station.status.state == "clock_wrong" { station.publish(state: "ready") }
+            let decisions = try station.decide(scans)
             for decision in decisions {
                 signals?.show(decision)
                 feedback(decision)

@@ -73,7 +73,11 @@ enum DisplayPage {
               announce(recent);
               if (recent.length > 0) $("recent").replaceChildren(...codes(recent)); else $("recent").textContent = "—";
               const called = $("called");
-              if (!q.open) {
+              const clockWrong = s.clock && !s.clock.trusted;
+              if (clockWrong) {
+                called.className = "none";
+                called.textContent = "no tickets for a moment";
+              } else if (!q.open) {
                 called.className = "none";
                 called.textContent = q.notice || "Closed";
               } else if (q.called.length > 0) {
@@ -92,7 +96,8 @@ enum DisplayPage {
               $("capacity").textContent = q.capacity;
               const p = s.printer;
               let notice = "";
-              if (p && p.paper == "out") notice = "The ticket printer is out of paper — please ask a member of staff.";
+              if (clockWrong) notice = "The kiosk's clock is not set — please ask a member of staff.";
+              else if (p && p.paper == "out") notice = "The ticket printer is out of paper — please ask a member of staff.";
               else if (p && (p.state == "fault" || p.state == "disconnected"))
                 notice = "The ticket printer is not working — please ask a member of staff.";
               $("notice").textContent = notice;

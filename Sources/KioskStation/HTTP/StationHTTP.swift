@@ -45,6 +45,8 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public var door: DoorStationStatus?
     public var sync: SyncStatus?
     public var voice: VoiceStatus?
+    /// Whether the box's clock is believed (absent from kiosks before the clock check).
+    public var clock: ClockWatch.Status?
     public var queue: Queue
 }
 
@@ -72,6 +74,7 @@ public enum StationHTTP {
         changes: ChangeFeed,
         metrics: StationMetrics,
         schedule: StoreSchedule,
+        clockWatch: ClockWatch? = nil,
         clock: WallClock = .system
     ) -> Router<BasicRequestContext> {
         let router = Router()
@@ -94,6 +97,8 @@ public enum StationHTTP {
                     opensAt = calendar.text(of: opens, from: now)
                 }
             }
+            let clockStatus = clockWatch?.status
+            let wrongClock = clockStatus?.problem.map { "Waiting for the right time: \($0)" }
             return StationStatus(
                 store: config.store.name,
                 device: config.device.id,
@@ -101,6 +106,7 @@ public enum StationHTTP {
                 door: door?.status,
                 sync: sync?.status,
                 voice: voice?.status,
+                clock: clockStatus,
                 queue: .init(
                     waiting: state.waitingCount,
                     inside: state.inside,
@@ -116,10 +122,11 @@ public enum StationHTTP {
                     opensAt: opensAt,
                     ticketsFrom: ticketsFrom,
                     exitCounts: state.countsExit(at: now),
-                    notice: opensAt.map { opens in
-                        ticketsFrom.map { "Closed — tickets from \($0), the store opens at \(opens)" }
-                            ?? "Closed — the store opens at \(opens)"
-                    }
+                    notice: wrongClock
+                        ?? opensAt.map { opens in
+                            ticketsFrom.map { "Closed — tickets from \($0), the store opens at \(opens)" }
+                                ?? "Closed — the store opens at \(opens)"
+                        }
                 )
             )
         }

@@ -71,6 +71,13 @@ public final class StationMetrics: Sendable {
             Double(status.queue.waiting)
         )
         gauge("queue_called", "Tickets called to the door now.", Double(status.queue.called.count))
+        if let clock = status.clock {
+            gauge(
+                "clock_trusted",
+                "1 while the box's clock is believed (NTP, the server's clock, or not before the last time seen).",
+                clock.trusted ? 1 : 0
+            )
+        }
         if let printer = status.printer {
             for state in PrinterStationStatus.State.allCases {
                 gauge(

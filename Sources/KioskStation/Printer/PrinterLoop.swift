@@ -94,6 +94,14 @@ final class PrinterLoop: @unchecked Sendable {
             where error.code == .disconnected || error.code == .timeout || error.code == .io
         {
             lost(error)
+        } catch let wrong as ClockWatch.Wrong {
+            // Said once by the watch; the status says it until the clock is set.
+            station.publish {
+                $0.state = .clockWrong
+                $0.waitingTicket = nil
+                $0.action = wrong.description
+            }
+            station.signal.sleep(.milliseconds(500))
         } catch  where LocalStore.isOutOfSpace(error) {
             let full = station.store.storageFull(error)
             if storageFault != full.directory {

@@ -12,6 +12,8 @@ public struct PrinterStationStatus: Sendable, Codable, Equatable {
         /// The store hands out no tickets now (closed, before its window): none is presented until
         /// `ticketsFrom`.
         case closed
+        /// The box's clock cannot be believed (``ClockWatch``): no ticket until it is set.
+        case clockWrong = "clock_wrong"
         case stopped
     }
 

@@ -36,7 +36,7 @@ public struct StationContext: Sendable {
         self.config = config
         self.store = store
         self.queue = queue
-        log = StationLog(store: store, queue: queue, config: config)
+        log = StationLog(store: store, queue: queue, config: config, clockWatch: days.clockWatch)
         self.logger = logger
         self.changes = changes
         self.clock = clock

@@ -22,6 +22,8 @@ public final class BusinessDayKeeper: Service, Sendable {
     let logger: Logger
     /// The store's clock and hours: days start as they say.
     public let schedule: StoreSchedule
+    /// Whether the clock can be believed: no day starts on a wrong one.
+    public let clockWatch: ClockWatch
     /// One writer at a time (printer thread, door thread, this service): the event is written once.
     private let writing = Mutex(())
 
@@ -31,9 +33,11 @@ public final class BusinessDayKeeper: Service, Sendable {
         queue: QueueReplica,
         clock: WallClock,
         logger: Logger,
-        schedule: StoreSchedule? = nil
+        schedule: StoreSchedule? = nil,
+        clockWatch: ClockWatch? = nil
     ) {
         self.schedule = schedule ?? StoreSchedule(configured: config, store: store, logger: logger)
+        self.clockWatch = clockWatch ?? ClockWatch(clock: clock, logger: logger, floor: nil)
         self.config = config
         self.store = store
         self.queue = queue
@@ -50,9 +54,11 @@ public final class BusinessDayKeeper: Service, Sendable {
     }
 
     /// Writes the current business day's `dayStarted` when the log has not started it yet. Returns whether it
-    /// wrote one. Throws when the log cannot be written (the caller must not decide on yesterday's state).
+    /// wrote one. Throws when the log cannot be written (the caller must not decide on yesterday's state), and
+    /// ``ClockWatch/Wrong`` while the clock cannot be believed (nothing may be decided by it).
     @discardableResult
     public func startDayIfDue() throws -> Bool {
+        try clockWatch.requireTrusted()
         let now = clock.now()
         let calendar = schedule.calendar
         let today = calendar.businessDay(at: now)
@@ -61,7 +67,7 @@ public final class BusinessDayKeeper: Service, Sendable {
             let before = queue.snapshot
             if let day = before.day, day >= today { return false }
             let event = calendar.dayStarted(today, store: config.store.id, device: config.device.id)
-            try StationLog(store: store, queue: queue, config: config).record([event])
+            try StationLog(store: store, queue: queue, config: config, clockWatch: clockWatch).record([event])
             let after = queue.snapshot
             logger.notice(
                 "business day started",
@@ -79,6 +85,8 @@ public final class BusinessDayKeeper: Service, Sendable {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try startDayIfDue()
+            } catch is ClockWatch.Wrong {
+                // Said once by the watch, and on the status.
             } catch {
                 logger.error(
                     "cannot start the business day",

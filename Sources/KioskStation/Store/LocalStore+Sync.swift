@@ -65,6 +65,13 @@ extension LocalStore {
         try db.read { try Int64.fetchOne($0, sql: "SELECT last_pulled FROM sync_state WHERE id = 1") ?? 0 }
     }
 
+    /// The newest time `device` stamped an event with: a time the kiosk's clock has been past (``ClockWatch``).
+    public func newestEventTime(of device: DeviceID) throws -> Timestamp? {
+        try db.read {
+            try Int64.fetchOne($0, sql: "SELECT MAX(time) FROM events WHERE device = ?", arguments: [device])
+        }.map { Timestamp(milliseconds: $0) }
+    }
+
     public func keyRegistered() throws -> Bool {
         try db.read { try Bool.fetchOne($0, sql: "SELECT key_registered FROM sync_state WHERE id = 1") ?? false }
     }

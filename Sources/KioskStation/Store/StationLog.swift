@@ -9,17 +9,21 @@ public struct StationLog: Sendable {
     public let queue: QueueReplica
     let storeID: StoreID
     let device: DeviceID
+    /// Keeps events from being stamped before the last time the clock was believed.
+    let clockWatch: ClockWatch?
 
-    public init(store: LocalStore, queue: QueueReplica, config: KioskConfig) {
+    public init(store: LocalStore, queue: QueueReplica, config: KioskConfig, clockWatch: ClockWatch? = nil) {
         self.store = store
         self.queue = queue
         storeID = config.store.id
         device = config.device.id
+        self.clockWatch = clockWatch
     }
 
-    /// A new event of this station at `time`, not recorded yet (see ``record(_:reserve:)``).
+    /// A new event of this station at `time` (never before the last time the clock was believed: a clock set
+    /// back does not put a tear-off ahead of those before it), not recorded yet (see ``record(_:reserve:)``).
     public func event(_ body: StoreEvent.Body, at time: Timestamp) -> StoreEvent {
-        StoreEvent.new(body, store: storeID, device: device, at: time)
+        StoreEvent.new(body, store: storeID, device: device, at: clockWatch?.stamp(time) ?? time)
     }
 
     /// Writes `events` in one transaction, then applies them. `reserve`: the storage reserve is given back

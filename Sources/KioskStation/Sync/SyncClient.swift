@@ -31,6 +31,8 @@ public final class SyncClient: Service, Sendable {
     let clock: WallClock
     /// Told the store's zone and hours from every page of the log.
     let schedule: StoreSchedule?
+    /// Told the server's clock from every page of the log.
+    let clockWatch: ClockWatch?
     private let published: Mutex<SyncStatus>
     /// Conflicts already logged, so each is logged once.
     private let reported = Mutex(0)
@@ -51,6 +53,7 @@ public final class SyncClient: Service, Sendable {
         logger: Logger,
         clock: WallClock = .system,
         schedule: StoreSchedule? = nil,
+        clockWatch: ClockWatch? = nil,
         health: (@Sendable () -> KioskHealth)? = nil,
         onKeyRingChanged: @escaping @Sendable () -> Void = {}
     ) throws {
@@ -75,6 +78,7 @@ public final class SyncClient: Service, Sendable {
         self.health = health
         self.clock = clock
         self.schedule = schedule
+        self.clockWatch = clockWatch
         self.base = base
         var status = SyncStatus(server: config.sync.server)
         status.quarantined = (try? store.quarantineCount()) ?? 0
@@ -231,6 +235,7 @@ public final class SyncClient: Service, Sendable {
                 reportConflicts()
                 try wantKeysOfNewIssuers(in: page.events)
             }
+            if let time = page.serverTime { clockWatch?.serverSays(Timestamp(milliseconds: time)) }
             if let name = page.timeZone { schedule?.serverSays(zone: name) }
             if let hours = page.hours { schedule?.serverSays(hours: hours) }
             if let model = page.model { schedule?.serverSays(model: model) }

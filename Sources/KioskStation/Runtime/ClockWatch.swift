@@ -1,0 +1,110 @@
+import Foundation
+import KioskCore
+import Logging
+import ServiceSupport
+import Synchronization
+
+/// The kiosk's belief in its wall clock (``ClockCheck``): asked before a business day starts, a ticket is
+/// issued or a scan decided; fed by the sync's readings of the server's clock and by systemd-timesyncd's flag.
+/// While the clock is wrong nothing is stamped with it: the printer hands out no ticket, the door decides
+/// nothing, and the status, the display, the manager page and a metric say why. A change either way is logged
+/// once.
+public final class ClockWatch: Sendable {
+    /// Why a day cannot start, a ticket be issued or a scan be decided now.
+    public struct Wrong: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What `/status` says of the clock.
+    public struct Status: Codable, Sendable, Equatable {
+        public var trusted: Bool
+        /// What it is believed by: `ntp`, `server`, `unchecked` (nothing to compare with; not before the last
+        /// time the kiosk saw); absent while wrong.
+        public var source: ClockCheck.Source?
+        /// While wrong: what is wrong and what to do.
+        public var problem: String?
+    }
+
+    /// Created by systemd-timesyncd once NTP synchronized the clock since boot (systemd 250 and later).
+    public static let timesyncFlag = "/run/systemd/timesync/synchronized"
+
+    let clock: WallClock
+    let logger: Logger
+    let synchronizedFlag: String
+    private struct State {
+        var check: ClockCheck
+        var server: (offset: Duration, read: ContinuousClock.Instant)?
+        var trusted: Bool?
+    }
+    private let state: Mutex<State>
+
+    /// `floor`: the newest time the kiosk is known to have seen (its log's own events), if any.
+    public init(
+        clock: WallClock,
+        logger: Logger,
+        floor: Timestamp?,
+        synchronizedFlag: String = ClockWatch.timesyncFlag
+    ) {
+        var check = ClockCheck(floor: ClockCheck.earliest)
+        if let floor { check.saw(floor) }
+        self.clock = clock
+        self.logger = logger
+        self.synchronizedFlag = synchronizedFlag
+        state = Mutex(State(check: check))
+    }
+
+    /// The server's clock read `time` just now (a page of its log).
+    public func serverSays(_ time: Timestamp) {
+        let offset = time - clock.now()
+        state.withLock { $0.server = (offset, .now) }
+    }
+
+    /// The verdict now; a trusted clock raises the floor to now.
+    public func verdict() -> ClockCheck.Verdict {
+        let now = clock.now()
+        let synchronized = FileManager.default.fileExists(atPath: synchronizedFlag)
+        let (verdict, changed) = state.withLock { state in
+            let reading = state.server.flatMap {
+                ContinuousClock.now - $0.read < ClockCheck.serverReadingLifetime ? $0.offset : nil
+            }
+            let verdict = state.check.verdict(now: now, synchronized: synchronized, serverOffset: reading)
+            if verdict.isTrusted { state.check.saw(now) }
+            let changed = state.trusted != verdict.isTrusted
+            state.trusted = verdict.isTrusted
+            return (verdict, changed)
+        }
+        if changed { log(verdict, now: now) }
+        return verdict
+    }
+
+    /// `time`, or the last time the clock was believed if `time` is before it: what a station stamps an event
+    /// with (a take while the clock is wrong joins the line behind those before it).
+    public func stamp(_ time: Timestamp) -> Timestamp {
+        state.withLock { state in state.check.floor.map { max(time, $0) } ?? time }
+    }
+
+    /// Throws ``Wrong`` while the clock cannot be believed.
+    public func requireTrusted() throws {
+        let verdict = verdict()
+        if let problem = verdict.problem(now: clock.now()) { throw Wrong(description: problem) }
+    }
+
+    public var status: Status {
+        let verdict = verdict()
+        if case .trusted(let source) = verdict { return Status(trusted: true, source: source) }
+        return Status(trusted: false, problem: verdict.problem(now: clock.now()))
+    }
+
+    private func log(_ verdict: ClockCheck.Verdict, now: Timestamp) {
+        let reads = Timestamp.localText(now, zone: .utc)
+        switch verdict {
+        case .trusted(let source):
+            logger.notice("the clock is believed", metadata: ["by": "\(source.rawValue)", "reads": "\(reads) UTC"])
+        case .wrong:
+            logger.error(
+                "the clock is wrong: no tickets, no decisions at the door",
+                metadata: ["reads": "\(reads) UTC", "action": "\(verdict.problem(now: now) ?? "")"]
+            )
+        }
+    }
+}
