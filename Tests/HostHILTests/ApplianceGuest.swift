@@ -34,8 +34,9 @@ final class GuestMachine {
         init(_ description: String) { self.description = description }
     }
 
-    /// Boots the guest (the `number`-th boot, told to the guest script as /rig/boot) and connects the scanner.
-    func boot(number: Int) throws {
+    /// Boots the guest (the `number`-th boot, told to the guest script as /rig/boot) and connects the scanner;
+    /// `qemu` adds options (`-rtc base=…`: the board's clock).
+    func boot(number: Int, qemu: [String] = []) throws {
         try "\(number)".write(toFile: "\(share)/boot", atomically: true, encoding: .utf8)
         let socket = "\(share)/scan.sock"
         try? FileManager.default.removeItem(atPath: socket)
@@ -46,8 +47,9 @@ final class GuestMachine {
             "APPLIANCE_NETDEV=hostfwd=tcp:127.0.0.1:\(statusPort)-:18080",
             "\(HIL.packageRoot)/Tests/appliance/boot.sh", image, disk, share, "1800",
             "-chardev", "socket,id=scan,path=\(socket),server=on,wait=off", "-serial", "chardev:scan",
-        ].joined(separator: " ")
-        let status = system("\(command) >\(printed) 2>&1")
+        ]
+        .joined(separator: " ")
+        let status = system("\(([command] + qemu).joined(separator: " ")) >\(printed) 2>&1")
         let text = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
         guard status == 0, let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw Failure("qemu did not start: boot.sh status \(status), \(text)")

@@ -34,7 +34,13 @@ make_printer_gadget printer "$(udc 0)"
 udevadm settle --timeout=30
 gpio_chip_up "/lib/modules/$(uname -r)/extra/gpio-sim-rig.ko" || t "gpio-sim did not come up"
 udevadm settle --timeout=10
-t "devices: $(ls /dev/clup/ 2>&1 | tr '\n' ' ') $SIM_CHIP $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1)"
+# Under software emulation and a loaded host, udev may take longer than settle waits: a shop's box has its
+# devices, with the package's rules applied, before its service starts (kioskd does not open the GPIO chip again).
+for _ in $(seq 120); do
+    [ -c /dev/g_printer0 ] && [ "$(stat -c %G "/dev/$SIM_CHIP" 2>/dev/null)" = kioskd ] && break
+    nap 0.5
+done
+t "devices: $(ls /dev/clup/ 2>&1 | tr '\n' ' ') $SIM_CHIP $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1) $(ls -l /dev/g_printer0 2>&1)"
 mkdir -p /rig/tickets
 emulator_up /rig/emulator.log escpos-emulator --profile citizen-ppu-700 --device /dev/g_printer0 \
     --out /rig/tickets --quiet

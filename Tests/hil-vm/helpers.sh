@@ -27,7 +27,7 @@ emulator_up() { # log program args...
     local out=$1; shift
     "$@" --control 9101 </dev/null >"$out" 2>&1 &
     emulator=$!
-    wait_until 10000 ctl status >/dev/null
+    wait_until 30000 ctl status >/dev/null
 }
 # The emulator's count of cut tickets in N, the last one's PNG in PNG and when its cut arrived in CUT_MS (the
 # wall clock's milliseconds: latencies end there, not when this script noticed, nor after the PNG was drawn).

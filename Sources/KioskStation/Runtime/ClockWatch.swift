@@ -35,6 +35,10 @@ public final class ClockWatch: Sendable {
         var check: ClockCheck
         var server: (offset: Duration, read: ContinuousClock.Instant)?
         var trusted: Bool?
+        /// The newest time the clock was believed (and the kiosk's own newest event at start): no event is
+        /// stamped before it while the clock is wrong, nor by a clock stepped back less than
+        /// ``ClockCheck/floorTolerance``.
+        var believed: Timestamp?
     }
     private let state: Mutex<State>
 
@@ -50,7 +54,7 @@ public final class ClockWatch: Sendable {
         self.clock = clock
         self.logger = logger
         self.synchronizedFlag = synchronizedFlag
-        state = Mutex(State(check: check))
+        state = Mutex(State(check: check, believed: floor))
     }
 
     /// The server's clock read `time` just now (a page of its log).
@@ -68,7 +72,15 @@ public final class ClockWatch: Sendable {
                 ContinuousClock.now - $0.read < ClockCheck.serverReadingLifetime ? $0.offset : nil
             }
             let verdict = state.check.verdict(now: now, synchronized: synchronized, serverOffset: reading)
-            if verdict.isTrusted { state.check.saw(now) }
+            if case .trusted(let source) = verdict {
+                // NTP and the server are right even where the kiosk saw later times: its clock ran ahead then.
+                let back = state.believed.map { $0 - now > ClockCheck.floorTolerance } ?? false
+                if source != .unchecked, back || (state.check.floor.map { now < $0 } ?? false) {
+                    state.check.floor = now
+                }
+                state.check.saw(now)
+                state.believed = back ? now : max(now, state.believed ?? now)
+            }
             let changed = state.trusted != verdict.isTrusted
             state.trusted = verdict.isTrusted
             return (verdict, changed)
@@ -77,10 +89,14 @@ public final class ClockWatch: Sendable {
         return verdict
     }
 
-    /// `time`, or the last time the clock was believed if `time` is before it: what a station stamps an event
-    /// with (a take while the clock is wrong joins the line behind those before it).
+    /// What a station stamps an event at `time` with: the last time the clock was believed if `time` is before
+    /// it while the clock is wrong (a take then joins the line behind those before it), or by less than
+    /// ``ClockCheck/floorTolerance`` (NTP stepped the clock back: the line keeps its order); else `time`.
     public func stamp(_ time: Timestamp) -> Timestamp {
-        state.withLock { state in state.check.floor.map { max(time, $0) } ?? time }
+        state.withLock { state in
+            guard let believed = state.believed, time < believed else { return time }
+            return state.trusted == false || believed - time <= ClockCheck.floorTolerance ? believed : time
+        }
     }
 
     /// Throws ``Wrong`` while the clock cannot be believed.
