@@ -24,22 +24,26 @@ finish() {
 }
 trap finish EXIT
 
+# The entrance's GPIO lines are there before the package, as on a box whose adapter is fitted when it is
+# installed: the package's rule must reach a chip that is already there (postinst triggers the gpio subsystem).
+gpio_chip_up "/lib/modules/$(uname -r)/extra/gpio-sim-rig.ko" || t "gpio-sim did not come up"
+udevadm settle --timeout=10
+t "before the package: $SIM_CHIP $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1)"
+
 # 1. The package, by apt, as an installer would (its dependencies are on the image: nothing is downloaded).
 apt-get install -y -qq --no-install-recommends /rig/clup-kiosk.deb >/rig/apt.log 2>&1
 check apt-install $? "$(dpkg-query -W -f='${Package} ${Version}' clup-kiosk 2>&1)"
+chip_is_kioskds() { [ "$(stat -c %G "/dev/$SIM_CHIP" 2>/dev/null)" = kioskd ]; }
+for _ in $(seq 60); do chip_is_kioskds && break; nap 0.5; done
+chip_is_kioskds
+check gpio-rule $? "the chip there before the package: $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1) after it"
 
-# The entrance's devices.
+# The printer, plugged in after the package. Under software emulation and a loaded host, udev may take longer
+# than settle waits: the checks below time kioskd from its start, not the devices.
 gadget_modules
 make_printer_gadget printer "$(udc 0)"
 udevadm settle --timeout=30
-gpio_chip_up "/lib/modules/$(uname -r)/extra/gpio-sim-rig.ko" || t "gpio-sim did not come up"
-udevadm settle --timeout=10
-# Under software emulation and a loaded host, udev may take longer than settle waits: a shop's box has its
-# devices, with the package's rules applied, before its service starts (kioskd does not open the GPIO chip again).
-for _ in $(seq 120); do
-    [ -c /dev/g_printer0 ] && [ "$(stat -c %G "/dev/$SIM_CHIP" 2>/dev/null)" = kioskd ] && break
-    nap 0.5
-done
+for _ in $(seq 120); do [ -c /dev/g_printer0 ] && break; nap 0.5; done
 t "devices: $(ls /dev/clup/ 2>&1 | tr '\n' ' ') $SIM_CHIP $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1) $(ls -l /dev/g_printer0 2>&1)"
 mkdir -p /rig/tickets
 emulator_up /rig/emulator.log escpos-emulator --profile citizen-ppu-700 --device /dev/g_printer0 \
