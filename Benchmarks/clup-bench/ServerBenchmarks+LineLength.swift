@@ -13,42 +13,60 @@ extension ServerBenchmarks {
         limits.openTicketsPerPlace = 1000
         let server = try await BenchServer(limits: limits)
         print("\n== A long line's cost: a store of 20 places with 30 and with 1,000 waiting")
-        var rates: [(take: Double, read: Double)] = []
-        for (n, waiting) in [30, 1000].enumerated() {
-            let store = try server.registerStore(capacity: 20, name: "Line \(waiting)").uuidString
-            let rate = try await FloodBenchmarks.onThread {
-                let client = try LoopbackHTTP(port: server.port)
-                var last = ""
-                func take(_ k: Int) throws -> String {
-                    let body = try client.request(
-                        "POST",
-                        "/v1/stores/\(store)/tickets",
-                        forwardedFor: "10.\(100 + n).\(k / 256).\(k % 256)"
-                    )
-                    guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-                        let id = (object["ticket"] as? [String: Any])?["id"] as? String
-                    else { throw BenchError("unexpected answer: \(String(decoding: body, as: UTF8.self))") }
-                    return id
-                }
-                for k in 0..<(20 + waiting) { last = try take(k) }
-                // Takes at the line's end (each one longer by one), then reads of the last ticket's status.
-                let started = ContinuousClock.now
-                for k in 0..<takes { last = try take(20 + waiting + k) }
-                let takeRate = Double(takes) / ((ContinuousClock.now - started).microseconds / 1e6)
-                let reading = ContinuousClock.now
-                // Each read from an address of its own, as shoppers' phones are: one address is paced at 20/s.
-                for k in 0..<reads {
-                    _ = try client.request(
-                        "GET",
-                        "/v1/tickets/\(last)",
-                        forwardedFor: "10.\(110 + n).\(k / 256).\(k % 256)"
-                    )
-                }
-                let readRate = Double(reads) / ((ContinuousClock.now - reading).microseconds / 1e6)
-                return (takeRate, readRate)
+        let lines = [30, 1000]
+        let stores = try lines.map { try server.registerStore(capacity: 20, name: "Line \($0)").uuidString }
+        let rates = try await FloodBenchmarks.onThread {
+            let client = try LoopbackHTTP(port: server.port)
+            func take(_ n: Int, _ k: Int) throws -> String {
+                let body = try client.request(
+                    "POST",
+                    "/v1/stores/\(stores[n])/tickets",
+                    forwardedFor: "10.\(100 + n).\(k / 256).\(k % 256)"
+                )
+                guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+                    let id = (object["ticket"] as? [String: Any])?["id"] as? String
+                else { throw BenchError("unexpected answer: \(String(decoding: body, as: UTF8.self))") }
+                return id
             }
-            print("\(waiting) waiting: takes \(Int(rate.0))/s, status reads \(Int(rate.1))/s")
-            rates.append(rate)
+            var last = ["", ""]
+            for n in lines.indices {
+                for k in 0..<(20 + lines[n]) { last[n] = try take(n, k) }
+            }
+            // Takes at each line's end (each one longer by one), then reads of its last ticket's status, in
+            // rounds that alternate the two stores: the database's growth and the machine's moments fall on both.
+            var takeTime: [Duration] = [.zero, .zero]
+            var readTime: [Duration] = [.zero, .zero]
+            for round in 0..<(takes / 20) {
+                for n in lines.indices {
+                    let started = ContinuousClock.now
+                    for j in 0..<20 { last[n] = try take(n, 20 + lines[n] + round * 20 + j) }
+                    takeTime[n] += ContinuousClock.now - started
+                }
+            }
+            for round in 0..<(reads / 50) {
+                for n in lines.indices {
+                    let started = ContinuousClock.now
+                    // Each read from an address of its own, as shoppers' phones are: one address is paced at 20/s.
+                    for j in 0..<50 {
+                        let k = round * 50 + j
+                        _ = try client.request(
+                            "GET",
+                            "/v1/tickets/\(last[n])",
+                            forwardedFor: "10.\(110 + n).\(k / 256).\(k % 256)"
+                        )
+                    }
+                    readTime[n] += ContinuousClock.now - started
+                }
+            }
+            return lines.indices.map { n in
+                (
+                    take: Double(takes / 20 * 20) / (takeTime[n].microseconds / 1e6),
+                    read: Double(reads / 50 * 50) / (readTime[n].microseconds / 1e6)
+                )
+            }
+        }
+        for (n, rate) in rates.enumerated() {
+            print("\(lines[n]) waiting: takes \(Int(rate.take))/s, status reads \(Int(rate.read))/s")
         }
         print(
             String(
