@@ -44,7 +44,7 @@ extension Kiosk {
         let clockWatch = ClockWatch(
             clock: clock,
             logger: logger,
-            floor: try store.newestEventTime(of: config.device.id)
+            floor: try store.lastEventTime(of: config.device.id)
         )
         let days = BusinessDayKeeper(
             config: config,

@@ -82,3 +82,11 @@ import Testing
         #expect(watch.recent.isEmpty)
     }
 }
+
+extension CallWatch {
+    /// A look at whole tickets (the call board gives ids, and the codes of the fresh ones only).
+    fileprivate mutating func newlyCalled(_ called: [Ticket], on day: BusinessDay) -> [TicketCode] {
+        let codes = Dictionary(called.map { ($0.id, $0.code) }) { first, _ in first }
+        return newlyCalled(called.map(\.id), on: day) { codes[$0] }
+    }
+}

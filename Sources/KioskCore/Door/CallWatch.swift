@@ -34,10 +34,4 @@ public struct CallWatch: Sendable, Equatable {
         recent = Array((fresh.reversed() + recent).prefix(recentLimit))
         return fresh
     }
-
-    /// ``newlyCalled(_:on:code:)`` of whole tickets.
-    public mutating func newlyCalled(_ called: [Ticket], on day: BusinessDay) -> [TicketCode] {
-        let codes = Dictionary(called.map { ($0.id, $0.code) }) { first, _ in first }
-        return newlyCalled(called.map(\.id), on: day) { codes[$0] }
-    }
 }

@@ -47,7 +47,7 @@ final class DoorLoop: @unchecked Sendable {
         }
         do {
             let scans = try reader.read(timeout: .milliseconds(100))
-            if let wrong = station.days.clockWatch.verdict().problem(now: station.clock.now()) {
+            if let wrong = station.days.clockWatch.problem {
                 // Nothing is decided, expired or counted by a clock that cannot be believed: a scan now would be
                 // judged against the wrong day. Staff read why on the manager page.
                 if station.status.state != "clock_wrong" {

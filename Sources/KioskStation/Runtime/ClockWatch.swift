@@ -64,7 +64,16 @@ public final class ClockWatch: Sendable {
     }
 
     /// The verdict now; a trusted clock raises the floor to now.
-    public func verdict() -> ClockCheck.Verdict {
+    public func verdict() -> ClockCheck.Verdict { judge().verdict }
+
+    /// What is wrong with the clock and what to do; nil while it is believed.
+    public var problem: String? {
+        let (verdict, now) = judge()
+        return verdict.problem(now: now)
+    }
+
+    /// The verdict, and the time it was made at.
+    private func judge() -> (verdict: ClockCheck.Verdict, now: Timestamp) {
         let now = clock.now()
         let synchronized = FileManager.default.fileExists(atPath: synchronizedFlag)
         let (verdict, changed) = state.withLock { state in
@@ -86,7 +95,7 @@ public final class ClockWatch: Sendable {
             return (verdict, changed)
         }
         if changed { log(verdict, now: now) }
-        return verdict
+        return (verdict, now)
     }
 
     /// What a station stamps an event at `time` with: the last time the clock was believed if `time` is before
@@ -101,14 +110,13 @@ public final class ClockWatch: Sendable {
 
     /// Throws ``Wrong`` while the clock cannot be believed.
     public func requireTrusted() throws {
-        let verdict = verdict()
-        if let problem = verdict.problem(now: clock.now()) { throw Wrong(description: problem) }
+        if let problem { throw Wrong(description: problem) }
     }
 
     public var status: Status {
-        let verdict = verdict()
+        let (verdict, now) = judge()
         if case .trusted(let source) = verdict { return Status(trusted: true, source: source) }
-        return Status(trusted: false, problem: verdict.problem(now: clock.now()))
+        return Status(trusted: false, problem: verdict.problem(now: now))
     }
 
     private func log(_ verdict: ClockCheck.Verdict, now: Timestamp) {

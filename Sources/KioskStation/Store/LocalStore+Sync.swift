@@ -65,10 +65,16 @@ extension LocalStore {
         try db.read { try Int64.fetchOne($0, sql: "SELECT last_pulled FROM sync_state WHERE id = 1") ?? 0 }
     }
 
-    /// The newest time `device` stamped an event with: a time the kiosk's clock has been past (``ClockWatch``).
-    public func newestEventTime(of device: DeviceID) throws -> Timestamp? {
+    /// The time of the last event `device` wrote here: a time the kiosk's clock has been past (``ClockWatch``).
+    /// Read backwards along the log's local order, which its own events follow as they are written: a start
+    /// reads a few rows, not every event the kiosk ever kept (a MAX over `time` has no index to use).
+    public func lastEventTime(of device: DeviceID) throws -> Timestamp? {
         try db.read {
-            try Int64.fetchOne($0, sql: "SELECT MAX(time) FROM events WHERE device = ?", arguments: [device])
+            try Int64.fetchOne(
+                $0,
+                sql: "SELECT time FROM events WHERE device = ? ORDER BY local_order DESC LIMIT 1",
+                arguments: [device]
+            )
         }.map { Timestamp(milliseconds: $0) }
     }
 
