@@ -17,31 +17,10 @@ import Testing
     func aBoardClockAt1970PrintsNothingUntilItIsSet() async throws {
         let deb = try #require(ProcessInfo.processInfo.environment["CLUP_TEST_DEB"], "CLUP_TEST_DEB is not set")
         try #require(HIL.isRoot, "the appliance image is made with debootstrap and chroot: run as root")
-        let server = try await ServerRig()
-        let rig = try EmulatorRig(profile: "custom-vkp80iii")
-        let share = HIL.temporaryDirectory("appliance-clock")
-        let guest = try GuestMachine(share: share)
-        defer {
-            guest.powerCut()
-            guest.removeDisk()
-            rig.stop()
-        }
-        let store = try await server.registerStore(["capacity": 500])
-        let credential = try await server.enroll(AppliancePowerCutTests.device, store: store)
-        try AppliancePowerCutTests().prepare(
-            share: share,
-            deb: deb,
-            credential: credential,
-            store: store,
-            printer: rig.tcp.port,
-            server: server
-        )
-        try FileManager.default.removeItem(atPath: "\(share)/guest.sh")
-        try FileManager.default.copyItem(
-            atPath: "\(HIL.packageRoot)/Tests/appliance/clock.sh",
-            toPath: "\(share)/guest.sh"
-        )
-        let read = { (name: String) in (try? String(contentsOfFile: "\(share)/\(name)", encoding: .utf8)) ?? "" }
+        let host = try await SyncedGuest(script: "clock.sh", deb: deb, share: "appliance-clock")
+        defer { host.stop() }
+        let (server, rig, share, guest, store) = (host.server, host.rig, host.share, host.guest, host.store)
+        let read = host.read
         let journal = {
             "kioskd: \(read("journal-2.txt").suffix(3000))\nconsole: \(read("console-2.log").suffix(1500))"
         }
@@ -111,7 +90,7 @@ import Testing
         let codes = rig.emulator.tickets.compactMap { $0.text.first { TicketCode($0) != nil } }
         #expect(Set(codes).count == codes.count, "codes printed twice: \(AppliancePowerCutTests.repeated(codes))")
         let log = try await server.app.database.events(store: store, after: 0, limit: .max)
-        let stale = log.filter { $0.device == AppliancePowerCutTests.device && $0.time < ClockCheck.earliest }
+        let stale = log.filter { $0.device == SyncedGuest.device && $0.time < ClockCheck.earliest }
         #expect(stale.isEmpty, "events stamped by the wrong clock: \(stale.prefix(3))")
         print(
             "Appliance clock: booted at \(bootClock) s since 1970 (systemd's date), believed \(trustedAfter) s after "

@@ -18,25 +18,14 @@ import Testing
 /// every event the server acknowledged is still in the kiosk's database, every kiosk event in the server's log
 /// once.
 @Suite(.serialized) struct AppliancePowerCutTests {
-    static let device = "cut-entrance"
-
     @Test(.enabled(if: ApplianceTests.skipReason == nil, Comment(rawValue: ApplianceTests.skipReason ?? "")))
     func powerCutsLoseNothing() async throws {
         let deb = try #require(ProcessInfo.processInfo.environment["CLUP_TEST_DEB"], "CLUP_TEST_DEB is not set")
         try #require(HIL.isRoot, "the appliance image is made with debootstrap and chroot: run as root")
         let cuts = ProcessInfo.processInfo.environment["CLUP_APPLIANCE_CUTS"].flatMap(Int.init) ?? 5
-        let server = try await ServerRig()
-        let rig = try EmulatorRig(profile: "custom-vkp80iii")
-        let share = HIL.temporaryDirectory("appliance-cuts")
-        let guest = try GuestMachine(share: share)
-        defer {
-            guest.powerCut()
-            guest.removeDisk()
-            rig.stop()
-        }
-        let store = try await server.registerStore(["capacity": 500])
-        let credential = try await server.enroll(Self.device, store: store)
-        try prepare(share: share, deb: deb, credential: credential, store: store, printer: rig.tcp.port, server: server)
+        let host = try await SyncedGuest(script: "power-cuts.sh", deb: deb, share: "appliance-cuts")
+        defer { host.stop() }
+        let (server, rig, share, guest, store) = (host.server, host.rig, host.share, host.guest, host.store)
 
         var run = CutRun(rig: rig, server: server, store: store)
         var started: [Double] = []
@@ -59,7 +48,7 @@ import Testing
         let off = guest.waitOff(timeout: .seconds(120))
         await server.stop(removingData: false)
 
-        let read = { (name: String) in (try? String(contentsOfFile: "\(share)/\(name)", encoding: .utf8)) ?? "" }
+        let read = host.read
         let diagnosis = {
             "install: \(read("install.txt")) kioskd: \(read("journal-final.txt").suffix(3000))\nconsole: "
                 + read("console-\(cuts + 1).log").suffix(2000)
@@ -93,8 +82,8 @@ import Testing
         // Every event the server acknowledged is still in the kiosk's database, and every kiosk event is in the
         // server's log once.
         let local = try LocalStore(path: "\(share)/final.sqlite").events()
-        let mine = Set(log.filter { $0.device == Self.device }.map(\.id))
-        let kept = Set(local.filter { $0.device == Self.device }.map(\.id))
+        let mine = Set(log.filter { $0.device == SyncedGuest.device }.map(\.id))
+        let kept = Set(local.filter { $0.device == SyncedGuest.device }.map(\.id))
         #expect(mine.subtracting(kept).isEmpty, "acknowledged but lost by the kiosk: \(mine.subtracting(kept).count)")
         #expect(kept.subtracting(mine).isEmpty, "never reached the server: \(kept.subtracting(mine).count)")
 
@@ -106,45 +95,6 @@ import Testing
             """
         print(table)
         try? FileManager.default.removeItem(atPath: share)
-    }
-
-    /// The guest's share: the guest script, the package, kioskd's configuration and credential.
-    func prepare(
-        share: String,
-        deb: String,
-        credential: String,
-        store: StoreID,
-        printer: Int,
-        server: ServerRig
-    )
-        throws
-    {
-        let fm = FileManager.default
-        try fm.copyItem(atPath: "\(HIL.packageRoot)/Tests/appliance/power-cuts.sh", toPath: "\(share)/guest.sh")
-        try fm.copyItem(atPath: deb, toPath: "\(share)/clup-kiosk.deb")
-        try credential.write(toFile: "\(share)/credential", atomically: true, encoding: .utf8)
-        try """
-        [store]
-        id = "\(store.uuidString)"
-        name = "Power Cut Market"
-        capacity = 500
-        [device]
-        id = "\(Self.device)"
-        [printer]
-        address = "tcp://10.0.2.2:\(printer)"
-        profile = "custom-vkp80iii"
-        [door]
-        enabled = true
-        scanner = "serial:///dev/ttyS1?baud=115200"
-        [sync]
-        server = "http://10.0.2.2:\(server.port)"
-        credential_file = "/etc/kioskd/credential"
-        insecure = true
-        pull_wait_seconds = 5
-        [http]
-        host = "0.0.0.0"
-        port = 18080
-        """.write(toFile: "\(share)/kioskd.toml", atomically: true, encoding: .utf8)
     }
 
     static func repeated<T: Hashable>(_ values: [T]) -> [T] {

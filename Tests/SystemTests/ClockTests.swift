@@ -18,45 +18,14 @@ import FoundationNetworking
 @Suite(.serialized) struct ClockTests {
     @Test(.enabled(if: FakeClockKioskd.ready, Comment(rawValue: FakeClockKioskd.skip)))
     func aClockBackAtAnOldDatePrintsNothingUntilItIsSet() async throws {
-        // A presenter that cannot retract: the ticket left in it across the restarts stays.
-        let profiles = try HIL.profileWithoutRetract("custom-vkp80iii")
-        defer { try? FileManager.default.removeItem(atPath: profiles) }
-        let rig = try EmulatorRig(profile: "custom-vkp80iii", directories: [profiles])
-        defer { rig.stop() }
-        let scanner = try SerialScannerEmulator(suffix: .cr)
-        defer { scanner.close() }
-        let state = HIL.temporaryDirectory("clock")
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let port = try HIL.freePort()
-        let config = try KioskdConfig.write(
-            state: state,
-            printer: rig.tcpAddress,
-            store: StationRig.store,
-            device: "entrance",
-            httpPort: port,
-            store: "capacity = 1",
-            printer: "profile_directories = [\"\(profiles)\"]",
-            extra: """
-                [door]
-                enabled = true
-                scanner = "serial://\(scanner.path)"
-                """,
-            logLevel: "info"
-        )
-        let kioskd = FakeClockKioskd(config: config, port: port, state: state)
-        func running(_ what: String, _ body: () async throws -> Void) async throws {
-            do {
-                try await body()
-            } catch {
-                kioskd.stop()
-                Issue.record("kioskd's log \(what):\n\(kioskd.logText)")
-                throw error
-            }
-        }
+        let entrance = try FakeClockEntrance("clock", store: "capacity = 1", logLevel: "info")
+        defer { entrance.stop() }
+        let (rig, scanner, kioskd) = (entrance.rig, entrance.scanner, entrance.kioskd)
+        let port = kioskd.port
 
         // Today, the clock right: three tickets torn off, the first let in.
         try kioskd.start(shiftedBy: 0)
-        try await running("today") {
+        try await entrance.running("today") {
             for n in 1...3 {
                 _ = try await rig.requireTickets(n)
                 try await Task.sleep(for: .milliseconds(60))
@@ -73,7 +42,7 @@ import FoundationNetworking
 
         // Started again with the clock three days back (the time saved at the last clean shutdown).
         try kioskd.start(shiftedBy: -3 * 86_400)
-        try await running("with the clock three days back") {
+        try await entrance.running("with the clock three days back") {
             let wrong = await kioskd.until {
                 $0.clock?.trusted == false && $0.door?.state == "clock_wrong"
             }
@@ -100,7 +69,7 @@ import FoundationNetworking
 
         // The clock set right (NTP answered): the same day goes on, the next number follows the last printed.
         try kioskd.start(shiftedBy: 0)
-        try await running("with the clock set") {
+        try await entrance.running("with the clock set") {
             #expect(await kioskd.until { $0.clock?.trusted == true && $0.door?.state == "ready" } != nil)
             let next = try await rig.requireTickets(printed + 1)
             let codes = next.compactMap { ticket in ticket.text.first { $0.contains("A00") } }

@@ -20,33 +20,15 @@ import FoundationNetworking
     func theNextMorningUnderAFakeClock() async throws {
         // A presenter that cannot retract: the ticket left in it overnight stays (RetractTests and
         // BadDaySyncTests have the one that can).
-        let profiles = try HIL.profileWithoutRetract("custom-vkp80iii")
-        defer { try? FileManager.default.removeItem(atPath: profiles) }
-        let rig = try EmulatorRig(profile: "custom-vkp80iii", directories: [profiles])
-        defer { rig.stop() }
-        let scanner = try SerialScannerEmulator(suffix: .cr)
-        defer { scanner.close() }
-        let state = HIL.temporaryDirectory("fake-clock")
-        defer { try? FileManager.default.removeItem(atPath: state) }
-        let port = try HIL.freePort()
-        let config = try KioskdConfig.write(
-            state: state,
-            printer: rig.tcpAddress,
-            store: StationRig.store,
-            device: "entrance",
-            httpPort: port,
+        let entrance = try FakeClockEntrance(
+            "fake-clock",
             store: """
                 capacity = 3
                 opening_time = "07:00"
-                """,
-            printer: "profile_directories = [\"\(profiles)\"]",
-            extra: """
-                [door]
-                enabled = true
-                scanner = "serial://\(scanner.path)"
                 """
         )
-        let kioskd = FakeClockKioskd(config: config, port: port, state: state)
+        defer { entrance.stop() }
+        let (rig, scanner, kioskd) = (entrance.rig, entrance.scanner, entrance.kioskd)
         /// The store's clock in UTC.
         func utc(_ text: String) -> Timestamp {
             let formatter = ISO8601DateFormatter()
@@ -55,7 +37,7 @@ import FoundationNetworking
 
         // The evening: six tickets torn off, three let in (capacity 3).
         try kioskd.start(shiftedBy: FakeClockKioskd.seconds(to: utc("2026-11-23T21:50:00Z")))
-        do {
+        try await entrance.running("in the evening") {
             for n in 1...6 {
                 _ = try await rig.requireTickets(n)
                 try await Task.sleep(for: .milliseconds(60))
@@ -65,18 +47,13 @@ import FoundationNetworking
             #expect(await kioskd.until { $0.door?.state == "ready" && $0.queue.waiting == 6 } != nil)
             for n in 0..<3 { #expect(try await kioskd.scan(tickets[n].qrCodes[0], on: scanner) == "admit A00\(n + 1)") }
             #expect(try await kioskd.scan(tickets[3].qrCodes[0], on: scanner) == "store_full A004")
-        } catch {
-            let running = kioskd.isRunning
-            kioskd.stop()
-            Issue.record("kioskd (\(running ? "running" : "exited")), its log in the evening:\n\(kioskd.logText)")
-            throw error
         }
         kioskd.stop()
         let tickets = rig.emulator.tickets
 
         // 08:05 the next morning, started again on the same state.
         try kioskd.start(shiftedBy: FakeClockKioskd.seconds(to: utc("2026-11-24T08:05:00Z")))
-        do {
+        try await entrance.running("in the morning") {
             let fresh = await kioskd.until {
                 $0.queue.inside == 0 && $0.queue.waiting == 0 && $0.door?.state == "ready"
             }
@@ -89,10 +66,6 @@ import FoundationNetworking
             let next = try await rig.requireTickets(8)
             #expect(next[7].text.contains { $0.contains("A001") }, "numbers did not restart: \(next[7].text)")
             #expect(await kioskd.until { $0.queue.inside == 1 } != nil)
-        } catch {
-            kioskd.stop()
-            Issue.record("kioskd's log in the morning:\n\(kioskd.logText)")
-            throw error
         }
         #expect(kioskd.stop() == 0)
     }

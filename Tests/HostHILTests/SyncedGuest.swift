@@ -1,0 +1,66 @@
+import Foundation
+import KioskCore
+
+@testable import Rigs
+
+/// An appliance guest whose kiosk syncs with this host: clup-server and the printer emulator run here (the
+/// guest reaches them at 10.0.2.2, so they outlive its power cuts, as a shop's printer and the chain's server
+/// do) for a store of 500 places; the share holds the guest's script, the package, and kioskd's configuration
+/// (that printer and server, a serial scanner on ttyS1, its status on port 18080) and credential.
+final class SyncedGuest {
+    static let device = "cut-entrance"
+
+    let server: ServerRig
+    let rig: EmulatorRig
+    let share: String
+    let guest: GuestMachine
+    let store: StoreID
+
+    /// `script`: the guest's script, in Tests/appliance.
+    init(script: String, deb: String, share name: String) async throws {
+        server = try await ServerRig()
+        rig = try EmulatorRig(profile: "custom-vkp80iii")
+        share = HIL.temporaryDirectory(name)
+        guest = try GuestMachine(share: share)
+        store = try await server.registerStore(["capacity": 500])
+        let credential = try await server.enroll(Self.device, store: store)
+        let fm = FileManager.default
+        try fm.copyItem(atPath: "\(HIL.packageRoot)/Tests/appliance/\(script)", toPath: "\(share)/guest.sh")
+        try fm.copyItem(atPath: deb, toPath: "\(share)/clup-kiosk.deb")
+        try credential.write(toFile: "\(share)/credential", atomically: true, encoding: .utf8)
+        try """
+        [store]
+        id = "\(store.uuidString)"
+        name = "Power Cut Market"
+        capacity = 500
+        [device]
+        id = "\(Self.device)"
+        [printer]
+        address = "tcp://10.0.2.2:\(rig.tcp.port)"
+        profile = "custom-vkp80iii"
+        [door]
+        enabled = true
+        scanner = "serial:///dev/ttyS1?baud=115200"
+        [sync]
+        server = "http://10.0.2.2:\(server.port)"
+        credential_file = "/etc/kioskd/credential"
+        insecure = true
+        pull_wait_seconds = 5
+        [http]
+        host = "0.0.0.0"
+        port = 18080
+        """.write(toFile: "\(share)/kioskd.toml", atomically: true, encoding: .utf8)
+    }
+
+    /// A file the guest wrote back to the share ("" if there is none).
+    func read(_ name: String) -> String {
+        (try? String(contentsOfFile: "\(share)/\(name)", encoding: .utf8)) ?? ""
+    }
+
+    /// The guest killed and its disk removed, the printer stopped (the server stops when the test says).
+    func stop() {
+        guest.powerCut()
+        guest.removeDisk()
+        rig.stop()
+    }
+}
