@@ -73,6 +73,11 @@ install -m 0644 README.md packaging/debian/copyright "$root/usr/share/doc/clup-k
 install -d "$root/usr/share/doc/clup-kiosk/docs"
 install -m 0644 docs/*.md docs/clup-server.openapi.yaml "$root/usr/share/doc/clup-kiosk/docs/"
 install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$root/DEBIAN/"
+# preinst carries the sysusers files, so the groups the udev rules name exist before the rules land.
+awk '/^@SYSUSERS@$/ { while ((getline line < "systemd/kioskd.sysusers") > 0) print line
+                      while ((getline line < "systemd/clup-server.sysusers") > 0) print line; next } { print }' \
+    packaging/debian/preinst.in >"$root/DEBIAN/preinst"
+chmod 0755 "$root/DEBIAN/preinst"
 printf '%s\n' /etc/kioskd/kioskd.toml /etc/clup-server/clup-server.toml >"$root/DEBIAN/conffiles"
 
 # Library dependencies as dpkg-shlibdeps finds them (it wants a debian/control beside it).

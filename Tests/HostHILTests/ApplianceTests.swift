@@ -48,7 +48,7 @@ import Testing
         for line in results.split(separator: "\n") { print("  \(line)") }
         #expect(run.status == 0, "\(diagnosis)")
         for check in [
-            "apt-install", "gpio-rule", "unit-started", "unit-clean", "usb-print", "tear-off", "gpio", "voice",
+            "apt-install", "gpio-rule", "udev-group", "unit-started", "unit-clean", "usb-print", "tear-off", "gpio", "voice",
             "watchdog", "security",
         ] {
             #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")

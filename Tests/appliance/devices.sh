@@ -31,12 +31,21 @@ udevadm settle --timeout=10
 t "before the package: $SIM_CHIP $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1)"
 
 # 1. The package, by apt, as an installer would (its dependencies are on the image: nothing is downloaded).
-apt-get install -y -qq --no-install-recommends /rig/clup-kiosk.deb >/rig/apt.log 2>&1
+# A device event between dpkg's unpack and its configure (apt runs them apart), as when something is plugged in
+# during an install: udevd loads the rules that just landed (it looks at most every 3 s) and resolves their
+# group names then, before postinst runs.
+land='if [ -e /lib/udev/rules.d/70-clup-kiosk.rules ] && [ ! -e /run/rig-rules-landed ]; then
+    touch /run/rig-rules-landed; sleep 3.5; udevadm trigger --subsystem-match=gpio --action=change; udevadm settle; fi'
+apt-get install -y -qq --no-install-recommends -o DPkg::Options::="--post-invoke=$land" \
+    /rig/clup-kiosk.deb >/rig/apt.log 2>&1
 check apt-install $? "$(dpkg-query -W -f='${Package} ${Version}' clup-kiosk 2>&1)"
 chip_is_kioskds() { [ "$(stat -c %G "/dev/$SIM_CHIP" 2>/dev/null)" = kioskd ]; }
 for _ in $(seq 60); do chip_is_kioskds && break; nap 0.5; done
 chip_is_kioskds
 check gpio-rule $? "the chip there before the package: $(stat -c '%G %a' "/dev/$SIM_CHIP" 2>&1) after it"
+# udevd names a group it could not resolve when it loaded the rules: the package's users must exist first.
+unknown=$(journalctl -b -u systemd-udevd --no-pager 2>/dev/null | grep -c "group.*kioskd\|kioskd.*group")
+check udev-group "$([ "$unknown" = 0 ]; echo $?)" "udevd's complaints about the kioskd group: $unknown"
 
 # The printer, plugged in after the package. Under software emulation and a loaded host, udev may take longer
 # than settle waits: the checks below time kioskd from its start, not the devices.
