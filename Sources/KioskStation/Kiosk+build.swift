@@ -37,7 +37,10 @@ extension Kiosk {
                     + "create it for the kiosk user or set [device] state_directory"
             )
         }
-        let store = try LocalStore(path: "\(config.device.stateDirectory)/kioskd.sqlite")
+        let (store, damage) = try LocalStore.open(directory: config.device.stateDirectory)
+        if let damage {
+            logger.critical("\(damage.sentence)", metadata: ["kept_as": "\(damage.keptAs ?? "-")"])
+        }
         let changes = ChangeFeed()
         let metrics = StationMetrics()
         let queue = try QueueReplica(store: store, capacity: config.store.capacity, changes: changes)
@@ -116,6 +119,7 @@ extension Kiosk {
                 metrics: metrics,
                 schedule: days.schedule,
                 clockWatch: clockWatch,
+                damage: damage,
                 clock: clock
             ),
             configuration: .init(address: .hostname(config.http.host, port: config.http.port), serverName: "kioskd"),

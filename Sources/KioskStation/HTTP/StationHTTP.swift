@@ -47,6 +47,8 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public var voice: VoiceStatus?
     /// Whether the box's clock is believed (absent from kiosks before the clock check).
     public var clock: ClockWatch.Status?
+    /// The database the card damaged, found at this start and set aside (absent: none).
+    public var databaseDamage: StoreDamage?
     public var queue: Queue
 }
 
@@ -75,6 +77,7 @@ public enum StationHTTP {
         metrics: StationMetrics,
         schedule: StoreSchedule,
         clockWatch: ClockWatch? = nil,
+        damage: StoreDamage? = nil,
         clock: WallClock = .system
     ) -> Router<BasicRequestContext> {
         let router = Router()
@@ -107,6 +110,7 @@ public enum StationHTTP {
                 sync: sync?.status,
                 voice: voice?.status,
                 clock: clockStatus,
+                databaseDamage: damage,
                 queue: .init(
                     waiting: state.waitingCount,
                     inside: state.inside,
@@ -122,7 +126,7 @@ public enum StationHTTP {
                     opensAt: opensAt,
                     ticketsFrom: ticketsFrom,
                     exitCounts: state.countsExit(at: now),
-                    notice: wrongClock
+                    notice: wrongClock ?? damage?.sentence
                         ?? opensAt.map { opens in
                             ticketsFrom.map { "Closed — tickets from \($0), the store opens at \(opens)" }
                                 ?? "Closed — the store opens at \(opens)"

@@ -78,6 +78,11 @@ public final class StationMetrics: Sendable {
                 clock.trusted ? 1 : 0
             )
         }
+        gauge(
+            "database_damaged",
+            "1 when this start found the database damaged and set it aside (see /status databaseDamage).",
+            status.databaseDamage == nil ? 0 : 1
+        )
         if let printer = status.printer {
             for state in PrinterStationStatus.State.allCases {
                 gauge(

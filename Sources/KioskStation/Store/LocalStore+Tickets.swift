@@ -52,11 +52,16 @@ extension LocalStore {
                     sql: "SELECT MAX(number) FROM printed_tickets WHERE prefix = ? AND business_day = ?",
                     arguments: [prefix, day.number]
                 ) ?? 0
+            // Above every number reserved from a database before this one (one the card damaged), and reserved
+            // before it is handed out.
+            let floor = codes.reservation?.floor(database: databaseID, prefix: prefix, day: day.number) ?? 0
+            let number = max(last, floor) + 1
+            try codes.cover(number, database: databaseID, prefix: prefix, day: day.number)
             let ticket = Ticket(
                 id: .v7(at: now),
                 store: store,
                 kind: .paper,
-                code: TicketCode(prefix: prefix, number: last + 1),
+                code: TicketCode(prefix: prefix, number: number),
                 issuedAt: now,
                 issuer: device
             )
@@ -66,7 +71,7 @@ extension LocalStore {
                     INSERT INTO printed_tickets (id, prefix, business_day, number, issued_at, qr)
                     VALUES (?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [ticket.id.uuidString, prefix, day.number, last + 1, now.milliseconds, text]
+                arguments: [ticket.id.uuidString, prefix, day.number, number, now.milliseconds, text]
             )
             let event = event(ticket)
             try insert(event, db)

@@ -20,6 +20,11 @@ public final class LocalStore: Sendable {
     /// The station's own events written so far, to tell whether the outbox grew since the push drained it.
     public let appends = Atomic<Int>(0)
 
+    /// The printer's reserved numbers, beside the database (see ``CodeReservation``).
+    public let codes: CodeReservationFile
+    /// This database's own id, made with it: a reservation made from another database is kept above.
+    public let databaseID: String
+
     public struct StoreError: Error, Sendable, CustomStringConvertible {
         public let description: String
     }
@@ -37,6 +42,8 @@ public final class LocalStore: Sendable {
         configuration.busyMode = .timeout(5)
         do {
             db = try DatabaseQueue(path: path, configuration: configuration)
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            throw error  // the file is not a database (any more): see ``open(directory:now:)``
         } catch {
             throw StoreError(
                 description:
@@ -45,7 +52,9 @@ public final class LocalStore: Sendable {
             )
         }
         self.path = path
+        codes = CodeReservationFile(database: path)
         try Self.migrator.migrate(db)
+        databaseID = try db.read { try String.fetchOne($0, sql: "SELECT database_id FROM sync_state") } ?? ""
     }
 
     static var migrator: DatabaseMigrator {
@@ -175,6 +184,16 @@ public final class LocalStore: Sendable {
                         reason TEXT NOT NULL,
                         refused_at INTEGER NOT NULL
                     )
+                    """
+            )
+        }
+        migrator.registerMigration("v14: the database's own id") { db in
+            // What the printer's reserved numbers (kioskd.codes) name: a database that is not the one they were
+            // reserved from (after damage) numbers the day above them.
+            try db.execute(
+                sql: """
+                    ALTER TABLE sync_state ADD COLUMN database_id TEXT;
+                    UPDATE sync_state SET database_id = lower(hex(randomblob(16)));
                     """
             )
         }

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+
+/// A database the card damaged (or lost), found at start: what was wrong and where the damaged file was kept.
+public struct StoreDamage: Codable, Sendable, Equatable {
+    /// What was found, e.g. "file is not a database" or "the database was missing or empty".
+    public var found: String
+    /// The damaged file, kept aside for support (absent when there was none to keep).
+    public var keptAs: String?
+    /// The last number reserved before the damage (`A199`): today's codes go on above it.
+    public var numberedAbove: String?
+
+    /// What the log, the manager page and `/status` say.
+    public var sentence: String {
+        let kept = keptAs.map { " — kept aside as \($0)" } ?? ""
+        let numbers =
+            numberedAbove.map { "today's codes go on above \($0)" }
+            ?? "no reserved numbers were found (kioskd.codes): codes may repeat earlier ones until tomorrow"
+        return "The kiosk's database was damaged (\(found))\(kept); started on a new one: the line is rebuilt "
+            + "from clup-server's log when it is reached, \(numbers). Replace the SD card if it happens again."
+    }
+}
+
+extension LocalStore {
+    /// The damaged copies kept in the state directory: older ones are deleted.
+    static let damagedCopiesKept = 2
+
+    /// Opens the station's database in `directory`, checked (SQLite's `quick_check`). A damaged one — not a
+    /// database, malformed pages, or missing while the printer's reserved numbers say there was one — is
+    /// kept aside (`kioskd.sqlite.damaged-…`) and a new one made: the kiosk starts, says so (the returned
+    /// ``StoreDamage``), and its printer numbers above what it reserved before (``CodeReservation``).
+    public static func open(directory: String, now: Date = Date()) throws -> (store: LocalStore, damage: StoreDamage?) {
+        let path = "\(directory)/kioskd.sqlite"
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        var found: String
+        do {
+            let store = try LocalStore(path: path)
+            let check = try store.quickCheck()
+            if check == ["ok"] {
+                guard size == 0, store.codes.exists, store.codes.reservation?.database != store.databaseID else {
+                    return (store, nil)
+                }
+                return (store, damage("the database was missing or empty", keptAs: nil, codes: store.codes))
+            }
+            found = check.prefix(3).joined(separator: "; ")
+        } catch let error as DatabaseError where isDamage(error) {
+            found = error.message ?? "\(error.resultCode)"
+        }
+        let kept = try setAside(path, at: now)
+        let store = try LocalStore(path: path)
+        return (store, damage(found, keptAs: kept, codes: store.codes))
+    }
+
+    private static func damage(_ found: String, keptAs: String?, codes: CodeReservationFile) -> StoreDamage {
+        let numbered = codes.reservation.map { "\($0.prefix)\($0.upTo)" }
+        return StoreDamage(found: found, keptAs: keptAs, numberedAbove: numbered)
+    }
+
+    /// SQLite's quick consistency check (every page's structure, not the indexes' agreement): `["ok"]`, or
+    /// what is damaged. Reads the whole file once.
+    func quickCheck() throws -> [String] {
+        try db.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+    }
+
+    static func isDamage(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode)
+    }
+
+    /// Renames the damaged database (and its write-ahead log) aside; returns the new name. Keeps the newest
+    /// ``damagedCopiesKept`` copies.
+    private static func setAside(_ path: String, at now: Date) throws -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let kept = "\(path).damaged-\(formatter.string(from: now))"
+        let files = FileManager.default
+        do {
+            try files.moveItem(atPath: path, toPath: kept)
+            if files.fileExists(atPath: path + "-wal") {
+                try files.moveItem(atPath: path + "-wal", toPath: kept + "-wal")
+            }
+            try? files.removeItem(atPath: path + "-shm")
+        } catch {
+            throw StoreError(
+                description: "\(path) is damaged and cannot be moved aside (\(error)) — the state directory must be "
+                    + "writable by the kiosk user; or move the file away by hand and start kioskd again"
+            )
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent + ".damaged-"
+        let copies = ((try? files.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasPrefix(name) && !$0.hasSuffix("-wal") }.sorted()
+        for old in copies.dropLast(damagedCopiesKept) {
+            try? files.removeItem(atPath: "\(directory)/\(old)")
+            try? files.removeItem(atPath: "\(directory)/\(old)-wal")
+        }
+        return kept
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import KioskCore
+import Testing
+
+@testable import KioskStation
+
+/// A database the card damaged: pages overwritten with garbage, the file cut short, its header gone, or the file
+/// missing. The kiosk opens a new one (it neither crash-loops nor starts unaware): the damaged file is kept aside,
+/// what was found is said, and the printer numbers the day above every code it reserved before.
+@Suite struct DamagedStoreTests {
+    let storeID = UUID()
+    let day = BusinessDay(number: 20_000)
+
+    /// A state directory whose database printed `count` tickets (prefix A, `day`).
+    func printed(_ count: Int) throws -> String {
+        let dir = NSTemporaryDirectory() + "clup-damage-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
+        for _ in 0..<count { _ = try issue(store) }
+        return dir
+    }
+
+    func issue(_ store: LocalStore) throws -> IssuedTicket {
+        var config = KioskConfig(store: .init(id: storeID))
+        config.device.id = "d"
+        let log = StationLog(store: store, queue: try QueueReplica(store: store, capacity: 10), config: config)
+        return try log.issueTicket(prefix: "A", day: day, at: Timestamp(milliseconds: 1_000)) { "QR-\($0.code)" }
+    }
+
+    /// Writes `bytes` of garbage at `offset` of the database.
+    func overwrite(_ dir: String, at offset: UInt64, bytes: Int) throws {
+        let file = try #require(FileHandle(forWritingAtPath: "\(dir)/kioskd.sqlite"))
+        try file.seek(toOffset: offset)
+        var rng = SystemRandomNumberGenerator()
+        try file.write(contentsOf: Data((0..<bytes).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+        try file.close()
+    }
+
+    func size(_ dir: String) throws -> UInt64 {
+        try #require(try FileManager.default.attributesOfItem(atPath: "\(dir)/kioskd.sqlite")[.size] as? UInt64)
+    }
+
+    @Test func anUndamagedDatabaseOpensAsItWas() throws {
+        let dir = try printed(3)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, damage) = try LocalStore.open(directory: dir)
+        #expect(damage == nil)
+        #expect(try issue(store).ticket.code.description == "A004")
+        #expect(try store.quickCheck() == ["ok"])
+    }
+
+    @Test(arguments: ["pages", "header", "cut"])
+    func aDamagedDatabaseIsKeptAsideAndNumbersGoOnAboveTheReserved(_ damage: String) throws {
+        let dir = try printed(130)  // two reservations: up to 100, then up to 200
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let length = try size(dir)
+        #expect(length > 8 * 4096, "too small a database to damage its middle: \(length) bytes")
+        switch damage {
+        case "pages": try overwrite(dir, at: 2 * 4096, bytes: Int(length) - 3 * 4096)
+        case "header": try overwrite(dir, at: 0, bytes: 100)
+        default: truncate("\(dir)/kioskd.sqlite", off_t(length / 2 + 1000))
+        }
+
+        let (store, found) = try LocalStore.open(directory: dir)
+        let report = try #require(found, "the \(damage) damage was not found")
+        let kept = try #require(report.keptAs)
+        #expect(FileManager.default.fileExists(atPath: kept), "the damaged file was not kept: \(kept)")
+        #expect(report.numberedAbove == "A200")
+        #expect(report.sentence.contains("kept aside as \(kept)") && report.sentence.contains("above A200"))
+        #expect(try store.quickCheck() == ["ok"] && store.events().isEmpty)
+        #expect(try issue(store).ticket.code.description == "A201")
+        #expect(try issue(store).ticket.code.description == "A202")
+
+        // Started again on the new database: nothing to report, the numbers go on.
+        let (again, none) = try LocalStore.open(directory: dir)
+        #expect(none == nil)
+        #expect(try issue(again).ticket.code.description == "A203")
+    }
+
+    @Test func aMissingDatabaseWhereOneWasKeptIsSaid() throws {
+        let dir = try printed(5)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.removeItem(atPath: "\(dir)/kioskd.sqlite")
+        try? FileManager.default.removeItem(atPath: "\(dir)/kioskd.sqlite-wal")
+
+        let (store, found) = try LocalStore.open(directory: dir)
+        let report = try #require(found)
+        #expect(report.found == "the database was missing or empty" && report.keptAs == nil)
+        #expect(try issue(store).ticket.code.description == "A101")
+    }
+
+    @Test func aNewKioskHasNothingToReport() throws {
+        let dir = NSTemporaryDirectory() + "clup-damage-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (store, found) = try LocalStore.open(directory: dir)
+        #expect(found == nil)
+        #expect(try issue(store).ticket.code.description == "A001")
+    }
+
+    @Test func onlyTheNewestDamagedCopiesAreKept() throws {
+        let dir = try printed(2)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for second in 0..<4 {
+            try overwrite(dir, at: 0, bytes: 100)
+            let (store, found) = try LocalStore.open(directory: dir, now: Date(timeIntervalSince1970: Double(second)))
+            #expect(found?.keptAs?.hasSuffix("19700101T00000\(second)Z") == true)
+            _ = try issue(store)
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".damaged-") }
+        #expect(kept.sorted() == ["kioskd.sqlite.damaged-19700101T000002Z", "kioskd.sqlite.damaged-19700101T000003Z"])
+    }
+}
