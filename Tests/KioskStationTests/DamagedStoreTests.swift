@@ -77,6 +77,30 @@ import Testing
         #expect(try issue(again).ticket.code.description == "A203")
     }
 
+    /// Pages the card left whole still give the signing key (the tickets customers hold were signed with it) and
+    /// the store's key ring.
+    @Test func theSigningKeyAndTheKeyRingAreCarriedOver() throws {
+        let dir = try printed(130)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let other = TicketSigner().publicKey
+        let (key, ring): (KeyID, [LocalStore.TrustedKey]) = try {
+            let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
+            try store.trust(other, device: "exit", at: Timestamp(milliseconds: 5))
+            return (try store.signingKey().keyID, try store.trustedKeys())
+        }()
+        // The events' and tickets' pages, the last third of the file, overwritten.
+        let length = try size(dir)
+        try overwrite(dir, at: length * 2 / 3 / 4096 * 4096, bytes: Int(length / 3))
+
+        let (store, found) = try LocalStore.open(directory: dir)
+        let report = try #require(found)
+        #expect(report.carriedOver == ["the signing key", "1 key of the store's ring"], "\(report)")
+        #expect(report.sentence.contains("carried over: the signing key, 1 key of the store's ring"))
+        #expect(try store.signingKey().keyID == key)
+        #expect(try store.trustedKeys() == ring)
+        #expect(try issue(store).ticket.code.description == "A201")
+    }
+
     @Test func aMissingDatabaseWhereOneWasKeptIsSaid() throws {
         let dir = try printed(5)
         defer { try? FileManager.default.removeItem(atPath: dir) }

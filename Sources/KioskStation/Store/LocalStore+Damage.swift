@@ -1,5 +1,7 @@
+import Crypto
 import Foundation
 import GRDB
+import KioskCore
 
 /// A database the card damaged (or lost), found at start: what was wrong and where the damaged file was kept.
 public struct StoreDamage: Codable, Sendable, Equatable {
@@ -9,6 +11,8 @@ public struct StoreDamage: Codable, Sendable, Equatable {
     public var keptAs: String?
     /// The last number reserved before the damage (`A199`): today's codes go on above it.
     public var numberedAbove: String?
+    /// What could still be read from the damaged file and was carried over to the new database.
+    public var carriedOver: [String] = []
 
     /// What the log, the manager page and `/status` say.
     public var sentence: String {
@@ -16,8 +20,9 @@ public struct StoreDamage: Codable, Sendable, Equatable {
         let numbers =
             numberedAbove.map { "today's codes go on above \($0)" }
             ?? "no reserved numbers were found (kioskd.codes): codes may repeat earlier ones until tomorrow"
-        return "The kiosk's database was damaged (\(found))\(kept); started on a new one: the line is rebuilt "
-            + "from clup-server's log when it is reached, \(numbers). Replace the SD card if it happens again."
+        let salvaged = carriedOver.isEmpty ? "" : " (carried over: \(carriedOver.joined(separator: ", ")))"
+        return "The kiosk's database was damaged (\(found))\(kept); started on a new one\(salvaged): the line is "
+            + "rebuilt from clup-server's log when it is reached, \(numbers). Replace the SD card if it happens again."
     }
 }
 
@@ -48,7 +53,47 @@ extension LocalStore {
         }
         let kept = try setAside(path, at: now)
         let store = try LocalStore(path: path)
-        return (store, damage(found, keptAs: kept, codes: store.codes))
+        var report = damage(found, keptAs: kept, codes: store.codes)
+        report.carriedOver = salvage(from: kept, into: store)
+        return (store, report)
+    }
+
+    /// Carries over what can still be read from the damaged file at `kept` (opened read-only): the device's
+    /// signing key — the tickets customers hold were signed with it, so the server's key ring keeps it and doors
+    /// go on honouring them — and the store's key ring as cached, for a door offline. Says what it carried.
+    private static func salvage(from kept: String, into store: LocalStore) -> [String] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        guard let old = try? DatabaseQueue(path: kept, configuration: configuration) else { return [] }
+        var carried: [String] = []
+        if let raw = try? old.read({ try Data.fetchOne($0, sql: "SELECT signing_key FROM device WHERE id = 1") }),
+            (try? TicketSigner(rawRepresentation: Array(raw))) != nil,
+            (try? store.db.write({
+                try $0.execute(sql: "INSERT INTO device (id, signing_key) VALUES (1, ?)", arguments: [raw])
+            })) != nil
+        {
+            carried.append("the signing key")
+        }
+        let rows = (try? old.read { try Row.fetchAll($0, sql: "SELECT * FROM trusted_keys") }) ?? []
+        let keys = rows.filter { row in
+            guard let raw = row["public_key"] as Data?,
+                (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil
+            else { return false }
+            return
+                (try? store.db.write { db in
+                    try db.execute(
+                        sql: """
+                            INSERT INTO trusted_keys (key_id, public_key, device, added_at, from_server)
+                            VALUES (?, ?, ?, ?, ?) ON CONFLICT (key_id) DO NOTHING
+                            """,
+                        arguments: [
+                            row["key_id"], row["public_key"], row["device"], row["added_at"], row["from_server"],
+                        ]
+                    )
+                }) != nil
+        }.count
+        if keys > 0 { carried.append("\(keys) key\(keys == 1 ? "" : "s") of the store's ring") }
+        return carried
     }
 
     private static func damage(_ found: String, keptAs: String?, codes: CodeReservationFile) -> StoreDamage {
