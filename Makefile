@@ -83,6 +83,8 @@ TEST_DEB_DIR := .build-deb-test
 test: deps-test lint rules
 	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
 	SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -o $(TEST_DEB_DIR)
+	# The appliance guest's scanner: the emulator linked as the package's programs are (no Swift runtime there).
+	cp "$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -b scanner-emulator)" $(TEST_DEB_DIR)/scanner-emulator
 	# One test at a time: the hardware-in-the-loop tests measure latencies that two cores shared with a fuzzer
 	# would distort.
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \

@@ -67,6 +67,7 @@ struct EscPosEmulatorCommand: ParsableCommand {
             var text = "ticket \(ticket.number): \(ticket.pngPath ?? "(not saved)") (\(ticket.bytes.count) bytes)\n"
             if !quiet {
                 text += ticket.text.map { "  | \($0)" }.joined(separator: "\n") + "\n"
+                text += ticket.qrCodes.map { "  qr \($0)\n" }.joined()  // what a scanner reads from it
             }
             say(text, newline: false)
         }

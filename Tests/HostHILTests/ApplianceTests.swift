@@ -29,9 +29,12 @@ import Testing
         let deb = try #require(ProcessInfo.processInfo.environment["CLUP_TEST_DEB"], "CLUP_TEST_DEB is not set")
         try #require(HIL.isRoot, "the appliance image is made with debootstrap and chroot: run as root")
         let out = HIL.temporaryDirectory("appliance")
+        // The scanner's emulator, linked as the package's programs are (make test puts it beside the package).
+        let scanner = (deb as NSString).deletingLastPathComponent + "/scanner-emulator"
+        try #require(FileManager.default.isExecutableFile(atPath: scanner), "no \(scanner): make test builds it")
         let run = try HIL.run(
             "\(HIL.packageRoot)/Tests/appliance/run.sh",
-            [out, "\(HIL.packageRoot)/Tests/appliance/devices.sh", deb, "600"]
+            [out, "\(HIL.packageRoot)/Tests/appliance/devices.sh", deb, "600", scanner]
         )
         let read = { (name: String) in (try? String(contentsOfFile: "\(out)/\(name)", encoding: .utf8)) ?? "" }
         let results = read("results.txt")
@@ -48,7 +51,8 @@ import Testing
         for line in results.split(separator: "\n") { print("  \(line)") }
         #expect(run.status == 0, "\(diagnosis)")
         for check in [
-            "apt-install", "gpio-rule", "udev-group", "unit-started", "unit-clean", "usb-print", "tear-off", "gpio", "voice",
+            "apt-install", "gpio-rule", "udev-group", "unit-started", "unit-clean", "usb-print", "tear-off",
+            "scanner-missing", "hid-scan", "scanner-replug", "printer-unplugged", "gpio", "exit-beam", "voice",
             "watchdog", "security",
         ] {
             #expect(results.contains("ok \(check) "), "check \(check):\n\(diagnosis)")
