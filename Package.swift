@@ -299,6 +299,7 @@ let package = Package(
                 "ServiceSupport",
                 "CLinuxShims", "SyncWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/Rigs",

@@ -54,9 +54,9 @@ import Testing
         let dir = try printed(130)  // two reservations: up to 100, then up to 200
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let length = try size(dir)
-        #expect(length > 8 * 4096, "too small a database to damage its middle: \(length) bytes")
+        #expect(length > 32 * 1024, "too small a database to damage its middle: \(length) bytes")
         switch damage {
-        case "pages": try overwrite(dir, at: 2 * 4096, bytes: Int(length) - 3 * 4096)
+        case "pages": try overwrite(dir, at: 2 * 1024, bytes: Int(length) - 3 * 1024)
         case "header": try overwrite(dir, at: 0, bytes: 100)
         default: truncate("\(dir)/kioskd.sqlite", off_t(length / 2 + 1000))
         }
@@ -88,9 +88,9 @@ import Testing
             try store.trust(other, device: "exit", at: Timestamp(milliseconds: 5))
             return (try store.signingKey().keyID, try store.trustedKeys())
         }()
-        // The events' and tickets' pages, the last third of the file, overwritten.
+        // The events' and tickets' pages, the last third of the file (the schema's pages came first), overwritten.
         let length = try size(dir)
-        try overwrite(dir, at: length * 2 / 3 / 4096 * 4096, bytes: Int(length / 3))
+        try overwrite(dir, at: length * 2 / 3 / 1024 * 1024, bytes: Int(length / 3))
 
         let (store, found) = try LocalStore.open(directory: dir)
         let report = try #require(found)

@@ -85,6 +85,20 @@ import Testing
         #expect(sync == 2)  // FULL
     }
 
+    /// A new database has small pages (fewer bytes to the card a ticket); one made before keeps its own.
+    @Test func aNewDatabaseHasSmallPagesAnOldOneKeepsItsOwn() throws {
+        let (store, dir) = try temporaryStore()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try store.db.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 1024)
+        let old = "\(dir)/old.sqlite"
+        try DatabaseQueue(path: old).write { db in
+            try db.execute(sql: "PRAGMA page_size = 4096; CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        }
+        let reopened = try LocalStore(path: old)
+        #expect(try reopened.db.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 4096)
+        #expect(try issue(reopened).ticket.code.description == "A001")
+    }
+
     @Test func aBrokenDatabaseFileGivesAClearError() throws {
         let dir = NSTemporaryDirectory() + "clup-store-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -64,16 +64,12 @@ import FoundationNetworking
             let ring = { try await server.app.logs.keyRing(of: storeID).filter { $0.device == "damaged-entrance" } }
             let key = try await ring().map(\.key.rawRepresentation)
 
-            // The card damages the second half of the database file itself (its write-ahead log, which kioskd
-            // leaves at exit, is checkpointed into it first).
+            // The card damages the pages of the events and the printed tickets, in the database file itself (its
+            // write-ahead log, which kioskd leaves at exit, is checkpointed into it first).
             let path = "\(state)/kioskd.sqlite"
             try LocalStore.checkpoint(path)
-            let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-            #expect(size >= 8 * 4096, "too small a database to damage its second half: \(size) bytes")
-            let file = try #require(FileHandle(forWritingAtPath: path))
-            try file.seek(toOffset: UInt64(size / 2 / 4096 * 4096))
-            try file.write(contentsOf: Data((0..<(size / 2)).map { _ in UInt8.random(in: 0...255) }))
-            try file.close()
+            let damaged = try LocalStore.overwritePages(of: ["events", "printed_tickets"], in: path)
+            #expect(damaged >= 4, "only \(damaged) pages damaged")
 
             try process.start(shiftedBy: 0)
             let rebuilt = await process.until(.seconds(20)) {
@@ -112,13 +108,5 @@ import FoundationNetworking
             throw error
         }
         await server.stop()
-    }
-}
-
-extension LocalStore {
-    /// Opens the database at `path` and closes it: SQLite folds the write-ahead log into the file and removes it.
-    static func checkpoint(_ path: String) throws {
-        let store = try LocalStore(path: path)
-        try store.db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 }

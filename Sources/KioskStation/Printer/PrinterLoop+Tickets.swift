@@ -49,7 +49,7 @@ extension PrinterLoop {
         // Numbers run from 1 without gaps within a day (a voided ticket keeps its number): the new ticket's
         // number is how many this printer issued today, without counting the day's tickets on every issue.
         station.publish { $0.ticketsToday = ticket.ticket.code.number }
-        logger.info("ticket issued", metadata: ["code": "\(ticket.ticket.code)", "id": "\(ticket.ticket.id)"])
+        logger.debug("ticket issued", metadata: ["code": "\(ticket.ticket.code)", "id": "\(ticket.ticket.id)"])
         return ticket
     }
 
@@ -142,7 +142,7 @@ extension PrinterLoop {
     /// The ticket waits in the printer now: just cut (`printedNow`), or found there after a restart.
     func presented(_ ticket: IssuedTicket, printedNow: Bool) {
         if printedNow {
-            logger.info("ticket printed", metadata: ["code": "\(ticket.ticket.code)"])
+            logger.debug("ticket printed", metadata: ["code": "\(ticket.ticket.code)"])
             station.metrics.ticketsPrinted.increment()
             station.publish { $0.ticketsSincePaperLoad += 1 }
             if let takenAt {
