@@ -55,6 +55,7 @@ extension LocalStore {
         let store = try LocalStore(path: path)
         var report = damage(found, keptAs: kept, codes: store.codes)
         report.carriedOver = salvage(from: kept, into: store)
+        try? FileManager.default.removeItem(atPath: kept + "-shm")  // made by the read-only open
         return (store, report)
     }
 
@@ -135,10 +136,9 @@ extension LocalStore {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent + ".damaged-"
         let copies = ((try? files.contentsOfDirectory(atPath: directory)) ?? [])
-            .filter { $0.hasPrefix(name) && !$0.hasSuffix("-wal") }.sorted()
+            .filter { $0.hasPrefix(name) && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.sorted()
         for old in copies.dropLast(damagedCopiesKept) {
-            try? files.removeItem(atPath: "\(directory)/\(old)")
-            try? files.removeItem(atPath: "\(directory)/\(old)-wal")
+            for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: "\(directory)/\(old)\(suffix)") }
         }
         return kept
     }
