@@ -13,10 +13,16 @@ import Testing
 
     /// A state directory whose database printed `count` tickets (prefix A, `day`).
     func printed(_ count: Int) throws -> String {
-        let dir = NSTemporaryDirectory() + "clup-damage-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try stateDirectory()
         let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
         for _ in 0..<count { _ = try issue(store) }
+        return dir
+    }
+
+    /// An empty state directory of its own.
+    func stateDirectory() throws -> String {
+        let dir = NSTemporaryDirectory() + "clup-damage-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         return dir
     }
 
@@ -114,8 +120,7 @@ import Testing
     }
 
     @Test func aNewKioskHasNothingToReport() throws {
-        let dir = NSTemporaryDirectory() + "clup-damage-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try stateDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (store, found) = try LocalStore.open(directory: dir)
         #expect(found == nil)

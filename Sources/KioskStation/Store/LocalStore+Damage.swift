@@ -42,9 +42,8 @@ extension LocalStore {
             let store = try LocalStore(path: path)
             let check = try store.quickCheck()
             if check == ["ok"] {
-                guard size == 0, store.codes.exists, store.codes.reservation?.database != store.databaseID else {
-                    return (store, nil)
-                }
+                // An empty file is a database made just now: reserved numbers say this box had one before.
+                guard size == 0, store.codes.exists else { return (store, nil) }
                 return (store, damage("the database was missing or empty", keptAs: nil, codes: store.codes))
             }
             found = check.prefix(3).joined(separator: "; ")
