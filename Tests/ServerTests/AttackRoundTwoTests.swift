@@ -4,6 +4,7 @@ import Glibc
 import KioskCore
 import NIOCore
 import NIOHTTP1
+import ServiceSupport
 import Testing
 
 @testable import CLupServer

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import NIOCore
+import ServiceSupport
 
 /// Who may call what: the system manager (the admin token from the configuration), store managers (a
 /// session token from `POST /v1/login`), and kiosks (their enrollment credential, which ties them to one

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import KioskCore
+import ServiceSupport
 
 /// The anonymous holder token: what a shopper's device keeps (app, or the web page's local storage) to
 /// act on the tickets it took — cancel them, and be held to one live ticket per store. It says nothing

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import KioskCore
+import ServiceSupport
 import Synchronization
 
 /// Kiosk credentials the device table confirmed in the last few minutes, by their hash: the request pace

@@ -1,5 +1,6 @@
 import KioskCore
 import NIOPosix
+import ServiceSupport
 import Synchronization
 
 /// Where passwords are hashed: scrypt costs tens of milliseconds and 16 MB a guess, so it runs on NIO's

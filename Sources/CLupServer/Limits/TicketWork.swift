@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import KioskCore
+import ServiceSupport
 import Synchronization
 
 /// What a virtual ticket or a booking costs the client that asks: a little hashing (a proof of work, as

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import ServiceSupport
 
 /// Store manager login (R10): a password checked against its scrypt hash, a session token that expires.
 /// Wrong credentials are a 401 that does not say which part was wrong; repeated failures are slowed down.

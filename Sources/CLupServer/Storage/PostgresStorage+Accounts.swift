@@ -3,6 +3,7 @@ import Foundation
 import KioskCore
 import Logging
 import PostgresNIO
+import ServiceSupport
 
 extension PostgresStorage {
     // MARK: Stores

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import KioskCore
 import PostgresNIO
+import ServiceSupport
 
 extension PostgresStorage {
     public func enroll(device: DeviceID, store: StoreID, role: KioskRole, at now: Timestamp) async throws -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
+import ServiceSupport
 
 extension SQLiteStorage {
     /// A manager's stored password and store.

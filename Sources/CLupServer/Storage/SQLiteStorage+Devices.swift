@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import KioskCore
+import ServiceSupport
 import SyncWire
 
 extension SQLiteStorage {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import KioskCore
+import ServiceSupport
 
 extension SQLiteStorage {
     /// Registers a store and its manager account in one transaction (R10). A store with the same name and
