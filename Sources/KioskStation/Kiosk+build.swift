@@ -106,6 +106,11 @@ extension Kiosk {
                 }
             ) : nil
         let port = ListeningPort()
+        if config.http.managerPassword == nil, !["127.0.0.1", "::1", "localhost"].contains(config.http.host) {
+            logger.notice(
+                "the manager page's buttons work only on this box: for a manager's tablet, set [http] manager_password"
+            )
+        }
         let app = Application(
             router: StationHTTP.router(
                 config: config,

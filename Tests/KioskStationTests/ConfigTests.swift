@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import ServiceSupport
 import StrictTOML
 import Testing
 
@@ -79,6 +80,21 @@ import Testing
         #expect(error(minimal + "[voice]\nlanguages = [\"fr\"]\n")?.message.contains("\"it\"") == true)
         #expect(error(minimal + "[voice]\nlanguages = []\n")?.key == "voice.languages")
         #expect(error(minimal + "[voice]\nvolume = 150\n")?.key == "voice.volume")
+        // A password typed in clear, or a hash cut short: the way to make one, not a silent open page.
+        #expect(
+            error(minimal + "[http]\nmanager_password = \"hunter22\"\n")?.message.contains("manager-password") == true
+        )
+        #expect(error(minimal + "[http]\nmanager_password = \"scrypt:AAAA:BBBB\"\n")?.key == "http.manager_password")
+    }
+
+    /// The manager password's line, as `kioskd manager-password` prints it, parses to a hash that matches the
+    /// password and no other.
+    @Test func theManagerPasswordIsKeptAsAHash() throws {
+        let line = try PasswordHash(password: "shift manager 7").text
+        #expect(line.hasPrefix("scrypt:") && !line.contains("shift"))
+        let config = try KioskConfig.parse(minimal + "[http]\nmanager_password = \"\(line)\"\n", file: "k.toml")
+        let hash = try #require(config.http.managerPassword)
+        #expect(hash.matches("shift manager 7") && !hash.matches("shift manager 8"))
     }
 
     @Test func doorLines() throws {

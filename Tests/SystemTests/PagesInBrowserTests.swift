@@ -1,6 +1,7 @@
 import DeviceEmulators
 import Foundation
 import KioskCore
+import ServiceSupport
 import Testing
 
 @testable import KioskStation
@@ -77,6 +78,65 @@ import Testing
             #expect(await browser.ask("expect display notice out of paper") == "ok")
             rig.emulator.simulate(.paperEnd(false))
             #expect(await browser.ask("gone display notice out of paper") == "ok")
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
+    }
+
+    /// A manager's tablet on the shop's network (issue 45): Chromium opens the manager page by the box's LAN
+    /// address, is asked for the manager password before the exit button works, logs in, and the click counts.
+    @Test(
+        .enabled(
+            if: HIL.chromiumReady && HIL.lanAddress != nil,
+            "needs chromium, chromium-driver and selenium in .venv-test, and a non-loopback IPv4 address"
+        )
+    )
+    func aTabletLogsInOnTheManagerPage() async throws {
+        let python = try #require(HIL.python, "no Python with selenium: run make test")
+        let lan = try #require(HIL.lanAddress)
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        defer { scanner.close() }
+        let rig = try StationRig(profile: "citizen-ppu-700") {
+            $0.store.capacity = 2
+            $0.door.enabled = true
+            $0.door.scanner = "serial://\(scanner.path)"
+            $0.http.host = "0.0.0.0"
+            $0.http.serverNames = [lan]
+            $0.http.managerPassword = try? PasswordHash(password: "shift manager 7")
+        }
+        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        do {
+            let port = try #require(rig.kiosk.httpPort.wait())
+            let door = try #require(rig.kiosk.door)
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            try await rig.requireTickets(1)
+            await rig.customerTakes()
+            let tickets = try await rig.requireTickets(2)
+            #expect(await rig.wait { door.status.state == "ready" } != nil)
+            try scanner.scan(try #require(tickets[0].qrCodes.first))
+            #expect(await rig.wait { door.status.last?.reason == "admit" } != nil)
+
+            #expect(await browser.ask("open manager http://\(lan):\(port)/") == "ok")
+            #expect(await browser.ask("expect manager link live") == "ok")
+            #expect(await browser.ask("shown manager login") == "ok")
+            #expect(await browser.ask("expect manager exitResult Log in to use the buttons") == "ok")
+            #expect(await browser.ask("axe manager", timeout: .seconds(60)) == "ok")
+            #expect(await browser.ask("type manager password not it") == "ok")
+            #expect(await browser.ask("press manager #login button") == "ok")
+            #expect(await browser.ask("expect manager exitResult wrong password") == "ok")
+            #expect(door.status.exits == 0)
+            #expect(await browser.ask("type manager password shift manager 7") == "ok")
+            #expect(await browser.ask("press manager #login button") == "ok")
+            #expect(await browser.ask("expect manager exitResult Logged in.") == "ok")
+            #expect(await browser.ask("hidden manager login") == "ok")
+            #expect(await browser.ask("click manager exit") == "ok")
+            #expect(await rig.wait { door.status.exits == 1 } != nil)
+            #expect(await browser.ask("expect manager occupancy 0 / 2") == "ok")
             _ = await browser.ask("quit", timeout: .seconds(1))
             _ = await browser.waitForExit(timeout: .seconds(20))
         } catch {

@@ -109,6 +109,9 @@ public struct KioskConfig: Sendable, Equatable {
         /// Host names (or addresses) the local pages answer to besides loopback and `host`: a browser's request
         /// for any other name (a page of another site that rebound its DNS name to this box) is refused.
         public var serverNames: [String] = []
+        /// The manager page's password as a scrypt hash (`manager_password`, made by `kioskd manager-password`):
+        /// without it, the page's buttons work only on the box itself.
+        public var managerPassword: PasswordHash?
 
         public init() {}
 
@@ -245,6 +248,15 @@ public struct KioskConfig: Sendable, Equatable {
                 guard names.allSatisfy({ TextLimit(1...253).allows($0) && !$0.contains(where: \.isWhitespace) })
                 else { throw http.error("server_names", "host names, e.g. [\"kiosk-1.store.lan\"]") }
                 config.http.serverNames = names
+            }
+            if let text = try http.string("manager_password") {
+                guard let hash = PasswordHash(text: text) else {
+                    throw http.error(
+                        "manager_password",
+                        "not a password hash — run `kioskd manager-password` and paste the line it prints"
+                    )
+                }
+                config.http.managerPassword = hash
             }
             try http.rejectUnknownKeys()
         }

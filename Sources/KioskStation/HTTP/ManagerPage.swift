@@ -1,7 +1,8 @@
 /// The store manager's page at `/`: the door's last decision (big, green or red, with the reason and the
 /// ticket code), occupancy against capacity, who is next, the printer's state, and an exit button. It
 /// follows `GET /events` (server-sent events) and says when it lost the station. No external resources:
-/// it works on a kiosk with no internet.
+/// it works on a kiosk with no internet. On another device than the box (a manager's tablet) the exit button
+/// asks for the manager password first (``ManagersOnly``, `GET /session`, `POST /login`).
 enum ManagerPage {
     static let html = LivePage.html(
         title: "CLup — door",
@@ -22,6 +23,10 @@ enum ManagerPage {
               button:disabled { background: #999; }
               .warn { color: #b3261e; font-weight: bold; }
               ol { font-size: 1.4em; margin: 0.3em 0; }
+              #login { display: flex; gap: 0.5em; flex-wrap: wrap; align-items: center; margin-top: 0.6em; }
+              #login[hidden] { display: none; }
+              #login input { font-size: 1.3em; padding: 0.3em; }
+              #login button { font-size: 1.2em; padding: 0.4em 0.8em; }
             """,
         body: """
             <header><span id="store">CLup</span><span id="link">connecting…</span></header>
@@ -33,6 +38,11 @@ enum ManagerPage {
                 <p id="hours" class="warn" hidden></p>
                 <button id="exit" type="button">Someone left</button>
                 <div id="exitResult" role="status"></div>
+                <form id="login" hidden>
+                  <label for="password">Manager password</label>
+                  <input id="password" type="password" autocomplete="current-password" maxlength="256" required>
+                  <button type="submit">Log in</button>
+                </form>
                 <p id="counts"></p>
               </section>
               <section>
@@ -44,7 +54,9 @@ enum ManagerPage {
             </main>
             """,
         script: """
+            let last = null;
             function render(s) {
+              last = s;
               $("store").textContent = s.store + " · " + s.device;
               const q = s.queue;
               $("occupancy").textContent = q.inside + " / " + q.capacity;
@@ -56,7 +68,7 @@ enum ManagerPage {
                 const li = document.createElement("li"); li.textContent = c; return li; }));
               const d = s.door;
               if (d) {
-                $("exit").disabled = !q.exitCounts;
+                $("exit").disabled = !q.exitCounts || !mayPress;
                 $("counts").textContent = "admitted " + d.admitted + " · refused " + d.refused + " · exits " + d.exits;
                 $("scanner").textContent = "Scanner: " + d.state + (d.exitInput ? " · exit key: " + d.exitInput : "");
                 $("scanner").className = d.state == "ready" ? "" : "warn";
@@ -78,10 +90,36 @@ enum ManagerPage {
                 $("printer").className = p.state == "ready" || p.state == "printing" ? "" : "warn";
               }
             }
+            let mayPress = true;
+            function askLogin(message) {
+              mayPress = false;
+              if (last) render(last);
+              $("login").hidden = false;
+              $("exitResult").textContent = message;
+            }
+            fetch("session").then((r) => r.json()).then((s) => {
+              if (s.local || s.manager) return;
+              if (s.passwordSet) askLogin("Log in to use the buttons from this device.");
+              else { mayPress = false; if (last) render(last); $("exitResult").textContent =
+                "The buttons work only on the kiosk itself: no manager password is set (kioskd manager-password)."; }
+            }).catch(() => {});
+            $("login").addEventListener("submit", async (e) => {
+              e.preventDefault();
+              try {
+                const r = await fetch("login", { method: "POST", headers: { "Content-Type": "application/json" },
+                  body: JSON.stringify({ password: $("password").value }) });
+                $("password").value = "";
+                if (r.ok) {
+                  mayPress = true; $("login").hidden = true; $("exitResult").textContent = "Logged in.";
+                  if (last) render(last);
+                } else $("exitResult").textContent = (await r.json()).error;
+              } catch (e) { $("exitResult").textContent = "could not reach the kiosk"; }
+            });
             $("exit").addEventListener("click", async () => {
               try {
                 const r = await fetch("door/exit", { method: "POST" });
-                $("exitResult").textContent = r.ok ? "" : (await r.json()).error;
+                if (r.status == 401) askLogin((await r.json()).error);
+                else $("exitResult").textContent = r.ok ? "" : (await r.json()).error;
               } catch (e) { $("exitResult").textContent = "could not reach the kiosk"; }
             });
             """

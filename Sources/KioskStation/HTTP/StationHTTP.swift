@@ -62,8 +62,10 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
 ///     POST /printer/take   the waiting ticket was taken (demo, tests, a button wired to a GPIO)
 ///     POST /door/exit      someone left the store (the manager's exit button)
 ///     GET  /healthz        200 while the service runs
+///     GET  /session, POST /login, /logout   the manager page's login (``addManagerLogin(to:sessions:)``)
 ///
-/// POSTs from another site's page in a browser are refused (``SameOriginOnly``).
+/// POSTs from another site's page in a browser are refused (``SameOriginOnly``); from another device, they
+/// need a manager's login (``ManagersOnly``).
 public enum StationHTTP {
     public static func router(
         config: KioskConfig,
@@ -79,9 +81,12 @@ public enum StationHTTP {
         clockWatch: ClockWatch? = nil,
         damage: StoreDamage? = nil,
         clock: WallClock = .system
-    ) -> Router<BasicRequestContext> {
-        let router = Router()
+    ) -> Router<PageContext> {
+        let router = Router(context: PageContext.self)
+        let sessions = ManagerSessions(password: config.http.managerPassword)
         router.middlewares.add(SameOriginOnly(hosts: config.http.allowedHosts))
+        router.middlewares.add(ManagersOnly(sessions: sessions))
+        addManagerLogin(to: router, sessions: sessions)
         @Sendable func status() -> StationStatus {
             let state = queue.snapshot
             let now = clock.now()
