@@ -71,8 +71,9 @@ import Testing
         let report = try #require(found, "the \(damage) damage was not found")
         let kept = try #require(report.keptAs)
         #expect(FileManager.default.fileExists(atPath: kept), "the damaged file was not kept: \(kept)")
-        #expect(report.numberedAbove == "A200")
-        #expect(report.sentence.contains("kept aside as \(kept)") && report.sentence.contains("above A200"))
+        #expect(report.numberedAbove == "A200" && report.numberedOn == "2024-10-04")  // day 20,000
+        #expect(report.sentence.contains("kept aside as \(kept)"))
+        #expect(report.sentence.contains("the codes of 2024-10-04 go on above A200"))
         #expect(try store.quickCheck() == ["ok"] && store.events().isEmpty)
         #expect(try issue(store).ticket.code.description == "A201")
         #expect(try issue(store).ticket.code.description == "A202")

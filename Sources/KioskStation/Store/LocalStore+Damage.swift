@@ -9,8 +9,11 @@ public struct StoreDamage: Codable, Sendable, Equatable {
     public var found: String
     /// The damaged file, kept aside for support (absent when there was none to keep).
     public var keptAs: String?
-    /// The last number reserved before the damage (`A199`): today's codes go on above it.
+    /// The last number reserved before the damage (`A199`): that business day's codes go on above it.
     public var numberedAbove: String?
+    /// The business day of that reservation (`2026-11-27`): another day's codes start again from 1, as every
+    /// day's do (a code names its day in its signature).
+    public var numberedOn: String?
     /// What could still be read from the damaged file and was carried over to the new database.
     public var carriedOver: [String] = []
 
@@ -18,7 +21,7 @@ public struct StoreDamage: Codable, Sendable, Equatable {
     public var sentence: String {
         let kept = keptAs.map { " — kept aside as \($0)" } ?? ""
         let numbers =
-            numberedAbove.map { "today's codes go on above \($0)" }
+            numberedAbove.map { "the codes of \(numberedOn ?? "its day") go on above \($0)" }
             ?? "no reserved numbers were found (kioskd.codes): codes may repeat earlier ones until tomorrow"
         let salvaged = carriedOver.isEmpty ? "" : " (carried over: \(carriedOver.joined(separator: ", ")))"
         return "The kiosk's database was damaged (\(found))\(kept); started on a new one\(salvaged): the line is "
@@ -97,8 +100,14 @@ extension LocalStore {
     }
 
     private static func damage(_ found: String, keptAs: String?, codes: CodeReservationFile) -> StoreDamage {
-        let numbered = codes.reservation.map { "\($0.prefix)\($0.upTo)" }
-        return StoreDamage(found: found, keptAs: keptAs, numberedAbove: numbered)
+        guard let reservation = codes.reservation else { return StoreDamage(found: found, keptAs: keptAs) }
+        let date = BusinessDay(number: reservation.day).civilDate
+        return StoreDamage(
+            found: found,
+            keptAs: keptAs,
+            numberedAbove: "\(reservation.prefix)\(reservation.upTo)",
+            numberedOn: String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day)
+        )
     }
 
     /// SQLite's quick consistency check (every page's structure, not the indexes' agreement): `["ok"]`, or
