@@ -90,9 +90,11 @@ import Testing
         let dir = try printed(130)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let other = TicketSigner().publicKey
+        let listed = TicketSigner().publicKey
         let (key, ring): (KeyID, [LocalStore.TrustedKey]) = try {
             let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
             try store.trust(other, device: "exit", at: Timestamp(milliseconds: 5))
+            try store.trust(listed, device: "printer-2", at: Timestamp(milliseconds: 6), fromServer: true)
             return (try store.signingKey().keyID, try store.trustedKeys())
         }()
         // The events' and tickets' pages, the last third of the file (the schema's pages came first), overwritten.
@@ -101,10 +103,13 @@ import Testing
 
         let (store, found) = try LocalStore.open(directory: dir)
         let report = try #require(found)
-        #expect(report.carriedOver == ["the signing key", "1 key of the store's ring"], "\(report)")
-        #expect(report.sentence.contains("carried over: the signing key, 1 key of the store's ring"))
+        #expect(report.carriedOver == ["the signing key", "2 keys of the store's ring"], "\(report)")
+        #expect(report.sentence.contains("carried over: the signing key, 2 keys of the store's ring"))
         #expect(try store.signingKey().keyID == key)
         #expect(try store.trustedKeys() == ring)
+        // Which keys the server listed is carried too: a ring without it revokes that key, not the hand-trusted one.
+        let (_, removed) = try store.adoptServerRing([], own: key, at: Timestamp(milliseconds: 7))
+        #expect(try removed.map(\.device) == ["printer-2"] && store.trustedKeys().map(\.device) == ["exit"])
         #expect(try issue(store).ticket.code.description == "A201")
     }
 

@@ -70,30 +70,20 @@ extension LocalStore {
         guard let old = try? DatabaseQueue(path: kept, configuration: configuration) else { return [] }
         var carried: [String] = []
         if let raw = try? old.read({ try Data.fetchOne($0, sql: "SELECT signing_key FROM device WHERE id = 1") }),
-            (try? TicketSigner(rawRepresentation: Array(raw))) != nil,
-            (try? store.db.write({
-                try $0.execute(sql: "INSERT INTO device (id, signing_key) VALUES (1, ?)", arguments: [raw])
-            })) != nil
+            let signer = try? TicketSigner(rawRepresentation: Array(raw)),
+            (try? store.signingKey(adopting: signer)) != nil
         {
             carried.append("the signing key")
         }
         let rows = (try? old.read { try Row.fetchAll($0, sql: "SELECT * FROM trusted_keys") }) ?? []
         let keys = rows.filter { row in
             guard let raw = row["public_key"] as Data?,
-                (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil
+                let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw),
+                let device = row["device"] as DeviceID?
             else { return false }
-            return
-                (try? store.db.write { db in
-                    try db.execute(
-                        sql: """
-                            INSERT INTO trusted_keys (key_id, public_key, device, added_at, from_server)
-                            VALUES (?, ?, ?, ?, ?) ON CONFLICT (key_id) DO NOTHING
-                            """,
-                        arguments: [
-                            row["key_id"], row["public_key"], row["device"], row["added_at"], row["from_server"],
-                        ]
-                    )
-                }) != nil
+            let added = Timestamp(milliseconds: row["added_at"] as Int64? ?? 0)
+            let fromServer = row["from_server"] as Bool? ?? false
+            return (try? store.trust(key, device: device, at: added, fromServer: fromServer)) != nil
         }.count
         if keys > 0 { carried.append("\(keys) key\(keys == 1 ? "" : "s") of the store's ring") }
         return carried
@@ -108,12 +98,6 @@ extension LocalStore {
             numberedAbove: "\(reservation.prefix)\(reservation.upTo)",
             numberedOn: String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day)
         )
-    }
-
-    /// SQLite's quick consistency check (every page's structure, not the indexes' agreement): `["ok"]`, or
-    /// what is damaged. Reads the whole file once.
-    func quickCheck() throws -> [String] {
-        try db.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
     }
 
     static func isDamage(_ error: DatabaseError) -> Bool {

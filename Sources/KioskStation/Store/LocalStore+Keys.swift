@@ -20,16 +20,31 @@ extension LocalStore {
     }
 
     /// Adds (or renames) a key of the store's ring; durable when this returns.
-    public func trust(_ key: Curve25519.Signing.PublicKey, device: DeviceID, at now: Timestamp) throws {
-        try db.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO trusted_keys (key_id, public_key, device, added_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (key_id) DO UPDATE SET device = excluded.device
-                    """,
-                arguments: [KeyID(publicKey: key).description, key.rawRepresentation, device, now.milliseconds]
-            )
-        }
+    /// `fromServer`: the server's ring listed it (a key once listed stays marked so until the ring drops it).
+    public func trust(
+        _ key: Curve25519.Signing.PublicKey,
+        device: DeviceID,
+        at now: Timestamp,
+        fromServer: Bool = false
+    ) throws {
+        try db.write { try Self.insertTrusted(key, device: device, at: now, fromServer: fromServer, in: $0) }
+    }
+
+    private static func insertTrusted(
+        _ key: Curve25519.Signing.PublicKey,
+        device: DeviceID,
+        at now: Timestamp,
+        fromServer: Bool,
+        in db: Database
+    ) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO trusted_keys (key_id, public_key, device, added_at, from_server) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (key_id) DO UPDATE SET device = excluded.device,
+                    from_server = MAX(from_server, excluded.from_server)
+                """,
+            arguments: [KeyID(publicKey: key).description, key.rawRepresentation, device, now.milliseconds, fromServer]
+        )
     }
 
     /// Makes the cached ring the server's, in one transaction: its keys are added (or marked as the
@@ -47,14 +62,7 @@ extension LocalStore {
         let keep = Set(listed.map { KeyID(publicKey: $0.key) })
         try db.write { db in
             for (device, key) in listed {
-                try db.execute(
-                    sql: """
-                        INSERT INTO trusted_keys (key_id, public_key, device, added_at, from_server)
-                        VALUES (?, ?, ?, ?, 1)
-                        ON CONFLICT (key_id) DO UPDATE SET device = excluded.device, from_server = 1
-                        """,
-                    arguments: [KeyID(publicKey: key).description, key.rawRepresentation, device, now.milliseconds]
-                )
+                try Self.insertTrusted(key, device: device, at: now, fromServer: true, in: db)
             }
             let server = try String.fetchAll(db, sql: "SELECT key_id FROM trusted_keys WHERE from_server = 1")
             for id in server where !keep.contains(where: { $0.description == id }) {

@@ -209,19 +209,26 @@ public final class LocalStore: Sendable {
     }
 
     /// SQLite's own consistency check: `["ok"]`, or what is damaged.
-    public func integrityCheck() throws -> [String] {
-        try db.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+    public func integrityCheck() throws -> [String] { try check("integrity_check") }
+
+    /// SQLite's quick consistency check (every page's structure, not the indexes' agreement): `["ok"]`, or
+    /// what is damaged. Reads the whole file once.
+    func quickCheck() throws -> [String] { try check("quick_check") }
+
+    private func check(_ pragma: String) throws -> [String] {
+        try db.read { try String.fetchAll($0, sql: "PRAGMA \(pragma)") }
     }
 
     // MARK: - Device key
 
-    /// This device's ticket-signing key, made on first use and kept in the database.
-    public func signingKey() throws -> TicketSigner {
+    /// This device's ticket-signing key, made on first use (or `adopting` one, carried over from a damaged
+    /// database) and kept in the database.
+    public func signingKey(adopting: TicketSigner? = nil) throws -> TicketSigner {
         try db.write { db in
             if let raw = try Data.fetchOne(db, sql: "SELECT signing_key FROM device WHERE id = 1") {
                 return try TicketSigner(rawRepresentation: Array(raw))
             }
-            let signer = TicketSigner()
+            let signer = adopting ?? TicketSigner()
             try db.execute(
                 sql: "INSERT INTO device (id, signing_key) VALUES (1, ?)",
                 arguments: [Data(signer.privateKey.rawRepresentation)]
