@@ -153,8 +153,18 @@ extension Kiosk {
 
     /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).
     /// The kiosk's services in one group; `extra` run beside them (e.g. ``SystemdSupervision``).
+    /// The kiosk's services in one group. A database found damaged while running (``LocalStore/onDamage(_:)``)
+    /// stops the group: kioskd then exits 75 and systemd starts it again, on a new database.
     public func serviceGroup(logger: Logger, handleSignals: Bool = true, extra: [any Service] = []) -> ServiceGroup {
-        ServiceGroup(running: services + extra, logger: logger, handleSignals: handleSignals)
+        let group = ServiceGroup(running: services + extra, logger: logger, handleSignals: handleSignals)
+        store.onDamage { message in
+            logger.critical(
+                "the kiosk's database is damaged (\(message)): kioskd stops, and starts again on a new one",
+                metadata: ["database": "\(store.path)"]
+            )
+            Task { await group.triggerGracefulShutdown() }
+        }
+        return group
     }
 
     /// The device loops' signs of life, by name.

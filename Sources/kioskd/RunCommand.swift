@@ -50,5 +50,8 @@ struct RunCommand: AsyncParsableCommand {
             healthy: { kiosk.stuckLoop(limit: .seconds(20)) }
         )
         try await kiosk.serviceGroup(logger: logger, extra: [systemd, HeapTrim()]).run()
+        // Stopped by a database found damaged while running: systemd starts kioskd again (Restart=on-failure),
+        // and that start sets the file aside.
+        if kiosk.store.damageSeen != nil { throw ExitCode(75) }
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
+import GRDB
 import KioskCore
+import Synchronization
 import Testing
 
 @testable import KioskStation
+@testable import Rigs
 
 /// A database the card damaged: pages overwritten with garbage, the file cut short, its header gone, or the file
 /// missing. The kiosk opens a new one (it neither crash-loops nor starts unaware): the damaged file is kept aside,
@@ -111,6 +114,44 @@ import Testing
         let (_, removed) = try store.adoptServerRing([], own: key, at: Timestamp(milliseconds: 7))
         #expect(try removed.map(\.device) == ["printer-2"] && store.trustedKeys().map(\.device) == ["exit"])
         #expect(try issue(store).ticket.code.description == "A201")
+    }
+
+    /// A card that goes bad under a running kiosk: the first read that meets the damage marks the file and
+    /// tells the kiosk once (it stops, and systemd starts it again); that start checks the whole file and sets it
+    /// aside, numbering above the reserved codes as at any other damage.
+    @Test func damageMetWhileRunningIsSetAsideAtTheNextStart() throws {
+        let dir = try printed(130)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = "\(dir)/kioskd.sqlite"
+        try LocalStore.checkpoint(path)
+        let store = try LocalStore(path: path)
+        let told = Mutex<[String]>([])
+        store.onDamage { message in told.withLock { $0.append(message) } }
+        #expect(try LocalStore.overwritePages(of: ["events"], in: path) > 0)
+        store.db.queue.releaseMemory()  // what the kiosk had cached is read from the card again
+        #expect(throws: DatabaseError.self) { try store.events() }
+        #expect(throws: DatabaseError.self) { try store.events() }
+        let marker = WatchedQueue.markerPath(of: path)
+        #expect(told.withLock { $0.count } == 1 && store.damageSeen != nil)
+        #expect(FileManager.default.fileExists(atPath: marker))
+
+        let (next, found) = try LocalStore.open(directory: dir)
+        let report = try #require(found, "the damage met while running was not set aside")
+        #expect(report.found.hasPrefix("met while running: "), "\(report.found)")
+        #expect(report.keptAs.map { FileManager.default.fileExists(atPath: $0) } == true)
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        #expect(try next.integrityCheck() == ["ok"] && issue(next).ticket.code.description == "A201")
+    }
+
+    /// A mark whose file passes the whole check (an error that did not come back) is dropped, the file kept.
+    @Test func aMarkOnAWholeFileIsDropped() throws {
+        let dir = try printed(3)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let marker = WatchedQueue.markerPath(of: "\(dir)/kioskd.sqlite")
+        try Data("database disk image is malformed".utf8).write(to: URL(fileURLWithPath: marker))
+        let (store, damage) = try LocalStore.open(directory: dir)
+        #expect(damage == nil && !FileManager.default.fileExists(atPath: marker))
+        #expect(try issue(store).ticket.code.description == "A004")
     }
 
     @Test func aMissingDatabaseWhereOneWasKeptIsSaid() throws {

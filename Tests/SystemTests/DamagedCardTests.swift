@@ -1,6 +1,8 @@
 import DeviceEmulators
 import Foundation
+import GRDB
 import KioskCore
+import Synchronization
 import Testing
 
 @testable import CLupServer
@@ -108,5 +110,41 @@ import FoundationNetworking
             throw error
         }
         await server.stop()
+    }
+
+    /// The card goes bad under the running kiosk: the first read that meets the damage stops the kiosk's
+    /// services (kioskd then exits 75, and systemd starts it again), and the next start sets the file aside and
+    /// prints on, above every code reserved before.
+    @Test func damageMetWhileRunningStopsTheKioskAndTheNextStartGoesOn() async throws {
+        let rig = try StationRig(profile: "custom-vkp80iii")
+        let stopped = Mutex(false)
+        let running = rig.task
+        let watcher = Task {
+            _ = try? await running.value
+            stopped.withLock { $0 = true }
+        }
+        defer { watcher.cancel() }
+        do {
+            try await rig.requireTickets(1)
+            await rig.customerTakes()
+            try await rig.requireTickets(2)
+            let store = rig.kiosk.store
+            try store.db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            #expect(try LocalStore.overwritePages(of: ["events"], in: store.path) > 0)
+            store.db.queue.releaseMemory()
+            #expect(throws: (any Error).self) { try store.events() }
+            #expect(await rig.wait(.seconds(10)) { stopped.withLock { $0 } } != nil, "the kiosk ran on")
+            #expect(store.damageSeen != nil)
+
+            let directory = (store.path as NSString).deletingLastPathComponent
+            let (next, damage) = try LocalStore.open(directory: directory)
+            let report = try #require(damage)
+            #expect(report.found.hasPrefix("met while running") && report.numberedAbove == "A100")
+            #expect(try next.integrityCheck() == ["ok"])
+        } catch {
+            await rig.stop()
+            throw error
+        }
+        await rig.stop()
     }
 }

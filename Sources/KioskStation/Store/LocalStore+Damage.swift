@@ -40,26 +40,38 @@ extension LocalStore {
     public static func open(directory: String, now: Date = Date()) throws -> (store: LocalStore, damage: StoreDamage?) {
         let path = "\(directory)/kioskd.sqlite"
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        // Damage met while the last run was running (``WatchedQueue``): this start checks the whole file.
+        let marker = WatchedQueue.markerPath(of: path)
+        let seen = (try? String(contentsOfFile: marker, encoding: .utf8)).map { "met while running: \($0)" }
         var found: String
         do {
             let store = try LocalStore(path: path)
-            let check = try store.quickCheck()
+            let check = seen == nil ? try store.quickCheck() : try store.integrityCheck()
             if check == ["ok"] {
+                try? FileManager.default.removeItem(atPath: marker)
                 // An empty file is a database made just now: reserved numbers say this box had one before.
                 guard size == 0, store.codes.exists else { return (store, nil) }
                 return (store, damage("the database was missing or empty", keptAs: nil, codes: store.codes))
             }
-            found = check.prefix(3).joined(separator: "; ")
+            found = ([seen].compactMap { $0 } + check.prefix(3)).joined(separator: "; ")
         } catch let error as DatabaseError where isDamage(error) {
-            found = error.message ?? "\(error.resultCode)"
+            found = ([seen].compactMap { $0 } + [error.message ?? "\(error.resultCode)"]).joined(separator: "; ")
         }
         let kept = try setAside(path, at: now)
+        try? FileManager.default.removeItem(atPath: marker)
         let store = try LocalStore(path: path)
         var report = damage(found, keptAs: kept, codes: store.codes)
         report.carriedOver = salvage(from: kept, into: store)
         try? FileManager.default.removeItem(atPath: kept + "-shm")  // made by the read-only open
         return (store, report)
     }
+
+    /// Calls `action` once, with what SQLite said, when this database is found damaged while running (a read
+    /// or write met `SQLITE_CORRUPT`): the next ``open(directory:now:)`` checks the whole file and sets it aside.
+    public func onDamage(_ action: @escaping @Sendable (String) -> Void) { db.onDamage(action) }
+
+    /// What SQLite said when this database was found damaged while running (nil: it was not).
+    public var damageSeen: String? { db.damageSeen }
 
     /// Carries over what can still be read from the damaged file at `kept` (opened read-only): the device's
     /// signing key — the tickets customers hold were signed with it, so the server's key ring keeps it and doors

@@ -12,7 +12,7 @@ import Synchronization
 /// so after a crash or power cut no code is handed out twice and none is skipped. Schema changes are
 /// versioned migrations.
 public final class LocalStore: Sendable {
-    let db: DatabaseQueue
+    let db: WatchedQueue
     public let path: String
     /// Rings when this station's own events enter the outbox (an event without a server sequence), for the
     /// sync's push: the pages' change feed rings for everything, and the push need not count the outbox at each.
@@ -49,7 +49,7 @@ public final class LocalStore: Sendable {
         }
         configuration.busyMode = .timeout(5)
         do {
-            db = try DatabaseQueue(path: path, configuration: configuration)
+            db = WatchedQueue(try DatabaseQueue(path: path, configuration: configuration), path: path)
         } catch let error as DatabaseError where Self.isDamage(error) {
             throw error  // the file is not a database (any more): see ``open(directory:now:)``
         } catch {
@@ -61,7 +61,7 @@ public final class LocalStore: Sendable {
         }
         self.path = path
         codes = CodeReservationFile(database: path)
-        try Self.migrator.migrate(db)
+        try Self.migrator.migrate(db.queue)
         databaseID = try db.read { try String.fetchOne($0, sql: "SELECT database_id FROM sync_state") } ?? ""
     }
 
