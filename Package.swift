@@ -253,7 +253,8 @@ let package = Package(
         .testTarget(
             name: "KioskStationTests",
             dependencies: [
-                "KioskStation", "KioskCore", "QRSymbol", "StrictTOML", "Rigs", .product(name: "GRDB", package: "GRDB.swift"),
+                "KioskStation", "KioskCore", "QRSymbol", "StrictTOML", "Rigs",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
