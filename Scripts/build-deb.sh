@@ -26,6 +26,8 @@ while getopts "b:c:o:v:" option; do
         *) echo "usage: $0 [-c release|debug] [-o OUTDIR] [-v VERSION] | -b PRODUCT" >&2; exit 64 ;;
     esac
 done
+# OUTDIR relative to the repository or absolute, as given.
+outdir=$(mkdir -p "$outdir" && cd "$outdir" && pwd)
 
 swift=${SWIFT:-swift}
 # FoundationNetworking's static archive does not pull in its curl glue by itself: name it, and libcurl
@@ -85,7 +87,7 @@ shlib=$(mktemp -d)
 trap 'rm -rf "$shlib"' EXIT
 mkdir "$shlib/debian"
 printf 'Source: clup-kiosk\n\nPackage: clup-kiosk\nArchitecture: any\n' >"$shlib/debian/control"
-binaries=$(for program in kioskd clup-server escpos-emulator; do echo "$PWD/$root/usr/bin/$program"; done)
+binaries=$(for program in kioskd clup-server escpos-emulator; do echo "$root/usr/bin/$program"; done)
 # shellcheck disable=SC2086
 depends=$(cd "$shlib" && dpkg-shlibdeps -O $binaries 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "dpkg-shlibdeps found no dependencies (is dpkg-dev installed?)" >&2; exit 1; }
