@@ -22,7 +22,9 @@ final class SyncedGuest {
         rig = try EmulatorRig(profile: "custom-vkp80iii")
         share = HIL.temporaryDirectory(name)
         guest = try GuestMachine(share: share)
-        store = try await server.registerStore(["capacity": 500])
+        // Nobody leaves in these runs: a capacity no run reaches (the 50-cut bench admits about 800), or the door
+        // answers "store full" to the tickets held after the 500th admission.
+        store = try await server.registerStore(["capacity": 5000])
         let credential = try await server.enroll(Self.device, store: store)
         let fm = FileManager.default
         try fm.copyItem(atPath: "\(HIL.packageRoot)/Tests/appliance/\(script)", toPath: "\(share)/guest.sh")
@@ -32,7 +34,7 @@ final class SyncedGuest {
         [store]
         id = "\(store.uuidString)"
         name = "Power Cut Market"
-        capacity = 500
+        capacity = 5000
         [device]
         id = "\(Self.device)"
         [printer]
