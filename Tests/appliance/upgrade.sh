@@ -83,6 +83,11 @@ echo "idle_bytes_60s $idle_bytes kioskd_idle_bytes_60s $kioskd_idle bytes_per_ti
 check flash-wear $? "$per_ticket bytes written a ticket over $made tickets in a steady stream (goal 65536), \
 $fresh_per_ticket over the first $fresh_made on the new database; $idle_bytes in a minute idle, $kioskd_idle of them \
 kioskd's; $lines journal lines for $((made + fresh_made)) tickets"
+# One tear-off after the idle minute: the emulator's last cut is then a fresh one, not the minute-old cut the
+# upgrade's gap between cuts would otherwise start from.
+tickets
+ctl take
+wait_until 10000 has_tickets $((N + 1)) >/dev/null
 
 # A customer every 0.5 s, before, during and after the upgrade; after each tear-off the emulator's count and
 # its last cut's time (wall clock, ms) go to /rig/cuts.txt, where the host finds the longest gap.
