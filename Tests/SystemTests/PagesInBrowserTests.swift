@@ -137,6 +137,12 @@ import Testing
             #expect(await browser.ask("click manager exit") == "ok")
             #expect(await rig.wait { door.status.exits == 1 } != nil)
             #expect(await browser.ask("expect manager occupancy 0 / 2") == "ok")
+            // Logged out (a tablet the next shift picks up): the form is back (the kiosk ending the session on its
+            // side: ManagerLoginHostTests).
+            #expect(await browser.ask("click manager logout") == "ok")
+            #expect(await browser.ask("shown manager login") == "ok")
+            #expect(await browser.ask("expect manager exitResult Logged out.") == "ok")
+            #expect(await browser.ask("hidden manager logout") == "ok")
             _ = await browser.ask("quit", timeout: .seconds(1))
             _ = await browser.waitForExit(timeout: .seconds(20))
         } catch {

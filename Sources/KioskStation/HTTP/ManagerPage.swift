@@ -26,7 +26,9 @@ enum ManagerPage {
               #login { display: flex; gap: 0.5em; flex-wrap: wrap; align-items: center; margin-top: 0.6em; }
               #login[hidden] { display: none; }
               #login input { font-size: 1.3em; padding: 0.3em; }
-              #login button { font-size: 1.2em; padding: 0.4em 0.8em; }
+              #login button, #logout { font-size: 1.2em; padding: 0.4em 0.8em; }
+              #logout { margin-top: 0.6em; background: #555; }
+              #logout[hidden] { display: none; }
             """,
         body: """
             <header><span id="store">CLup</span><span id="link">connecting…</span></header>
@@ -43,6 +45,7 @@ enum ManagerPage {
                   <input id="password" type="password" autocomplete="current-password" maxlength="256" required>
                   <button type="submit">Log in</button>
                 </form>
+                <button id="logout" type="button" hidden>Log out</button>
                 <p id="counts"></p>
               </section>
               <section>
@@ -98,7 +101,8 @@ enum ManagerPage {
               $("exitResult").textContent = message;
             }
             fetch("session").then((r) => r.json()).then((s) => {
-              if (s.local || s.manager) return;
+              if (s.local) return;
+              if (s.manager) { $("logout").hidden = false; return; }
               if (s.passwordSet) askLogin("Log in to use the buttons from this device.");
               else { mayPress = false; if (last) render(last); $("exitResult").textContent =
                 "The buttons work only on the kiosk itself: no manager password is set (kioskd manager-password)."; }
@@ -110,10 +114,17 @@ enum ManagerPage {
                   body: JSON.stringify({ password: $("password").value }) });
                 $("password").value = "";
                 if (r.ok) {
-                  mayPress = true; $("login").hidden = true; $("exitResult").textContent = "Logged in.";
+                  mayPress = true; $("login").hidden = true; $("logout").hidden = false;
+                  $("exitResult").textContent = "Logged in.";
                   if (last) render(last);
                 } else $("exitResult").textContent = (await r.json()).error;
               } catch (e) { $("exitResult").textContent = "could not reach the kiosk"; }
+            });
+            // A tablet shared by the shift: log out ends the session here and on the kiosk.
+            $("logout").addEventListener("click", async () => {
+              try { await fetch("logout", { method: "POST" }); } catch (e) {}
+              $("logout").hidden = true;
+              askLogin("Logged out.");
             });
             $("exit").addEventListener("click", async () => {
               try {
