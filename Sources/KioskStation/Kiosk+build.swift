@@ -106,7 +106,7 @@ extension Kiosk {
                 }
             ) : nil
         let port = ListeningPort()
-        if config.http.managerPassword == nil, !["127.0.0.1", "::1", "localhost"].contains(config.http.host) {
+        if config.http.managerPassword == nil, !KioskConfig.isLoopback(host: config.http.host) {
             logger.notice(
                 "the manager page's buttons work only on this box: for a manager's tablet, set [http] manager_password"
             )
@@ -151,10 +151,10 @@ extension Kiosk {
         )
     }
 
-    /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`).
-    /// The kiosk's services in one group; `extra` run beside them (e.g. ``SystemdSupervision``).
-    /// The kiosk's services in one group. A database found damaged while running (``LocalStore/onDamage(_:)``)
-    /// stops the group: kioskd then exits 75 and systemd starts it again, on a new database.
+    /// A service group running every service, stopping them all on SIGTERM or SIGINT (`handleSignals`);
+    /// `extra` run beside them (e.g. ``SystemdSupervision``). A database found damaged while running
+    /// (``LocalStore/onDamage(_:)``) stops the group too: kioskd then exits 75 and systemd starts it again, on a
+    /// new database.
     public func serviceGroup(logger: Logger, handleSignals: Bool = true, extra: [any Service] = []) -> ServiceGroup {
         let group = ServiceGroup(running: services + extra, logger: logger, handleSignals: handleSignals)
         store.onDamage { message in

@@ -130,6 +130,16 @@ import Testing
 
     /// The credential never travels in clear by accident: plain HTTP only to this machine or when the
     /// operator says `insecure = true`; a CA file must hold a certificate.
+    /// One loopback test for the sync's plain HTTP, the manager page's "the box itself" and the start's notice.
+    @Test func loopbackHostsAreThisMachineOnly() {
+        for host in ["localhost", "LocalHost", "127.0.0.1", "127.1.2.3", "::1", "[::1]", "::ffff:127.0.0.1"] {
+            #expect(KioskConfig.isLoopback(host: host), "\(host)")
+        }
+        for host in ["192.0.2.2", "0.0.0.0", "::", "::ffff:10.0.0.1", "127.example", "localhost.example", ""] {
+            #expect(!KioskConfig.isLoopback(host: host), "\(host)")
+        }
+    }
+
     @Test func plainHTTPOnlyToThisMachineOrWhenSaidInsecure() throws {
         func sync(_ lines: String) -> String { minimal + "[sync]\ncredential = \"c\"\n" + lines }
         let refused = error(sync("server = \"http://clup.example\"\n"))

@@ -124,6 +124,17 @@ public struct KioskConfig: Sendable, Equatable {
         }
     }
 
+    /// Whether a host name or address is this machine: `localhost`, 127.0.0.0/8 (also mapped into IPv6, as a
+    /// dual-stack listener reports an IPv4 peer) or `::1`, with or without brackets.
+    static func isLoopback(host: String) -> Bool {
+        var host = host.lowercased()
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" || host == "::1" { return true }
+        if host.hasPrefix("::ffff:") { host = String(host.dropFirst("::ffff:".count)) }
+        var address = in_addr()
+        return inet_pton(AF_INET, host, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
+    }
+
     public var store: Store
     public var device = Device()
     public var printer = Printer()

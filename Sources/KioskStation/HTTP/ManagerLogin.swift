@@ -18,7 +18,7 @@ extension StationHTTP {
                 .ok,
                 [
                     "local": context.isLocal,
-                    "manager": sessions.isOpen(request.cookies[ManagerSessions.cookie]?.value),
+                    "manager": sessions.isOpen(request.managerToken),
                     "passwordSet": sessions.password != nil,
                 ]
             )
@@ -63,7 +63,7 @@ extension StationHTTP {
             }
         }
         router.post("logout") { request, _ -> Response in
-            sessions.close(request.cookies[ManagerSessions.cookie]?.value)
+            sessions.close(request.managerToken)
             var response = json(.ok, ["ok": true])
             response.setCookie(Cookie(name: ManagerSessions.cookie, value: "", maxAge: 0, path: "/", sameSite: .strict))
             return response

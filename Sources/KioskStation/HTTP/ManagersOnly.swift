@@ -16,7 +16,7 @@ struct ManagersOnly: RouterMiddleware {
     ) async throws -> Response {
         if request.method == .get || request.method == .head || context.isLocal
             || ["/login", "/logout"].contains(request.uri.path)
-            || sessions.isOpen(request.cookies[ManagerSessions.cookie]?.value)
+            || sessions.isOpen(request.managerToken)
         {
             return try await next(request, context)
         }
@@ -32,4 +32,9 @@ struct ManagersOnly: RouterMiddleware {
             error: "log in on the manager page first (or again: a session lasts 12 hours)"
         )
     }
+}
+
+extension Request {
+    /// The manager's session token, from the cookie ``ManagerSessions/cookie`` that `POST /login` set.
+    var managerToken: String? { cookies[ManagerSessions.cookie]?.value }
 }

@@ -15,7 +15,6 @@ public struct PageContext: RequestContext, RemoteAddressRequestContext {
 
     /// Whether the client runs on this box: a loopback address (IPv4's 127/8, `::1`, either mapped into IPv6).
     var isLocal: Bool {
-        guard let address = remoteAddress?.ipAddress?.lowercased() else { return false }
-        return address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
+        remoteAddress?.ipAddress.map { KioskConfig.isLoopback(host: $0) } ?? false
     }
 }

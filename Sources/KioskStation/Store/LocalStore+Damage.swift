@@ -43,7 +43,7 @@ extension LocalStore {
         // Damage met while the last run was running (``WatchedQueue``): this start checks the whole file.
         let marker = WatchedQueue.markerPath(of: path)
         let seen = (try? String(contentsOfFile: marker, encoding: .utf8)).map { "met while running: \($0)" }
-        var found: String
+        var found = seen.map { [$0] } ?? []
         do {
             let store = try LocalStore(path: path)
             let check = seen == nil ? try store.quickCheck() : try store.integrityCheck()
@@ -53,14 +53,14 @@ extension LocalStore {
                 guard size == 0, store.codes.exists else { return (store, nil) }
                 return (store, damage("the database was missing or empty", keptAs: nil, codes: store.codes))
             }
-            found = ([seen].compactMap { $0 } + check.prefix(3)).joined(separator: "; ")
+            found += check.prefix(3)
         } catch let error as DatabaseError where isDamage(error) {
-            found = ([seen].compactMap { $0 } + [error.message ?? "\(error.resultCode)"]).joined(separator: "; ")
+            found.append(error.message ?? "\(error.resultCode)")
         }
         let kept = try setAside(path, at: now)
         try? FileManager.default.removeItem(atPath: marker)
         let store = try LocalStore(path: path)
-        var report = damage(found, keptAs: kept, codes: store.codes)
+        var report = damage(found.joined(separator: "; "), keptAs: kept, codes: store.codes)
         report.carriedOver = salvage(from: kept, into: store)
         try? FileManager.default.removeItem(atPath: kept + "-shm")  // made by the read-only open
         return (store, report)

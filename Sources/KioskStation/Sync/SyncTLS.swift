@@ -28,11 +28,8 @@ extension KioskConfig.Sync {
 
     /// Whether `url` names this machine (localhost, 127.0.0.0/8, ::1): plain HTTP cannot be overheard there.
     static func isLoopback(_ url: String) -> Bool {
-        guard var host = URL(string: url)?.host?.lowercased() else { return false }
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" || host == "::1" { return true }
-        var address = in_addr()
-        return inet_pton(AF_INET, host, &address) == 1 && UInt32(bigEndian: address.s_addr) >> 24 == 127
+        guard let host = URL(string: url)?.host else { return false }
+        return KioskConfig.isLoopback(host: host)
     }
 
     /// The client side of TLS for the sync client: TLS 1.2 or later, full verification (chain and host
