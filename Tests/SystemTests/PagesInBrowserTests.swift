@@ -11,6 +11,32 @@ import Testing
 /// Selenium, Scripts/browser_pages.py): a tear-off at the emulated printer, an admission from the emulated
 /// scanner, an exit clicked on the page, and the printer running out of paper all show up live.
 @Suite(.serialized) struct PagesInBrowserTests {
+    /// Runs `body` with headless Chromium (Scripts/browser_pages.py), tells it to quit after, and runs `stop` (the
+    /// rigs) whether `body` passed or threw.
+    static func inBrowser(
+        then stop: () async -> Void,
+        _ body: (LineProcess) async throws -> Void
+    ) async throws {
+        let browser: LineProcess
+        do {
+            let python = try #require(HIL.python, "no Python with selenium: run make test")
+            browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
+        } catch {
+            await stop()
+            throw error
+        }
+        do {
+            try await body(browser)
+            _ = await browser.ask("quit", timeout: .seconds(1))
+            _ = await browser.waitForExit(timeout: .seconds(20))
+        } catch {
+            browser.process.terminate()
+            await stop()
+            throw error
+        }
+        await stop()
+    }
+
     @Test(
         .enabled(
             if: HIL.chromiumReady,
@@ -18,7 +44,6 @@ import Testing
         )
     )
     func displayAndManagerPagesFollowTheKiosk() async throws {
-        let python = try #require(HIL.python, "no Python with selenium: run make test")
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
         let rig = try StationRig(profile: "citizen-ppu-700") {
@@ -27,8 +52,8 @@ import Testing
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"
         }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        let stop = { await rig.stop() }
+        try await Self.inBrowser(then: stop) { browser in
             let port = try #require(rig.kiosk.httpPort.wait())
             let door = try #require(rig.kiosk.door)
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
@@ -78,14 +103,7 @@ import Testing
             #expect(await browser.ask("expect display notice out of paper") == "ok")
             rig.emulator.simulate(.paperEnd(false))
             #expect(await browser.ask("gone display notice out of paper") == "ok")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await rig.stop()
-            throw error
         }
-        await rig.stop()
     }
 
     /// A manager's tablet on the shop's network (issue 45): Chromium opens the manager page by the box's LAN
@@ -97,7 +115,6 @@ import Testing
         )
     )
     func aTabletLogsInOnTheManagerPage() async throws {
-        let python = try #require(HIL.python, "no Python with selenium: run make test")
         let lan = try #require(HIL.lanAddress)
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
@@ -109,8 +126,8 @@ import Testing
             $0.http.serverNames = [lan]
             $0.http.managerPassword = try? PasswordHash(password: "shift manager 7")
         }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        let stop = { await rig.stop() }
+        try await Self.inBrowser(then: stop) { browser in
             let port = try #require(rig.kiosk.httpPort.wait())
             let door = try #require(rig.kiosk.door)
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
@@ -143,14 +160,7 @@ import Testing
             #expect(await browser.ask("shown manager login") == "ok")
             #expect(await browser.ask("expect manager exitResult Logged out.") == "ok")
             #expect(await browser.ask("hidden manager logout") == "ok")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await rig.stop()
-            throw error
         }
-        await rig.stop()
     }
 
     /// A shopper's ticket page, as Chromium runs it, follows the door: two app tickets in a store of one, the
@@ -163,7 +173,6 @@ import Testing
         )
     )
     func theTicketPageFollowsTheDoorLive() async throws {
-        let python = try #require(HIL.python, "no Python with selenium: run make test")
         let server = try await ServerRig()
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
@@ -187,8 +196,11 @@ import Testing
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"
         }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        let stop = {
+            await door.stop()
+            await server.stop()
+        }
+        try await Self.inBrowser(then: stop) { browser in
             let station = try #require(door.kiosk.door)
             #expect(await door.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
             #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 2 } != nil)
@@ -204,15 +216,6 @@ import Testing
             #expect(try await door.scan(qrs[0], on: scanner) == "admit V001")
             #expect(await browser.ask("expect first stage Admitted") == "ok")
             #expect(await browser.ask("expect second ahead Nobody ahead of you") == "ok")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await door.stop()
-            await server.stop()
-            throw error
         }
-        await door.stop()
-        await server.stop()
     }
 }
