@@ -27,6 +27,13 @@ import Testing
         return (queue, tickets)
     }
 
+    /// The day as tickets, pages and logs write it: zero-padded month and day.
+    @Test func aDayIsWrittenYearMonthDay() {
+        #expect(BusinessDay(year: 2026, month: 3, day: 9).dateText == "2026-03-09")
+        #expect(BusinessDay(number: 20_000).dateText == "2024-10-04")
+        #expect(BusinessDay(year: 2026, month: 12, day: 31).dateText == "2026-12-31")
+    }
+
     @Test func theDayStartedTimeIsTheOpeningInstant() {
         #expect(opening == Timestamp(milliseconds: (20_000 * 86_400 + 7 * 3600) * 1000))
         #expect(BusinessDay(at: opening, openingTime: 7 * 3600, utcOffset: 0) == day)

@@ -31,10 +31,7 @@ struct StoreClock {
     }
 
     /// `YYYY-MM-DD` of a day number.
-    static func date(_ day: Int64) -> String {
-        let (y, m, d) = BusinessDay(number: day).civilDate
-        return "\(y)-\(twoDigits(m))-\(twoDigits(d))"
-    }
+    static func date(_ day: Int64) -> String { BusinessDay(number: day).dateText }
 
     /// The weekday's name and the date of a day number, e.g. `Tuesday 2026-11-24`.
     static func dayText(_ day: Int64, _ strings: PageStrings) -> String {

@@ -41,6 +41,13 @@ public struct BusinessDay: Sendable, Hashable, Codable, Comparable {
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
+    /// `YYYY-MM-DD`, as tickets, pages and logs write the day (no Foundation formatter: see ``civilDate``).
+    public var dateText: String {
+        let (y, m, d) = civilDate
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(y)-\(two(m))-\(two(d))"
+    }
+
     /// The business day at `time` in the store's zone.
     public init(at time: Timestamp, openingTime: Int, zone: StoreTimeZone) {
         self.init(at: time, openingTime: openingTime, utcOffset: zone.offset(at: time))

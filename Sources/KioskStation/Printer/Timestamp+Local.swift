@@ -10,7 +10,6 @@ extension Timestamp {
         let day = local.floorDivided(by: 86_400)
         let minutes = (local - day * 86_400) / 60
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let (y, m, d) = BusinessDay(number: day).civilDate
-        return "\(y)-\(two(m))-\(two(d)) \(two(minutes / 60)):\(two(minutes % 60))"
+        return "\(BusinessDay(number: day).dateText) \(two(minutes / 60)):\(two(minutes % 60))"
     }
 }

@@ -103,12 +103,11 @@ extension LocalStore {
 
     private static func damage(_ found: String, keptAs: String?, codes: CodeReservationFile) -> StoreDamage {
         guard let reservation = codes.reservation else { return StoreDamage(found: found, keptAs: keptAs) }
-        let date = BusinessDay(number: reservation.day).civilDate
         return StoreDamage(
             found: found,
             keptAs: keptAs,
             numberedAbove: "\(reservation.prefix)\(reservation.upTo)",
-            numberedOn: String(format: "%04lld-%02lld-%02lld", date.year, date.month, date.day)
+            numberedOn: BusinessDay(number: reservation.day).dateText
         )
     }
 
