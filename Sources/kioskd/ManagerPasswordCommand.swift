@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import KioskStation
 import ServiceSupport
 
 /// `kioskd manager-password`: the line that sets the manager page's password, to paste under `[http]`.
@@ -28,8 +29,9 @@ struct ManagerPasswordCommand: ParsableCommand {
         } else {
             password = readLine(strippingNewline: true) ?? ""
         }
-        guard password.utf8.count >= Self.minimumBytes, password.utf8.count <= 256 else {
-            throw ValidationError("a manager password has \(Self.minimumBytes) to 256 bytes")
+        let longest = StationHTTP.maxPasswordBytes
+        guard password.utf8.count >= Self.minimumBytes, password.utf8.count <= longest else {
+            throw ValidationError("a manager password has \(Self.minimumBytes) to \(longest) bytes")
         }
         let hash = try PasswordHash(password: password)
         FileHandle.standardError.write(Data("# under [http] in kioskd.toml, then restart kioskd:\n".utf8))

@@ -10,7 +10,8 @@ import Hummingbird
 ///     POST /logout    ends the session
 extension StationHTTP {
     static let maxLoginBody = 1024
-    static let maxPasswordBytes = 256
+    /// The longest password a login takes, and `kioskd manager-password` makes.
+    public static let maxPasswordBytes = 256
 
     static func addManagerLogin(to router: Router<PageContext>, sessions: ManagerSessions) {
         router.get("session") { request, context -> Response in
