@@ -123,7 +123,7 @@ demo: deps-run
 	"$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/kiosk-demo" --out "$(DEMO_DIR)"
 
 # One group alone: make bench ONLY=estimate (printer, station, door, server, flood, pages, sync, fleet, estimate,
-# history, daemon). ONLY=appliance is apart (not in all): the appliance guest's 50 power cuts, about an hour
+# history, daemon). ONLY=appliance is apart (not in all): the appliance guest's 50 power cuts, about half an hour
 # under software emulation, run by the appliance tests with the package make test builds.
 ONLY ?= all
 APPLIANCE_CUTS ?= 50
