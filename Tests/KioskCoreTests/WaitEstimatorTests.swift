@@ -64,6 +64,32 @@ import Testing
         }
     }
 
+    /// What a server keeps between requests: a roll of a line of 300 app tickets, asked about places, then
+    /// gone on over 40 tickets taken at the line's end, tells every place what a roll made anew tells — and a
+    /// place asked alone (a ticket's page) is called when the whole line's roll calls it.
+    @Test func aKeptRollGoesOnOverTicketsJoiningTheEnd() {
+        let queue = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 1.5 }, waiting: 300, kind: .app)
+        var roll = estimator.roll(queue, at: base)
+        for position in [0, 150, 299] { _ = roll.wait(position: position) }
+        var newer = queue
+        var joined: [TicketID] = []
+        for n in 0..<40 {
+            let t = ticket(900 + n, kind: .app, at: minutes(-0.2 + Double(n) / 1000))
+            newer.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
+            joined.append(t.id)
+        }
+        let extended = roll.extend(to: newer, joined: joined)
+        #expect(extended)
+        let fresh = estimator.schedule(through: 339, in: newer, at: base)
+        for position in [0, 75, 150, 299, 300, 320, 339] {
+            let kept = roll.wait(position: position)
+            #expect(kept == fresh[position], "place \(position)")
+            let alone = estimator.wait(position: position, in: newer, at: base)
+            #expect(alone.point == fresh[position].point, "place \(position) asked alone")
+        }
+        #expect(fresh[339].point > fresh[299].point)
+    }
+
     /// 20 people came in together a minute ago (the store filled at once): the first place frees when the
     /// shortest of their visits ends, minutes away — not in a twentieth of a visit, as a pace would say. Full
     /// since long ago, places free at about capacity ÷ visit.

@@ -21,8 +21,9 @@ final class RollCache: Sendable {
     func wait(position: Int, in live: StoreQueues.Live, at now: Timestamp) -> WaitRange {
         let grid = now.milliseconds.floorDivided(by: Int64(WaitEstimator.step.components.seconds) * 1000)
         return kept.withLock { kept in
+            // Taken out while asked: a copy left in `kept` would make each change below copy the whole roll.
             var entry: Kept
-            if var previous = kept, previous.epoch == live.lineEpoch, previous.grid == grid,
+            if var previous = kept.take(), previous.epoch == live.lineEpoch, previous.grid == grid,
                 previous.joined <= live.joinedAtEnd.count,
                 previous.roll.extend(to: live.state, joined: Array(live.joinedAtEnd[previous.joined...]))
             {

@@ -21,9 +21,20 @@ extension LineRoll {
         ).after(untilStart)
     }
 
-    /// The variance of the number of places freed by `step` (each holder frees its place or not).
-    func countSpread(by step: Int) -> Double {
-        var variance = 0.0
+    /// The variance of the number of places freed by `step` (each holder frees its place or not). Asked for
+    /// steps that never go back (the roll's): a holder whose chances have all played out adds the same from
+    /// then on, and is moved into ``settledSpread`` (a long line's roll holds more of them with every place).
+    mutating func countSpread(by step: Int) -> Double {
+        if step >= nextSettling {
+            holders.removeAll { holder in
+                guard holder.isSettled(by: step) else { return false }
+                let p = min(holder.freed(by: step), 1)
+                settledSpread += p * (1 - p)
+                return true
+            }
+            nextSettling = step + 20
+        }
+        var variance = settledSpread
         for holder in holders {
             let p = min(holder.freed(by: step), 1)
             variance += p * (1 - p)
@@ -41,9 +52,10 @@ extension LineRoll {
     mutating func freedAround(_ step: Int) -> Double {
         let window = steps(.seconds(300))
         let from = max(step - window, 0)
-        let to = min(step + window, expiries.count - 1)
+        let to = min(step + window, freeing.count - 1)
         var total = 0.0
-        for k in from...to { total += freed(in: k) + insidersLeaving(in: k) }
+        // Read, not summed: looking ahead does not move the step a place taken now frees its first share in.
+        for k in from...to { total += freeing[k] + insidersLeaving(in: k) }
         return total / Double(to - from + 1)
     }
 

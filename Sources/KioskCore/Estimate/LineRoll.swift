@@ -5,20 +5,20 @@ struct LineRoll {
     /// When the roll starts (now, or the opening), and how long until then.
     let start: Timestamp
     let untilStart: Duration
-    /// Expected places freed in each step by called tickets that never come (their call window ends then).
-    var expiries: [Double]
-    /// Those who hold a place and free it as their delay and visit end: the places they free in a step are
-    /// summed when the roll reaches it (``freed(in:)``), so a roll that calls the place it is asked about in a
-    /// few steps pays for those steps, not for every holder's whole visit.
-    var releases: [Release] = []
-    /// The step from which releases that ended are dropped next (``freed(in:)``): a long line's roll keeps only
-    /// those still freeing places, not every holder it has seated.
-    var nextCompaction = 0
+    /// Expected places freed in each step, through the grid's horizon: by called tickets that never come (their
+    /// call window ends then) and by those who hold a place, as their delay and visit end. A holder adds its
+    /// share to every step it may free its place in when it takes it (``hold(_:at:elapsed:weight:)``), so a
+    /// step's sum costs the same however many hold places — a long line's roll, deep in the day, holds hundreds.
+    var freeing: [Double]
     /// The last step whose freed places were summed (``freed(in:)``): a place taken in it frees its first
-    /// step's share in the next.
+    /// step's share in the next (lost, that share — a twentieth of a place for 11-minute exponential visits —
+    /// would compound with every turn of the store's places and slow a long line's roll by half at its end).
     var counted = -1
-    /// Everyone whose leaving frees a place, for the count's spread at the end.
+    /// Everyone whose leaving frees a place, for the count's spread at the end (``countSpread(by:)``): those
+    /// whose chances may still change, and what those that played out add.
     var holders: [Holder] = []
+    var settledSpread = 0.0
+    var nextSettling = 0
     /// Today's admissions by how many steps ago they were (who may still be inside), and the share of them
     /// inside now.
     var insiders: [(elapsed: Int, count: Double)] = []
@@ -34,6 +34,11 @@ struct LineRoll {
         var weight: Double
         var cdf: [Double]
 
+        /// Whether its chance of having freed its place is the same from `step` on.
+        func isSettled(by step: Int) -> Bool {
+            step > from && elapsed + step - from >= cdf.count - 1
+        }
+
         /// The chance it has freed its place by `step`.
         func freed(by step: Int) -> Double {
             guard step > from else { return 0 }
@@ -44,36 +49,12 @@ struct LineRoll {
         }
     }
 
-    /// From step `from`, frees `scale` × `pmf[elapsed + k]` places in step `from + k` (`scale`: its weight over
-    /// the chance it had not freed its place in its first `elapsed` steps). A place taken in a step whose freed
-    /// places were already counted (a call during the roll) frees its first step's share in the next one: lost,
-    /// that share — a twentieth of a place for 11-minute exponential visits — would compound with every turn of
-    /// the store's places and slow a long line's roll by half at its end.
-    struct Release {
-        var from: Int
-        var elapsed: Int
-        var scale: Double
-        var pmf: [Double]
-        var firstStepCounted = true
-
-        func freed(in step: Int) -> Double {
-            guard step >= from else { return 0 }
-            let index = elapsed + step - from
-            var places = index < pmf.count ? scale * pmf[index] : 0
-            if !firstStepCounted {
-                if step == from { return 0 }
-                if step == from + 1, elapsed < pmf.count { places += scale * pmf[elapsed] }
-            }
-            return places
-        }
-    }
-
     init(estimator: WaitEstimator, state: QueueState, now: Timestamp) {
         self.estimator = estimator
         self.state = state
         start = state.opensAt(after: now) ?? now
         untilStart = start - now
-        expiries = [Double](repeating: 0, count: WaitEstimator.horizonSteps + 1)
+        freeing = [Double](repeating: 0, count: WaitEstimator.horizonSteps + 1)
     }
 
     static var step: Duration { WaitEstimator.step }
@@ -117,22 +98,39 @@ struct LineRoll {
     /// goes on from where it stopped.
     mutating func run(through position: Int, everyRange: Bool = true) -> [WaitRange] {
         guard position >= 0 else { return [] }
-        if progress == nil {
-            // A place free for it now calls it at once (the roll's first step would say so) unless a booking joins
-            // in that step and claims it first: the roll is not needed, however long the called part of the line.
-            if state.isOpen(at: start), position < state.freePlaces,
-                state.upcomingJoins(after: start, through: start + Self.step).isEmpty
-            {
-                return Array(repeating: WaitRange.zero.after(untilStart), count: position + 1)
-            }
-            progress = begin()
-        }
-        guard var p = progress else { return [] }
+        if let now = calledNow(position) { return Array(repeating: now, count: position + 1) }
+        advance(through: position, everyRange: everyRange)
+        return Array((progress?.told ?? []).prefix(position + 1))
+    }
+
+    /// The told wait of the place `position` alone, every place's range computed on the way: what a kept roll
+    /// is asked again and again (without a copy of the places before it).
+    mutating func wait(at position: Int) -> WaitRange {
+        guard position >= 0 else { return .zero }
+        if let now = calledNow(position) { return now }
+        advance(through: position, everyRange: true)
+        guard let told = progress?.told, position < told.count else { return .zero }
+        return told[position]
+    }
+
+    /// A place free for it now calls it at once (the roll's first step would say so) unless a booking joins in
+    /// that step and claims it first: the roll is not needed, however long the called part of the line.
+    private func calledNow(_ position: Int) -> WaitRange? {
+        guard progress == nil, state.isOpen(at: start), position < state.freePlaces,
+            state.upcomingJoins(after: start, through: start + Self.step).isEmpty
+        else { return nil }
+        return WaitRange.zero.after(untilStart)
+    }
+
+    private mutating func advance(through position: Int, everyRange: Bool) {
+        if progress == nil { progress = begin() }
+        // Taken out while it grows: a copy left behind would make each call copy the places told so far.
+        guard var p = progress.take() else { return }
         defer { progress = p }
         if p.settled {
             // Closed: nobody is called before the next day's start, a second away.
             if p.told.count <= position { p.told += Array(repeating: .zero, count: position + 1 - p.told.count) }
-            return Array(p.told.prefix(position + 1))
+            return
         }
         while p.told.count <= position {
             if p.step >= WaitEstimator.horizonSteps {
@@ -168,7 +166,6 @@ struct LineRoll {
             }
             p.step += 1
         }
-        return Array(p.told.prefix(position + 1))
     }
 
     /// The roll before its first step: those called now hold their places, the people inside are seated.
@@ -198,12 +195,11 @@ struct LineRoll {
     /// Whether the roll can go on over `newer`, a state whose only change is `joined` tickets at the line's end
     /// (app tickets taken since): they join the roll's line, and the places told so far stand.
     mutating func extend(to newer: QueueState, joined: [TicketID]) -> Bool {
-        guard var p = progress, !p.settled else { return false }
+        guard progress?.settled == false else { return false }
         let tickets = joined.compactMap { newer.ticket($0) }
         guard tickets.count == joined.count else { return false }
         state = newer
-        p.line += tickets
-        progress = p
+        progress?.line += tickets  // in place: a copy would copy the whole line
         return true
     }
 
@@ -211,17 +207,8 @@ struct LineRoll {
 
     /// The places those called are expected to free in `step`.
     mutating func freed(in step: Int) -> Double {
-        if step >= nextCompaction {
-            // Ended before any window ``freedAround(_:)`` may still look back over (it looks from a step at most
-            // a window ahead, a window back): they free nothing there, nor from here on.
-            let before = step - 2 * steps(.seconds(300)) - 2
-            releases.removeAll { $0.from - $0.elapsed + $0.pmf.count <= before }
-            nextCompaction = step + 20
-        }
-        var total = expiries[step]
-        for release in releases { total += release.freed(in: step) }
         counted = max(counted, step)
-        return total
+        return step < freeing.count ? freeing[step] : 0
     }
 
     /// Today's admissions within the visit's reach, and the share of them still inside: the count inside over
@@ -280,7 +267,7 @@ struct LineRoll {
             let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
             let expiry = steps(estimator.callWindow) - elapsed
             let expires = max(step + expiry, counted + 1)  // a step already summed: the next
-            if expiry >= 0, expires < expiries.count { expiries[expires] += weight * never }
+            if expiry >= 0, expires < freeing.count { freeing[expires] += weight * never }
             holders.append(
                 Holder(from: step, elapsed: 0, weight: weight * never, cdf: Self.stepCDF(at: max(expiry, 0)))
             )
@@ -288,10 +275,24 @@ struct LineRoll {
         }
         let done = cdf[min(elapsed, cdf.count - 1)]
         let left = max(1 - done, 1e-9)
-        releases.append(
-            Release(from: step, elapsed: elapsed, scale: comes / left, pmf: pmf, firstStepCounted: step > counted)
-        )
+        schedule(pmf, from: step, elapsed: elapsed, scale: comes / left)
         holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
+    }
+
+    /// From step `from`, `scale` × `pmf[elapsed + k]` places freed in step `from + k`; a place taken in a step
+    /// already summed frees that step's share in the next.
+    mutating func schedule(_ pmf: [Double], from: Int, elapsed: Int, scale: Double) {
+        guard elapsed < pmf.count, from < freeing.count else { return }
+        let late = from <= counted
+        let end = min(pmf.count - elapsed, freeing.count - from)
+        pmf.withUnsafeBufferPointer { pmf in
+            freeing.withUnsafeMutableBufferPointer { freeing in
+                for k in 0..<end {
+                    let at = late && k == 0 ? from + 1 : from + k
+                    if at < freeing.count { freeing[at] += scale * pmf[elapsed + k] }
+                }
+            }
+        }
     }
 
     /// The chance a called app ticket or booking never comes: a booking's, the bookings' share; an app

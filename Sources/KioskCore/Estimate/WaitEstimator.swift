@@ -74,7 +74,7 @@ public struct WaitEstimator: Sendable {
 
         /// The told wait of the place `position` (every place's range is computed on the way).
         public mutating func wait(position: Int) -> WaitRange {
-            line.run(through: position, everyRange: true).last ?? .zero
+            line.wait(at: position)
         }
 
         /// Goes on over `newer`, whose only change is `joined` tickets at its line's end; false when it cannot
