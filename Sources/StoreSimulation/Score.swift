@@ -66,8 +66,9 @@ public struct Score: Sendable {
         public var within3min: Double
         /// Mean of told − actual (positive: told too long).
         public var biasSeconds: Double
-        /// Share whose told range held the actual wait (nil: no range).
+        /// Share whose told range held the actual wait (nil: no range), and over how many tickets told one.
         public var rangeCoverage: Double?
+        public var ranged: Int?
         /// Microseconds to compute one estimate.
         public var microsecondsPerTicket: Double?
     }
@@ -88,7 +89,14 @@ public struct Score: Sendable {
             }
         }
         guard !errors.isEmpty else {
-            return Figures(maeSeconds: 0, p90AbsSeconds: 0, within3min: 0, biasSeconds: 0, rangeCoverage: nil)
+            return Figures(
+                maeSeconds: 0,
+                p90AbsSeconds: 0,
+                within3min: 0,
+                biasSeconds: 0,
+                rangeCoverage: nil,
+                ranged: nil
+            )
         }
         let sorted = errors.sorted()
         let spent = computing[estimator].map {
@@ -100,6 +108,7 @@ public struct Score: Sendable {
             within3min: Double(errors.count { $0 <= 180 }) / Double(errors.count),
             biasSeconds: bias / Double(errors.count),
             rangeCoverage: ranged > 0 ? Double(inside) / Double(ranged) : nil,
+            ranged: ranged > 0 ? ranged : nil,
             microsecondsPerTicket: spent
         )
     }
