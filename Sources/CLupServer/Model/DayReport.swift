@@ -63,7 +63,7 @@ struct DayReport: ResponseCodable {
             case .ticketExpired: noShows += 1
             case .ticketCancelled: cancelled += 1
             case .scanRefused: refusedScans += 1
-            case .customerExited, .capacityChanged, .dayStarted: break
+            case .customerExited, .capacityChanged, .dayStarted, .unknown: break
             }
             if let joining {
                 count(event.lineTime, clock)

@@ -50,6 +50,7 @@ enum EventCSV {
             return
                 "told \(told.point.components.seconds) s (\(told.low.components.seconds)-\(told.high.components.seconds))"
         case .ticketIssued, .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled: return ""
+        case .unknown: return "of a newer version of clup-server"
         }
     }
 

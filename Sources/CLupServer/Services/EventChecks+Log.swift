@@ -90,7 +90,7 @@ struct LogView: Sendable {
                     field: "\(at).body"
                 )
             }
-        case .scanRefused, .dayStarted, .capacityChanged:
+        case .scanRefused, .dayStarted, .capacityChanged, .unknown:
             break
         }
     }

@@ -79,6 +79,14 @@ struct EventChecks: Sendable {
             )
         }
         guard kiosk.role.writes(event.body) else {
+            if case .unknown(let type, _) = event.body {
+                throw APIError(
+                    .badRequest,
+                    "event type '\(String(String.UnicodeScalarView(type.unicodeScalars.prefix(40))))' is unknown to "
+                        + "this server — upgrade clup-server before its kiosks",
+                    field: "\(at).body.type"
+                )
+            }
             if case .capacityChanged = event.body {
                 throw APIError(
                     .forbidden,
@@ -141,7 +149,7 @@ struct EventChecks: Sendable {
                     field: "\(at).body.day"
                 )
             }
-        case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged:
+        case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .unknown:
             break
         }
     }

@@ -23,7 +23,7 @@ public struct ToldWaits: Sendable, Codable {
             return (range, max(called - joined, .zero))
         case .ticketCancelled(let id):
             told[id] = nil
-        case .ticketIssued, .ticketTaken, .customerExited, .capacityChanged, .scanRefused, .dayStarted:
+        case .ticketIssued, .ticketTaken, .customerExited, .capacityChanged, .scanRefused, .dayStarted, .unknown:
             break
         }
         return nil

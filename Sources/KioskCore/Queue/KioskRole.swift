@@ -21,6 +21,8 @@ public enum KioskRole: String, Sendable, Hashable, Codable, CaseIterable {
         case .ticketAdmitted, .scanRefused, .customerExited, .ticketExpired: guardsDoor
         case .dayStarted: true
         case .capacityChanged: false
+        // A type this version does not know: nobody of this version writes it.
+        case .unknown: false
         }
     }
 }

@@ -22,6 +22,8 @@ extension QueueState {
         var capacity: Int
         var inside: Int
         var orphanEvents: Int
+        /// Absent from snapshots of versions before events of unknown types were kept.
+        var newerEvents: Int?
         var conflicts: [AdmissionConflict]
         var admittedBy: [TicketID: DeviceID]
         var day: BusinessDay?
@@ -45,6 +47,7 @@ extension QueueState {
             capacity: capacity,
             inside: inside,
             orphanEvents: orphanEvents,
+            newerEvents: newerEvents,
             conflicts: conflicts,
             admittedBy: Dictionary(uniqueKeysWithValues: admittedBy.map { ($0.key, $0.value) }),
             day: day,
@@ -70,6 +73,7 @@ extension QueueState {
         }
         inside = snapshot.inside
         orphanEvents = snapshot.orphanEvents
+        newerEvents = snapshot.newerEvents ?? 0
         conflicts = snapshot.conflicts
         admittedBy = TreeDictionary(uniqueKeysWithValues: snapshot.admittedBy.map { ($0.key, $0.value) })
         day = snapshot.day

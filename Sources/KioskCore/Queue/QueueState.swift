@@ -28,6 +28,9 @@ public struct QueueState: Sendable, Equatable {
     public internal(set) var inside = 0
     /// Events that referred to a ticket the log does not know (reported, not fatal).
     public internal(set) var orphanEvents = 0
+    /// Events of a type this version does not know (a newer server's or device's): kept in the log, changing
+    /// nothing here, counted so that the kiosk can say it wants an update.
+    public internal(set) var newerEvents = 0
     /// Tickets admitted more than once (e.g. at two doors while they were offline): the first admission
     /// counts, the others are reported here, not hidden.
     public internal(set) var conflicts: [AdmissionConflict] = []
@@ -165,6 +168,8 @@ public struct QueueState: Sendable, Equatable {
             capacity = max(newCapacity, 0)
         case .scanRefused:
             break
+        case .unknown:
+            newerEvents += 1
         }
     }
 

@@ -1,6 +1,7 @@
 /// The wire and disk form of an event body: a flat object with a `type` and its fields, e.g.
 /// `{"type":"ticketAdmitted","ticketId":"…","door":"entrance"}` — what kiosks, the server and the OpenAPI
-/// document share. An unknown type is an error naming it (a newer device's event reaches an older one).
+/// document share. An unknown type is kept as it came (``StoreEvent/Body/unknown(type:fields:)``): a newer
+/// server's event reaches an older kiosk, which goes on pulling.
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
         case type, ticket, ticketId, door, reason, capacity, day, opens, closes, told
@@ -40,15 +41,20 @@ extension StoreEvent.Body {
                 door: try c.decode(DeviceID.self, forKey: .door)
             )
         default:
-            throw DecodingError.dataCorruptedError(
-                forKey: .type,
-                in: c,
-                debugDescription: "unknown event type '\(type)'"
-            )
+            guard case .object(var fields) = try JSONValue(from: decoder) else {
+                throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "an event is an object")
+            }
+            fields["type"] = nil
+            self = .unknown(type: type, fields: fields)
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if case .unknown(let type, let fields) = self {
+            var object = fields
+            object["type"] = .string(type)
+            return try JSONValue.object(object).encode(to: encoder)
+        }
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .ticketIssued(let ticket, let told):
@@ -83,6 +89,7 @@ extension StoreEvent.Body {
             try c.encode(reason, forKey: .reason)
             try c.encodeIfPresent(ticket, forKey: .ticketId)
             try c.encode(door, forKey: .door)
+        case .unknown: break  // written above
         }
     }
 }

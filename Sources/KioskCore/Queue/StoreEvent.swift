@@ -66,6 +66,10 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         /// The door refused a scan (`reason` is ``AdmissionDecision/reason``); the ticket if it could be read.
         /// Changes nothing in the queue: it keeps every decision in the log.
         case scanRefused(reason: String, ticket: TicketID?, door: DeviceID)
+        /// An event of a type this version does not know — a newer server's or device's (docs/architecture.md#sync): kept as
+        /// it came, `fields` all but its `type`, for the version that will know it; it changes nothing here.
+        /// Nothing of this version writes one, and the server refuses one from a kiosk.
+        case unknown(type: String, fields: [String: JSONValue])
     }
 
     /// The ticket this event is about, if any.
@@ -75,7 +79,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
             return id
         case .scanRefused(_, let id, _): return id
-        case .customerExited, .capacityChanged, .dayStarted: return nil
+        case .customerExited, .capacityChanged, .dayStarted, .unknown: return nil
         }
     }
 
@@ -91,6 +95,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .capacityChanged: return "capacityChanged"
         case .dayStarted: return "dayStarted"
         case .scanRefused: return "scanRefused"
+        case .unknown(let type, _): return type
         }
     }
 }

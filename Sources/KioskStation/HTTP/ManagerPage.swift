@@ -53,6 +53,7 @@ enum ManagerPage {
                 <ol id="next"></ol>
                 <p id="printer"></p>
                 <p id="scanner"></p>
+                <p id="sync" class="warn" hidden></p>
               </section>
             </main>
             """,
@@ -84,6 +85,12 @@ enum ManagerPage {
                 $("exit").disabled = true;
                 $("scanner").textContent = "The door role is not enabled on this kiosk.";
               }
+              const y = s.sync;
+              const notes = [];
+              if (y && y.newerEvents > 0) notes.push(y.newerEvents + " events of a newer version of the server: update kioskd");
+              if (y && y.quarantined > 0) notes.push(y.quarantined + " events the server refused: " + (y.lastRefusal || ""));
+              $("sync").textContent = notes.join(" · ");
+              $("sync").hidden = notes.length == 0;
               const p = s.printer;
               if (p) {
                 let text = "Printer: " + p.state + (p.waitingTicket ? " · ticket " + p.waitingTicket + " waiting" : "");

@@ -113,6 +113,11 @@ public final class StationMetrics: Sendable {
                 Double(sync.quarantined)
             )
             gauge(
+                "sync_newer_events",
+                "Events of the store's log of a type this kioskd does not know (a newer clup-server's): update kioskd.",
+                Double(sync.newerEvents)
+            )
+            gauge(
                 "sync_lag_seconds",
                 "Age of the oldest event clup-server has not confirmed (0 when none waits).",
                 sync.oldestUnconfirmed.map { Double(max(now - $0, 0)) / 1000 } ?? 0

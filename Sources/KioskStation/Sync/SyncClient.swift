@@ -83,6 +83,7 @@ public final class SyncClient: Service, Sendable {
         var status = SyncStatus(server: config.sync.server)
         status.quarantined = (try? store.quarantineCount()) ?? 0
         status.lastRefusal = (try? store.quarantined(limit: 1))?.first?.reason
+        status.newerEvents = queue.snapshot.newerEvents
         self.published = Mutex(status)
     }
 
@@ -233,6 +234,7 @@ public final class SyncClient: Service, Sendable {
                 let dayStarted = page.events.contains(where: { $0.kind == "dayStarted" })
                 try keepFold(through: through, dayStarted: dayStarted)
                 reportConflicts()
+                reportNewerEvents()
                 try wantKeysOfNewIssuers(in: page.events)
             }
             if let time = page.serverTime { clockWatch?.serverSays(Timestamp(milliseconds: time)) }
@@ -317,6 +319,21 @@ public final class SyncClient: Service, Sendable {
         guard !issuers.isSubset(of: known) else { return }
         keysWanted.withLock { $0 = true }
         keysFeed.notify()
+    }
+
+    /// Logs events of types this version does not know, as more come, and puts their count on the status
+    /// endpoint: the pull goes on, the kiosk says it wants an update.
+    private func reportNewerEvents() {
+        let count = queue.snapshot.newerEvents
+        let before = status.newerEvents
+        guard count != before else { return }
+        if count > before {
+            logger.warning(
+                "events of a newer version of clup-server in the store's log: kept, changing nothing here — update kioskd (apt-get install clup-kiosk)",
+                metadata: ["newer_events": "\(count)"]
+            )
+        }
+        publish { $0.newerEvents = count }
     }
 
     /// Logs conflicts the merged log shows (each once) and puts them on the status endpoint.

@@ -19,6 +19,9 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     public var quarantined = 0
     /// The server's reason for the last one, and what to do.
     public var lastRefusal: String?
+    /// Events of the store's log of a type this kioskd does not know (a newer clup-server's): kept, changing
+    /// nothing here — this kiosk wants an update (docs/architecture.md#sync).
+    public var newerEvents = 0
     /// Tickets admitted twice (e.g. at two doors while offline), from the merged log.
     public var conflicts: [AdmissionConflict] = []
 
