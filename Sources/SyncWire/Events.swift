@@ -1,4 +1,3 @@
-import Foundation
 import KioskCore
 
 /// `POST /v1/stores/{store}/events`: events a kiosk wrote, in its order; appending is idempotent by event id.
@@ -93,9 +92,6 @@ public struct EventPage: Codable, Sendable, Equatable {
 }
 
 extension StoreEvent {
-    /// What an event of an unknown type that cannot be measured is counted as: a page's whole share.
-    static let unknownBytesBound = EventPage.maxBytes
-
     /// An upper bound of the event's JSON: its fixed part (ids, times, numbers, names of fields: under 1 KiB)
     /// and each text it carries at 6 bytes a byte (a control character is escaped as `\u0000`). Texts are
     /// bounded when a kiosk pushes them; an event stored before the bounds may still be large.
@@ -107,9 +103,7 @@ extension StoreEvent {
         case .scanRefused(let reason, _, let door): texts += reason.utf8.count + door.utf8.count
         case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .dayStarted: break
         case .unknown(let type, let fields):
-            // A newer version's event: its fields as JSON already are.
-            texts += type.utf8.count
-            return 1024 + 6 * texts + ((try? JSONEncoder().encode(fields).count) ?? Self.unknownBytesBound)
+            return 1024 + 6 * type.utf8.count + 6 * texts + JSONValue.object(fields).wireBytesBound
         }
         return 1024 + 6 * texts
     }

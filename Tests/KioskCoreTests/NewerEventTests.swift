@@ -33,6 +33,13 @@ import Testing
         let roundTrip = try JSONSerialization.jsonObject(with: written) as? NSDictionary
         #expect(original == roundTrip, "the same object as it came")
         #expect(StoreEvent.new(body, store: store, device: "server", at: base).kind == "lineStopped")
+        // A page of the log counts it at no less than its JSON, escapes and all.
+        let controls = JSONValue.object([
+            "a\u{1}": .string(String(repeating: "\u{0}\"", count: 50)), "n": .number(-1e-300),
+        ])
+        for value in [JSONValue.object(fields), controls] {
+            #expect(value.wireBytesBound >= (try JSONEncoder().encode(value)).count)
+        }
     }
 
     @Test func foldingItChangesNothingButItsCount() throws {

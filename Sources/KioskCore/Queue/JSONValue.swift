@@ -63,6 +63,18 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// An upper bound of the value's JSON: each text at 6 bytes a byte (a control character is escaped as
+    /// `\u0000`), a number at 32, and the brackets, quotes and separators around them.
+    public var wireBytesBound: Int {
+        switch self {
+        case .null, .bool: 5
+        case .integer, .number: 32
+        case .string(let text): 2 + 6 * text.utf8.count
+        case .array(let values): 2 + values.reduce(0) { $0 + $1.wireBytesBound + 1 }
+        case .object(let object): 2 + object.reduce(0) { $0 + 4 + 6 * $1.key.utf8.count + $1.value.wireBytesBound }
+        }
+    }
+
     /// A key of an object whose keys are not known in advance.
     struct AnyKey: CodingKey {
         var stringValue: String
