@@ -3,10 +3,11 @@ import KioskCore
 
 @testable import Rigs
 
-/// An appliance guest whose kiosk syncs with this host: clup-server and the printer emulator run here (the
-/// guest reaches them at 10.0.2.2, so they outlive its power cuts, as a shop's printer and the chain's server
-/// do) for a store of 500 places; the share holds the guest's script, the package, and kioskd's configuration
-/// (that printer and server, a serial scanner on ttyS1, its status on port 18080) and credential.
+/// An appliance guest whose kiosk syncs with this host: clup-server and the printer emulator run here (the guest
+/// reaches them at 10.0.2.2, so they outlive its power cuts, as a shop's printer and the chain's server do) for a
+/// store of 5,000 places whose clock reads about noon when the run starts; the share holds the guest's script, the
+/// package, and kioskd's configuration (that printer and server, a serial scanner on ttyS1, its status on port
+/// 18080) and credential.
 final class SyncedGuest {
     static let device = "cut-entrance"
 
@@ -24,7 +25,10 @@ final class SyncedGuest {
         guest = try GuestMachine(share: share)
         // Nobody leaves in these runs: a capacity no run reaches (the 50-cut bench admits about 800), or the door
         // answers "store full" to the tickets held after the 500th admission.
-        store = try await server.registerStore(["capacity": 5000])
+        // The store's clock near noon whatever the hour here: the standard store's day turns at its midnight
+        // (open round the clock), and a run that crossed it found every ticket held over the turn "from an
+        // earlier day" at the door — as a run started at 22:56 UTC did in the standard store's UTC+01:00.
+        store = try await server.registerStore(["capacity": 5000, "utcOffsetMinutes": Self.noonOffsetMinutes()])
         let credential = try await server.enroll(Self.device, store: store)
         let fm = FileManager.default
         try fm.copyItem(atPath: "\(HIL.packageRoot)/Tests/appliance/\(script)", toPath: "\(share)/guest.sh")
@@ -52,6 +56,12 @@ final class SyncedGuest {
         host = "0.0.0.0"
         port = 18080
         """.write(toFile: "\(share)/kioskd.toml", atomically: true, encoding: .utf8)
+    }
+
+    /// The offset from UTC (whole quarter hours, within ±12 h) at which a store's clock reads about noon at `now`.
+    static func noonOffsetMinutes(at now: Date = Date()) -> Int {
+        let minuteOfDay = Int(now.timeIntervalSince1970 / 60) % 1440
+        return (720 - minuteOfDay) / 15 * 15
     }
 
     /// A file the guest wrote back to the share ("" if there is none).

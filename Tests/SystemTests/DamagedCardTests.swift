@@ -35,6 +35,9 @@ import FoundationNetworking
                 printer: rig.tcpAddress,
                 store: storeID,
                 device: "damaged-entrance",
+                // The store's zone as installed: counting days in UTC until its first sync, a kiosk started
+                // between 23:00 and midnight UTC printed its first tickets on another day than the server's.
+                zone: StoreTimeZone.standardStore.identifier,
                 httpPort: port,
                 store: "capacity = 2",
                 extra: """
