@@ -71,7 +71,14 @@ import Testing
             if case .ticketIssued(let ticket, _) = event.body { return ticket.code.description }
             return nil
         }
-        #expect(Set(issued).count == issued.count, "codes issued twice: \(Self.repeated(issued))")
+        #expect(
+            Set(issued).count == issued.count,
+            """
+            codes issued twice: \(Self.repeated(issued))
+            \(Self.dayTrail(log, codes: Self.repeated(issued)))
+            kioskd: \(read("journal-final.txt").split(separator: "\n").filter { $0.contains("day") }.joined(separator: "\n"))
+            """
+        )
         let admitted = log.compactMap { event -> TicketID? in
             if case .ticketAdmitted(let id, _) = event.body { return id }
             return nil
@@ -99,6 +106,22 @@ import Testing
 
     static func repeated<T: Hashable>(_ values: [T]) -> [T] {
         Dictionary(grouping: values) { $0 }.filter { $0.value.count > 1 }.map(\.key)
+    }
+
+    /// The days the log started and the repeated codes' issues, in the log's order: what a code issued twice
+    /// tells about the day the kiosk counted in.
+    static func dayTrail(_ log: [StoreEvent], codes: [String]) -> String {
+        log.compactMap { event -> String? in
+            let head = "#\(event.sequence ?? -1) \(event.device) at \(event.time.seconds)"
+            switch event.body {
+            case .dayStarted(let day, let hours):
+                return "\(head): day \(day.dateText) opens \(hours.map { "\($0.opens.seconds)" } ?? "–")"
+            case .ticketIssued(let ticket, _) where codes.contains(ticket.code.description):
+                return "\(head): \(ticket.code) issued at \(ticket.issuedAt.seconds)"
+            default:
+                return nil
+            }
+        }.joined(separator: "\n")
     }
 
     static func spread(_ seconds: [Double]) -> String {

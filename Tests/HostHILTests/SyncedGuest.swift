@@ -27,8 +27,12 @@ final class SyncedGuest {
         // answers "store full" to the tickets held after the 500th admission.
         // The store's clock near noon whatever the hour here: the standard store's day turns at its midnight
         // (open round the clock), and a run that crossed it found every ticket held over the turn "from an
-        // earlier day" at the door — as a run started at 22:56 UTC did in the standard store's UTC+01:00.
-        store = try await server.registerStore(["capacity": 5000, "utcOffsetMinutes": Self.noonOffsetMinutes()])
+        // earlier day" at the door — as a run started at 22:56 UTC did in the standard store's UTC+01:00. The
+        // kiosk is installed with the store's zone and hours (as ``KioskdConfig`` installs them): with its
+        // configuration's own (UTC, the day turning at 07:00) its first tickets before the first sync were of
+        // yesterday at a run started between midnight and 07:00 UTC, and the next day began again at A001.
+        let offset = Self.noonOffsetMinutes()
+        store = try await server.registerStore(["capacity": 5000, "utcOffsetMinutes": offset])
         let credential = try await server.enroll(Self.device, store: store)
         let fm = FileManager.default
         try fm.copyItem(atPath: "\(HIL.packageRoot)/Tests/appliance/\(script)", toPath: "\(share)/guest.sh")
@@ -39,6 +43,8 @@ final class SyncedGuest {
         id = "\(store.uuidString)"
         name = "Power Cut Market"
         capacity = 5000
+        time_zone = "\(StoreTimeZone.fixedName(offset * 60))"
+        opening_time = "00:00"
         [device]
         id = "\(Self.device)"
         [printer]
