@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import ServiceSupport
+import SyncWire
 
 /// clup-server as a library: the central server every store's kiosks sync with, and the customer app's API.
 ///
@@ -53,6 +54,8 @@ public struct ServerApp: Sendable {
         public var storageKeyFile: String?
         /// Storage keys of before a rotation, still read with.
         public var previousStorageKeyFiles: [String] = []
+        /// The oldest kiosk sync protocol served (``SyncProtocol``): older kiosks are answered 426.
+        public var oldestKioskProtocol = SyncProtocol.oldestServedByDefault
 
         public init(adminToken: String) {
             self.adminToken = adminToken
@@ -103,6 +106,12 @@ public struct ServerApp: Sendable {
         let certificate = try options.tls.map { files throws(ConfigurationError) in
             try ServerCertificate(files: files)
         }
+        guard (SyncProtocol.withoutHeader...SyncProtocol.current).contains(options.oldestKioskProtocol) else {
+            throw ConfigurationError(
+                "the oldest kiosk protocol must be \(SyncProtocol.withoutHeader)–\(SyncProtocol.current) (this "
+                    + "server's protocol is \(SyncProtocol.current))"
+            )
+        }
         let vault = try KeyVault(keyFile: options.storageKeyFile, previousKeyFiles: options.previousStorageKeyFiles)
         if !vault.isConfigured {
             logger.warning(
@@ -125,7 +134,8 @@ public struct ServerApp: Sendable {
             adminToken: options.adminToken,
             database: database,
             throttle: throttle,
-            clients: clients
+            clients: clients,
+            oldestKioskProtocol: options.oldestKioskProtocol
         )
         let now = options.clock.now()
         let gate = TicketGate(

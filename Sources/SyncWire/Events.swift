@@ -71,6 +71,8 @@ public struct EventPage: Codable, Sendable, Equatable {
     /// The server's clock when it answered, in milliseconds since 1970: a kiosk whose clock is far from it
     /// issues no ticket until it is set (absent from servers before the clock check).
     public var serverTime: Int64?
+    /// The server's sync protocol (``SyncProtocol``; absent from servers before protocols: 1).
+    public var syncProtocol: Int?
 
     public init(
         events: [StoreEvent],
@@ -79,9 +81,11 @@ public struct EventPage: Codable, Sendable, Equatable {
         timeZone: String? = nil,
         hours: StoreHours? = nil,
         model: WaitModel? = nil,
-        serverTime: Int64? = nil
+        serverTime: Int64? = nil,
+        syncProtocol: Int? = SyncProtocol.current
     ) {
         self.serverTime = serverTime
+        self.syncProtocol = syncProtocol
         self.events = events
         self.last = last
         self.keyRing = keyRing

@@ -189,6 +189,15 @@ struct ClupServerCommand: AsyncParsableCommand {
 
     @Option(
         help: """
+            The oldest kiosk sync protocol served; older kiosks are answered 426 and told to update kioskd. Raise \
+            it to 2 before a server that writes new event types goes live (docs/deployment.md#kiosks-across-versions) \
+            (default \(defaults.options.oldestKioskProtocol)).
+            """
+    )
+    var oldestKioskProtocol: Int?
+
+    @Option(
+        help: """
             Requests one client address may send: BURST/SECONDS (that many at once, then one per SECONDS). \
             Beyond, its requests wait their turn (up to 10 s, then it is disconnected) \
             (default \(defaults.options.connections.requestsPerAddress)).
@@ -275,6 +284,7 @@ struct ClupServerCommand: AsyncParsableCommand {
         if let tlsCertificate, let tlsKey { o.tls = .init(certificateChain: tlsCertificate, privateKey: tlsKey) }
         if let clockSkewSeconds { o.clockSkew = .seconds(clockSkewSeconds) }
         if let lateEventSeconds { o.lateEventAfter = .seconds(lateEventSeconds) }
+        if let oldestKioskProtocol { o.oldestKioskProtocol = oldestKioskProtocol }
         if let storageKeyFile { o.storageKeyFile = storageKeyFile }
         if !previousStorageKeyFile.isEmpty { o.previousStorageKeyFiles = previousStorageKeyFile }
         if let maxConnections { o.connections.total = maxConnections }

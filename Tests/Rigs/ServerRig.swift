@@ -78,7 +78,8 @@ final class ServerRig: Sendable {
         tls: (files: ServerCertificate.Files, ca: String)? = nil,
         statusURL: String? = nil,
         database: String? = nil,
-        backend: Backend = .sqlite
+        backend: Backend = .sqlite,
+        oldestKioskProtocol: Int? = nil
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         let cluster = database == nil && backend == .postgresql ? try PostgresRig() : nil
@@ -95,6 +96,7 @@ final class ServerRig: Sendable {
         options.database = try database ?? cluster?.createDatabase() ?? "\(self.directory)/clup.sqlite"
         options.tls = tls?.files
         if let statusURL { options.statusURL = statusURL }
+        if let oldestKioskProtocol { options.oldestKioskProtocol = oldestKioskProtocol }
         tlsClient = try tls.map { tls in
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(tls.ca))

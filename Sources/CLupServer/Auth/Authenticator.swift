@@ -1,9 +1,11 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import KioskCore
 import NIOCore
 import ServiceSupport
+import SyncWire
 
 /// Who may call what: the system manager (the admin token from the configuration), store managers (a
 /// session token from `POST /v1/login`), and kiosks (their enrollment credential, which ties them to one
@@ -19,8 +21,17 @@ public struct Authenticator: Sendable {
     let kiosks = KnownKiosks()
     let throttle: LoginThrottle
     let clients: ClientAddress
+    /// Kiosks of an older sync protocol are answered 426 (``SyncProtocol``).
+    let oldestKioskProtocol: Int
 
-    init(adminToken: String, database: any ServerStorage, throttle: LoginThrottle, clients: ClientAddress) {
+    init(
+        adminToken: String,
+        database: any ServerStorage,
+        throttle: LoginThrottle,
+        clients: ClientAddress,
+        oldestKioskProtocol: Int = SyncProtocol.oldestServedByDefault
+    ) {
+        self.oldestKioskProtocol = oldestKioskProtocol
         self.adminTokenHash = Secrets.hash(adminToken)
         self.database = database
         self.throttle = throttle
@@ -68,7 +79,8 @@ public struct Authenticator: Sendable {
     }
 
     /// The enrolled device making the request (its store, id and role), which must belong to `store` when one
-    /// is given.
+    /// is given, and speak a sync protocol this server serves (426 when it is older, 400 when its header is not
+    /// a protocol number) — checked after its credential, so only an enrolled kiosk learns the policy.
     public func requireDevice(
         _ request: Request,
         store: StoreID? = nil
@@ -82,6 +94,14 @@ public struct Authenticator: Sendable {
         }
         guard let found else { throw .unauthorized }
         if let store, store != found.store { throw APIError(.forbidden, "this device belongs to another store") }
+        let said = request.headers[values: HTTPField.Name(SyncProtocol.header)!]
+        guard said.count <= 1, let spoken = SyncProtocol.of(header: said.first) else {
+            throw APIError.badRequest(
+                "\(SyncProtocol.header) must be one protocol number, e.g. \(SyncProtocol.current)",
+                field: SyncProtocol.header
+            )
+        }
+        if spoken < oldestKioskProtocol { throw APIError.upgradeKioskd(spoken: spoken, oldest: oldestKioskProtocol) }
         let now = database.clock.now()
         contacts.seen(found.device, of: found.store, at: now)
         kiosks.confirmed(token, device: found.device, of: found.store, at: now)

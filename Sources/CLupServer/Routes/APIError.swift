@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import NIOCore
+import SyncWire
 
 /// An error answer: a status and a JSON body `{"error": "...", "field": "..."}` that says what to fix.
 public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
@@ -15,6 +16,8 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     public var allow: [String]?
     /// A short key a client can tell the case by, where one status covers several (`closed`).
     public var reason: String?
+    /// The protocols the server wants, for 426 answers (their `Upgrade` header).
+    public var upgrade: String?
 
     public init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.status = status
@@ -37,6 +40,18 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
         "the server could not complete this request — try again later"
     )
 
+    /// 426 to a kiosk older than the server serves: what it speaks, what the server serves, what to do.
+    static func upgradeKioskd(spoken: Int, oldest: Int) -> APIError {
+        var error = APIError(
+            .upgradeRequired,
+            "this kiosk speaks sync protocol \(spoken) and this clup-server serves \(oldest) and newer — update "
+                + "kioskd on this box (apt install --only-upgrade clup-kiosk); its tickets wait in its outbox"
+        )
+        error.reason = "upgrade_kioskd"
+        error.upgrade = "CLup-Sync/\(SyncProtocol.current)"
+        return error
+    }
+
     public var description: String { field.map { "\($0): \(message)" } ?? message }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -48,6 +63,7 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { headers[.retryAfter] = "\(retryAfter)" }
         if let allow { headers[.allow] = allow.joined(separator: ", ") }
+        if let upgrade { headers[.upgrade] = upgrade }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

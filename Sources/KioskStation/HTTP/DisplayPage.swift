@@ -100,6 +100,8 @@ enum DisplayPage {
               else if (p && p.paper == "out") notice = "The ticket printer is out of paper — please ask a member of staff.";
               else if (p && (p.state == "fault" || p.state == "disconnected"))
                 notice = "The ticket printer is not working — please ask a member of staff.";
+              else if (s.sync && s.sync.upgradeRequired)
+                notice = "This kiosk needs a software update — please ask a member of staff.";
               $("notice").textContent = notice;
               $("notice").className = notice ? "shown" : "";
             }

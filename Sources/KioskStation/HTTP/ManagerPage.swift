@@ -87,6 +87,7 @@ enum ManagerPage {
               }
               const y = s.sync;
               const notes = [];
+              if (y && y.upgradeRequired) notes.push(y.upgradeRequired);
               if (y && y.newerEvents > 0) notes.push(y.newerEvents + " events of a newer version of the server: update kioskd");
               if (y && y.quarantined > 0) notes.push(y.quarantined + " events the server refused: " + (y.lastRefusal || ""));
               $("sync").textContent = notes.join(" · ");

@@ -118,6 +118,11 @@ public final class StationMetrics: Sendable {
                 Double(sync.newerEvents)
             )
             gauge(
+                "sync_upgrade_required",
+                "1 while clup-server refuses this kioskd as too old (426): update kioskd (see /status: upgradeRequired).",
+                sync.upgradeRequired == nil ? 0 : 1
+            )
+            gauge(
                 "sync_lag_seconds",
                 "Age of the oldest event clup-server has not confirmed (0 when none waits).",
                 sync.oldestUnconfirmed.map { Double(max(now - $0, 0)) / 1000 } ?? 0

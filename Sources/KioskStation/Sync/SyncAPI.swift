@@ -17,6 +17,8 @@ struct SyncAPI: Sendable {
     let store: StoreID
     let credential: String
     let client: HTTPClient
+    /// Said in every request's ``SyncProtocol/header``.
+    let syncProtocol: Int
 
     /// How long a push, a key upload or a key ring fetch may take in all (connect, send, answer). A push is a
     /// few kilobytes that the server commits in milliseconds: 4 s is ample on a slow uplink and leaves room for
@@ -31,6 +33,8 @@ struct SyncAPI: Sendable {
         var permanent = false
         /// The part of the request the server refused (`events[3].body.ticketId`), if it named one.
         var field: String?
+        /// The server serves only newer kioskd (426): nothing of the request was refused, this box must be updated.
+        var upgradeRequired = false
 
         /// The event of a pushed batch that the server refused for good, if the refusal named one.
         var refusedEvent: Int? {
@@ -40,7 +44,14 @@ struct SyncAPI: Sendable {
     }
 
     /// `base` ends with `/`.
-    init(base: String, store: StoreID, credential: String, client: HTTPClient) {
+    init(
+        base: String,
+        store: StoreID,
+        credential: String,
+        client: HTTPClient,
+        syncProtocol: Int = SyncProtocol.current
+    ) {
+        self.syncProtocol = syncProtocol
         self.base = base
         self.store = store
         self.credential = credential
@@ -108,6 +119,7 @@ struct SyncAPI: Sendable {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(credential)")
+        request.headers.add(name: SyncProtocol.header, value: "\(syncProtocol)")
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
@@ -134,6 +146,8 @@ struct SyncAPI: Sendable {
                         "the server refused the credential — enroll this kiosk again and set [sync] credential",
                     permanent: true
                 )
+            case 426:
+                throw Failure(description: "clup-server refused this kioskd: \(message)", upgradeRequired: true)
             case 403, 400, 404, 409, 413, 422:
                 throw Failure(description: "the server refused: \(message)", permanent: true, field: answer?["field"])
             default:

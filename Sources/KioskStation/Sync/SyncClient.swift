@@ -43,6 +43,8 @@ public final class SyncClient: Service, Sendable {
     private let ringDigest = Mutex<String?>(nil)
     /// When the fold of the pulled log was last kept (``keepFold(through:)``).
     private let foldKept = Mutex<ContinuousClock.Instant?>(nil)
+    /// The sync protocol this kiosk says it speaks (``SyncProtocol/current``; tests play an older kioskd).
+    let syncProtocol: Int
     /// How often the fold of the pulled log is kept, so that a start folds at most this much of it.
     static let keepFoldEvery = Duration.seconds(15 * 60)
 
@@ -55,8 +57,10 @@ public final class SyncClient: Service, Sendable {
         schedule: StoreSchedule? = nil,
         clockWatch: ClockWatch? = nil,
         health: (@Sendable () -> KioskHealth)? = nil,
+        syncProtocol: Int = SyncProtocol.current,
         onKeyRingChanged: @escaping @Sendable () -> Void = {}
     ) throws {
+        self.syncProtocol = syncProtocol
         let base = config.sync.server.hasSuffix("/") ? config.sync.server : config.sync.server + "/"
         guard let url = URL(string: base), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw TOMLFileError(
@@ -101,7 +105,13 @@ public final class SyncClient: Service, Sendable {
     public func run() async throws {
         // The client lives exactly as long as the service runs (async-http-client wants an explicit shutdown).
         let client = SyncAPI.makeClient(tls: tls)
-        let api = SyncAPI(base: base, store: config.store.id, credential: config.sync.credential, client: client)
+        let api = SyncAPI(
+            base: base,
+            store: config.store.id,
+            credential: config.sync.credential,
+            client: client,
+            syncProtocol: syncProtocol
+        )
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.pushLoop(api) }
             group.addTask { await self.pullLoop(api) }
@@ -138,6 +148,9 @@ public final class SyncClient: Service, Sendable {
     /// The first retry comes soon: one lost answer (a dropped connection, a NAT timeout) is the common failure,
     /// and a printed ticket has 10 s to reach the server. Doubling from here reaches the maximum in five tries.
     static let firstBackoff: Duration = .milliseconds(200)
+    /// The wait after the server answered that this kioskd is too old to be served (426): it will not be until
+    /// the box is updated or the server's policy changes, and asking every few seconds is load for nothing.
+    static let upgradeRetry: Duration = .seconds(60)
 
     /// Runs `step` until shutdown; after a failure waits with backoff, after success as `step` says.
     private func repeatWithBackoff(_ name: String, _ step: @escaping @Sendable () async throws -> Duration) async {
@@ -151,13 +164,24 @@ public final class SyncClient: Service, Sendable {
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { break }  // stopping, not failing
                 let failure = (error as? SyncAPI.Failure)?.description ?? "\(error)"
+                let tooOld = (error as? SyncAPI.Failure)?.upgradeRequired == true
                 publish {
                     $0.state = "offline"
                     $0.error = failure
+                    if tooOld { $0.upgradeRequired = failure }
                 }
-                logger.warning("sync: \(name) failed, retrying in \(backoff)", metadata: ["error": "\(failure)"])
                 // ±20 % jitter, so a store's kiosks do not all come back in the same second.
-                pause = backoff * Double.random(in: 0.8...1.2)
+                pause = (tooOld ? Self.upgradeRetry : backoff) * Double.random(in: 0.8...1.2)
+                if tooOld {
+                    logger.error(
+                        "sync: \(name) refused: this kioskd is too old for the server",
+                        metadata: [
+                            "error": "\(failure)", "retry_seconds": "\(pause.components.seconds)",
+                        ]
+                    )
+                } else {
+                    logger.warning("sync: \(name) failed, retrying in \(backoff)", metadata: ["error": "\(failure)"])
+                }
                 backoff = min(backoff * 2, Self.maximumBackoff)
             }
             if pause > .zero { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: pause) } }
@@ -168,6 +192,7 @@ public final class SyncClient: Service, Sendable {
         publish {
             $0.state = "online"
             $0.error = nil
+            $0.upgradeRequired = nil
             $0.lastContact = clock.now().milliseconds
         }
     }

@@ -22,6 +22,9 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     /// Events of the store's log of a type this kioskd does not know (a newer clup-server's): kept, changing
     /// nothing here — this kiosk wants an update (docs/architecture.md#sync).
     public var newerEvents = 0
+    /// Set while clup-server refuses this kioskd as too old (426): its answer, which says what to do. The
+    /// outbox waits, nothing is set aside; the display asks for staff.
+    public var upgradeRequired: String?
     /// Tickets admitted twice (e.g. at two doors while offline), from the merged log.
     public var conflicts: [AdmissionConflict] = []
 
