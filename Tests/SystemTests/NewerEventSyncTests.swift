@@ -38,32 +38,20 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var config = KioskConfig(store: .init(id: store))
         config.syncing(with: server, store: store, device: "door-1", credential: credential, capacity: 2, pullWait: 1)
-        let local = try LocalStore(path: "\(directory)/kioskd.sqlite")
         // Its own event of a type the server does not know (as a newer kioskd's would be, before the server's
         // upgrade), between two it knows.
         let mine = [
-            StoreEvent.new(
-                .scanRefused(reason: "not a ticket", ticket: nil, door: "door-1"),
-                store: store,
-                device: "door-1",
-                at: now
-            ),
+            OfflineOutbox.refusedScan(store: store, door: "door-1", at: now),
             StoreEvent.new(
                 .unknown(type: "secondCall", fields: [:]),
                 store: store,
                 device: "door-1",
                 at: now + .milliseconds(1)
             ),
-            StoreEvent.new(
-                .scanRefused(reason: "not a ticket", ticket: nil, door: "door-1"),
-                store: store,
-                device: "door-1",
-                at: now + .milliseconds(2)
-            ),
+            OfflineOutbox.refusedScan(store: store, door: "door-1", at: now + .milliseconds(2)),
         ]
-        try local.append(mine)
-        let replica = try QueueReplica(store: local, capacity: 2)
-        replica.apply(mine)
+        let kiosk = try OfflineOutbox(mine, in: directory, capacity: 2)
+        let (local, replica) = (kiosk.store, kiosk.replica)
         let sync = try SyncClient(config: config, store: local, queue: replica, logger: Logger(label: "newer"))
         let running = Task { try await sync.run() }
         defer { running.cancel() }

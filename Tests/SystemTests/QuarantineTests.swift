@@ -20,22 +20,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var config = KioskConfig(store: .init(id: store))
         config.syncing(with: server, store: store, device: "door-1", credential: credential, capacity: 2, pullWait: 1)
-        let local = try LocalStore(path: "\(directory)/kioskd.sqlite")
         // An outbox of 100 written while offline: 49 refused scans, a capacity change (the manager's alone: refused
         // for good), 50 more.
         let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        var outbox = (0..<100).map { n in
-            StoreEvent.new(
-                .scanRefused(reason: "not a ticket", ticket: nil, door: "door-1"),
-                store: store,
-                device: "door-1",
-                at: now + .milliseconds(Int64(n))
-            )
+        var outbox = (0..<100).map {
+            OfflineOutbox.refusedScan(store: store, door: "door-1", at: now + .milliseconds($0))
         }
         outbox[49] = .new(.capacityChanged(1000), store: store, device: "door-1", at: now + .milliseconds(49))
-        try local.append(outbox)
-        let replica = try QueueReplica(store: local, capacity: 2)
-        replica.apply(outbox)
+        let kiosk = try OfflineOutbox(outbox, in: directory, capacity: 2)
+        let (local, replica) = (kiosk.store, kiosk.replica)
         #expect(replica.snapshot.capacity == 1000, "the kiosk's own view before the server answers")
         let sync = try SyncClient(config: config, store: local, queue: replica, logger: Logger(label: "quarantine"))
         let running = Task { try await sync.run() }

@@ -58,19 +58,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var config = KioskConfig(store: .init(id: store))
         config.syncing(with: server, store: store, device: "door-1", credential: credential, capacity: 2, pullWait: 1)
-        let local = try LocalStore(path: "\(directory)/kioskd.sqlite")
         let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        let outbox = (0..<3).map { n in
-            StoreEvent.new(
-                .scanRefused(reason: "not a ticket", ticket: nil, door: "door-1"),
-                store: store,
-                device: "door-1",
-                at: now + .milliseconds(Int64(n))
-            )
+        let outbox = (0..<3).map {
+            OfflineOutbox.refusedScan(store: store, door: "door-1", at: now + .milliseconds($0))
         }
-        try local.append(outbox)
-        let replica = try QueueReplica(store: local, capacity: 2)
-        replica.apply(outbox)
+        let kiosk = try OfflineOutbox(outbox, in: directory, capacity: 2)
+        let (local, replica) = (kiosk.store, kiosk.replica)
 
         // A kioskd of protocol 1.
         let oldKiosk = try SyncClient(

@@ -49,7 +49,7 @@ struct SyncAPI: Sendable {
         store: StoreID,
         credential: String,
         client: HTTPClient,
-        syncProtocol: Int = SyncProtocol.current
+        syncProtocol: Int
     ) {
         self.syncProtocol = syncProtocol
         self.base = base

@@ -163,8 +163,9 @@ public final class SyncClient: Service, Sendable {
                 backoff = Self.firstBackoff
             } catch {
                 if Task.isCancelled || Task.isShuttingDownGracefully { break }  // stopping, not failing
-                let failure = (error as? SyncAPI.Failure)?.description ?? "\(error)"
-                let tooOld = (error as? SyncAPI.Failure)?.upgradeRequired == true
+                let refusal = error as? SyncAPI.Failure
+                let failure = refusal?.description ?? "\(error)"
+                let tooOld = refusal?.upgradeRequired == true
                 publish {
                     $0.state = "offline"
                     $0.error = failure
