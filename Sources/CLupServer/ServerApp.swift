@@ -164,12 +164,19 @@ public struct ServerApp: Sendable {
         router.middlewares.add(ErrorEnvelope(routes: knownRoutes))
         router.get("healthz") { _, _ in "ok" }
         let passwords = PasswordChecks()
-        let office = StoreOffice(database: database, logs: logs, contacts: auth.contacts, passwords: passwords)
+        let fleet = Fleet(database: database, contacts: auth.contacts, oldestProtocol: auth.oldestKioskProtocol)
+        let office = StoreOffice(
+            database: database,
+            logs: logs,
+            contacts: auth.contacts,
+            passwords: passwords,
+            fleet: fleet
+        )
         StoreRoutes(office: office, auth: auth).register(on: router)
         let reports = ReportRoutes(database: database, logs: logs, auth: auth)
         reports.register(on: router)
         let lease = DutyLease(storage: postgres, logger: logger)
-        FleetRoutes(auth: auth, logs: logs, lease: lease).register(on: router)
+        FleetRoutes(auth: auth, logs: logs, lease: lease, fleet: fleet).register(on: router)
         EventRoutes(
             database: database,
             logs: logs,
@@ -212,6 +219,7 @@ public struct ServerApp: Sendable {
         StoreConsole(sessions: sessions, office: office, reports: reports, logs: logs, pages: pages)
             .register(on: router)
         AdminConsole(sessions: sessions, office: office, logs: logs, pages: pages).register(on: router)
+        FleetConsole(sessions: sessions, fleet: fleet, logs: logs, pages: pages).register(on: router)
         let port = ListeningPort()
         let routes = router.routes.map { route in
             "\(route.method.rawValue) "

@@ -84,17 +84,20 @@ extension Kiosk {
                 clock: clock,
                 schedule: days.schedule,
                 clockWatch: clockWatch,
-                health: { [printer, door, queue, rollTickets = config.printer.rollTickets] in
+                health: { [printer, door, voice, queue, rollTickets = config.printer.rollTickets] in
                     let printed = printer?.status
+                    let entrance = door?.status
                     return KioskHealth(
                         version: KioskStation.version,
                         printer: printed.map(KioskHealth.printerState),
-                        door: door?.status.state,
+                        door: entrance?.state,
                         ticketsSincePaperLoad: printed?.ticketsSincePaperLoad,
                         ticketsLeft: rollTickets.flatMap { roll in
                             printed.map { max(roll - $0.ticketsSincePaperLoad, 0) }
                         },
-                        pendingEvents: queue.pendingCount
+                        pendingEvents: queue.pendingCount,
+                        light: entrance?.lights.map { $0 == "ready" ? "ready" : "unavailable" },
+                        voice: voice?.status.state
                     )
                 },
                 onKeyRingChanged: {

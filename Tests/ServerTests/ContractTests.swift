@@ -34,7 +34,11 @@ import Testing
         let port = try HIL.freePort()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: HIL.clupServer)
-        server.arguments = ["--port", "\(port)", "--database", "\(directory)/clup.sqlite", "--log-level", "error"]
+        server.arguments = [
+            "--port", "\(port)", "--database", "\(directory)/clup.sqlite", "--log-level", "error",
+            // Scripts/api_contract.py gives each operation a client address of its own.
+            "--trusted-proxy", "127.0.0.1/32",
+        ]
         server.environment = ["CLUP_ADMIN_TOKEN": ServerRig.adminToken]
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import SyncWire
 import Testing
 
 @testable import Rigs
@@ -29,14 +30,38 @@ import Testing
                 ["name": "Mercato Centrale", "address": "Via Roma 1, Milano", "capacity": 2, "slotSize": 2],
                 manager: "giulia"
             )
-            _ = try await server.registerStore(
+            let brera = try await server.registerStore(
                 [
                     "name": "Bottega di Brera", "address": "Via Fiori Chiari 8, Milano",
                     "location": ["latitude": 45.472, "longitude": 9.187],
                 ],
                 manager: "marco"
             )
-            _ = try await server.enroll("entrance", store: store)
+            // Two kiosks that called in, for the fleet page: one with a slow clock and paper running low, one
+            // on an older kioskd.
+            let entrance = try await server.enroll("entrance", store: store)
+            let door = try await server.enroll("door", store: brera, role: .door)
+            let now = server.app.logs.clock.now().milliseconds
+            let reports: [(String, String, [String: Any])] = [
+                (
+                    entrance, "\(SyncProtocol.current)",
+                    [
+                        "version": "0.1.340", "printer": "ready", "ticketsLeft": 30, "pendingEvents": 0,
+                        "quarantined": 1, "newerEvents": 0, "clock": now - 75_000,
+                    ]
+                ),
+                (door, "1", ["version": "0.1.300", "door": "ready", "pendingEvents": 2]),
+            ]
+            for (credential, spoken, health) in reports {
+                let put = try await server.call(
+                    "PUT",
+                    "/v1/devices/self/health",
+                    token: credential,
+                    json: health,
+                    headers: [SyncProtocol.header: spoken]
+                )
+                #expect(put.status == 204)
+            }
             var codes: [String] = []
             for _ in 0..<4 {
                 let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
@@ -75,6 +100,7 @@ import Testing
             await HIL.ok(browser, "press login #admin-login")
             await HIL.ok(browser, "expect login stores Bottega di Brera")
             try await visit(url + "/console/stores", browser, shot: ("admin", false), into: shots)
+            try await visit(url + "/console/fleet", browser, shot: ("fleet", false), into: shots)
             _ = await browser.ask("quit", timeout: .seconds(1))
             _ = await browser.waitForExit(timeout: .seconds(20))
         } catch {

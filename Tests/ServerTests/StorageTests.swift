@@ -418,6 +418,19 @@ import Testing
                     == KioskGrant(store: store, device: "entrance", role: .door)
             )
             #expect(try await storage.devices(store: store).map(\.role) == [.door])
+            // Every store's kiosks (the fleet view), each with its store.
+            var other = Self.profile()
+            other.name = "Another Market"
+            let second = try await storage.register(
+                other,
+                manager: "bruno",
+                passwordHash: try PasswordHash(password: "correct horse battery"),
+                at: now
+            ).id
+            _ = try await storage.enroll(device: "back-door", store: second, role: .door, at: now)
+            let fleet = try await storage.devices(store: nil)
+            #expect(Set(fleet.map { "\($0.store)/\($0.device)" }) == ["\(store)/entrance", "\(second)/back-door"])
+            #expect(try await storage.devices(store: second).map(\.device) == ["back-door"])
             #expect(try await storage.device(credential: "wrong") == nil)
             let key = TicketSigner().publicKey
             try await storage.setKey(key, device: "entrance", store: store)

@@ -1,6 +1,7 @@
 import DeviceEmulators
 import Foundation
 import KioskCore
+import SyncWire
 import Testing
 
 @testable import KioskStation
@@ -62,7 +63,16 @@ import FoundationNetworking
             #expect(ready["printer"] as? String == "ready", "\(ready)")
             #expect(ready["ticketsLeft"] as? Int == 6, "\(ready)")
             #expect(ready["version"] as? String == KioskStation.version)
-            #expect(ready["door"] == nil, "no door on this kiosk")
+            #expect(ready["door"] == nil && ready["light"] == nil && ready["voice"] == nil, "no door, light or voice")
+            // What sync knows and the kiosk's clock travel with the report: the server sees its offset and protocol.
+            #expect(ready["quarantined"] as? Int == 0 && ready["newerEvents"] as? Int == 0, "\(ready)")
+            let listed = try await server.call("GET", "/v1/stores/\(storeID.uuidString)/devices")
+            let row = (listed.body["devices"] as? [[String: Any]])?.first ?? [:]
+            #expect(row["syncProtocol"] as? Int == SyncProtocol.current, "\(row)")
+            #expect(
+                abs(row["clockOffsetSeconds"] as? Int ?? 99) <= 2 && row["problems"] as? [String] == ["paper"],
+                "six tickets left: \(row)"
+            )
 
             // Paper out: the report follows within seconds, and the metrics say so.
             kiosk.emulator.simulate(.paperEnd(true))

@@ -101,9 +101,10 @@ public struct Authenticator: Sendable {
                 field: SyncProtocol.header
             )
         }
-        if spoken < oldestKioskProtocol { throw APIError.upgradeKioskd(spoken: spoken, oldest: oldestKioskProtocol) }
         let now = database.clock.now()
-        contacts.seen(found.device, of: found.store, at: now)
+        // Seen before the policy's check: the fleet view shows a refused kiosk as old, not as silent.
+        contacts.seen(found.device, of: found.store, at: now, speaking: spoken)
+        if spoken < oldestKioskProtocol { throw APIError.upgradeKioskd(spoken: spoken, oldest: oldestKioskProtocol) }
         kiosks.confirmed(token, device: found.device, of: found.store, at: now)
         return found
     }

@@ -14,17 +14,30 @@ final class DeviceContacts: Sendable {
 
     struct Seen: Sendable {
         var at: Timestamp
+        /// The sync protocol its last request spoke (``SyncProtocol``): a kiosk refused as too old is seen too.
+        var syncProtocol: Int?
         var health: KioskHealth?
+        /// How far its clock was from this server's at its last report (its `clock` minus the time here).
+        var clockOffset: Duration?
     }
 
     private let last = Mutex<[Key: Seen]>([:])
 
-    func seen(_ device: DeviceID, of store: StoreID, at now: Timestamp) {
-        last.withLock { $0[Key(store: store, device: device), default: Seen(at: now)].at = now }
+    func seen(_ device: DeviceID, of store: StoreID, at now: Timestamp, speaking syncProtocol: Int) {
+        last.withLock {
+            let key = Key(store: store, device: device)
+            $0[key, default: Seen(at: now)].at = now
+            $0[key]?.syncProtocol = syncProtocol
+        }
     }
 
     func report(_ health: KioskHealth, from device: DeviceID, of store: StoreID, at now: Timestamp) {
-        last.withLock { $0[Key(store: store, device: device)] = Seen(at: now, health: health) }
+        last.withLock {
+            let key = Key(store: store, device: device)
+            $0[key, default: Seen(at: now)].at = now
+            $0[key]?.health = health
+            $0[key]?.clockOffset = health.clock.map { .milliseconds($0 - now.milliseconds) }
+        }
     }
 
     /// When `device` of `store` last called and its last report, if it called since the server started.

@@ -22,7 +22,8 @@ enum ConsoleScript {
           q.devices.forEach(function(k){
             var row=$('kiosk-'+k.device);if(!row)return;
             var cell=row.querySelector('.contact');cell.textContent=k.contact;cell.classList.toggle('warn',k.silent);
-            var state=row.querySelector('.state');state.textContent=k.state;state.classList.toggle('warn',k.trouble);
+            row.querySelector('.state').textContent=k.state;
+            var needs=row.querySelector('.needs');needs.textContent=k.needs;needs.classList.toggle('warn',k.trouble);
           });
         });
         events.addEventListener('error',function(){

@@ -80,8 +80,8 @@ enum ConsoleTemplates {
         <section aria-labelledby="kiosks-title"><h2 id="kiosks-title">{{w.kiosks}}</h2>
         {{#enrolled}}<div id="enrolled" class="notice"><p>{{enrolledText}}</p><p>{{w.credential_once}}</p><pre id="credential">{{credential}}</pre>
         <p>{{w.snippet}}</p><pre id="snippet">{{snippet}}</pre></div>{{/enrolled}}
-        <table id="kiosks"><thead><tr><th scope="col">{{w.kiosk}}</th><th scope="col">{{w.role}}</th><th scope="col">{{w.key}}</th><th scope="col">{{w.state}}</th><th scope="col">{{w.last_contact}}</th><th scope="col"><span class="muted">{{w.revoke}}</span></th></tr></thead><tbody>
-        {{#devices}}<tr id="kiosk-{{device}}"><td>{{device}}</td><td>{{role}}</td><td>{{key}}</td><td class="state{{#trouble}} warn{{/trouble}}">{{state}}</td><td class="contact{{#silent}} warn{{/silent}}">{{contact}}</td>
+        <table id="kiosks"><thead><tr><th scope="col">{{w.kiosk}}</th><th scope="col">{{w.role}}</th><th scope="col">{{w.key}}</th><th scope="col">{{w.state}}</th><th scope="col">{{w.needs}}</th><th scope="col">{{w.last_contact}}</th><th scope="col"><span class="muted">{{w.revoke}}</span></th></tr></thead><tbody>
+        {{#devices}}<tr id="kiosk-{{device}}"><td>{{device}}</td><td>{{role}}</td><td>{{key}}</td><td class="state">{{state}}</td><td class="needs{{#trouble}} warn{{/trouble}}">{{needs}}</td><td class="contact{{#silent}} warn{{/silent}}">{{contact}}</td>
         <td><details><summary>{{w.revoke}}</summary><form method="post" action="/console/stores/{{storeID}}/devices/{{device}}/revoke"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="revoke-{{device}}">{{revokeNow}}</button></form></details></td></tr>
         {{/devices}}</tbody></table>
         {{^devices}}<p>{{w.no_kiosks}}</p>{{/devices}}
@@ -120,6 +120,7 @@ enum ConsoleTemplates {
         {{> body}}
         {{> consoleBar}}
         <h1>{{w.stores}}</h1>
+        <p><a href="/console/fleet" id="fleet-link">{{w.fleet_link}}</a></p>
         <table id="stores"><thead><tr><th scope="col">{{w.store_name}}</th><th scope="col">{{w.address}}</th><th scope="col">{{w.capacity}}</th></tr></thead><tbody>
         {{#stores}}<tr><td><a href="/console/stores/{{id}}">{{name}}</a></td><td>{{address}}</td><td>{{capacity}}</td></tr>{{/stores}}
         </tbody></table>
@@ -141,5 +142,26 @@ enum ConsoleTemplates {
         {{> foot}}
         """
 
-    static let all = ["consoleLogin": login, "consoleBar": bar, "consoleStore": store, "consoleAdmin": admin]
+    static let fleet = """
+        {{> head}}
+        {{> body}}
+        {{> consoleBar}}
+        <p><a href="/console/stores">{{w.stores}}</a></p>
+        <h1>{{w.fleet}}</h1>
+        <form method="get" action="/console/fleet" id="fleet-filter">
+        <label for="version">{{w.version}}</label><select id="version" name="version"><option value="">{{w.every_version}}</option>{{#versions}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/versions}}</select>
+        <label for="problem-filter">{{w.needs}}</label><select id="problem-filter" name="problem"><option value="">{{w.every_kiosk}}</option>{{#problems}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{words}}</option>{{/problems}}</select>
+        <button type="submit" class="quiet" id="filter">{{w.show}}</button>
+        </form>
+        <p id="fleet-count">{{count}}</p>
+        {{#any}}<table id="fleet"><thead><tr><th scope="col">{{w.store}}</th><th scope="col">{{w.kiosk}}</th><th scope="col">{{w.role}}</th><th scope="col">{{w.version}}</th><th scope="col">{{w.last_contact}}</th><th scope="col">{{w.clock}}</th><th scope="col">{{w.outbox}}</th><th scope="col">{{w.state}}</th><th scope="col">{{w.needs}}</th></tr></thead><tbody>
+        {{/any}}{{#kiosks}}<tr id="fleet-{{store}}-{{device}}"><td><a href="/console/stores/{{store}}">{{storeName}}</a></td><td>{{device}}</td><td>{{role}}</td><td>{{version}} <span class="muted">{{protocol}}</span></td><td class="{{#silent}}warn{{/silent}}">{{contact}}</td><td class="{{#clockWrong}}warn{{/clockWrong}}">{{clock}}</td><td>{{outbox}}</td><td>{{state}}</td><td class="needs{{#trouble}} warn{{/trouble}}">{{needs}}</td></tr>
+        {{/kiosks}}{{#any}}</tbody></table>{{/any}}
+        {{^any}}<p>{{w.no_match}}</p>{{/any}}
+        {{> foot}}
+        """
+
+    static let all = [
+        "consoleLogin": login, "consoleBar": bar, "consoleStore": store, "consoleAdmin": admin, "consoleFleet": fleet,
+    ]
 }

@@ -37,9 +37,11 @@ enum ConsoleView {
         var role: String
         var contact: String
         var silent: Bool
-        /// Its printer, door, paper and version, as it last reported them.
+        /// Its printer, door, paper, sync and version, as it last reported them.
         var state: String
-        /// Something needs a person: out of paper, cover open, a fault, disconnected, paper low.
+        /// What needs a person (``KioskProblem``, silence aside: ``silent``), in words; "" when nothing does.
+        var needs: String
+        /// Something needs a person: ``needs`` is not empty.
         var trouble: Bool
     }
 
@@ -78,44 +80,52 @@ enum ConsoleView {
     }
 
     static func kiosk(_ device: EnrolledDevice, now: Timestamp, _ strings: PageStrings) -> Kiosk {
-        let (state, trouble) = health(device.health, strings)
-        guard let last = device.lastContact else {
-            return Kiosk(
-                device: device.device,
-                role: strings["console.role_" + device.role.rawValue],
-                contact: strings["console.never"],
-                silent: false,
-                state: state,
-                trouble: trouble
-            )
-        }
-        let ago = max(now - last, .zero)
-        let silent = ago > silentAfter
-        let text = strings.format("console.seconds_ago", Int(ago.components.seconds))
-        return Kiosk(
+        let needs = device.problems.filter { $0 != .silent }.map { strings["console.p." + $0.rawValue] }
+        var kiosk = Kiosk(
             device: device.device,
             role: strings["console.role_" + device.role.rawValue],
-            contact: silent ? "\(text) — \(strings["console.silent"])" : text,
-            silent: silent,
-            state: state,
-            trouble: trouble
+            contact: strings["console.never"],
+            silent: false,
+            state: state(of: device, strings),
+            needs: needs.joined(separator: ", "),
+            trouble: !needs.isEmpty
         )
+        guard let last = device.lastContact else { return kiosk }
+        kiosk.silent = device.problems.contains(.silent)
+        let text = strings.format("console.seconds_ago", Int(max(now - last, .zero).components.seconds))
+        kiosk.contact = kiosk.silent ? "\(text) — \(strings["console.silent"])" : text
+        return kiosk
     }
 
-    /// A kiosk's report in words, and whether it needs a person.
-    static func health(_ health: KioskHealth?, _ strings: PageStrings) -> (String, Bool) {
-        guard let health else { return (strings["console.no_report"], false) }
+    /// A kiosk's last report in words: its parts' states, paper, what sync set aside, and — unless the page
+    /// shows them in columns of their own (`columns`) — a wrong clock and the version.
+    static func state(of device: EnrolledDevice, _ strings: PageStrings, columns: Bool = false) -> String {
+        guard let health = device.health else { return strings["console.no_report"] }
         var parts: [String] = []
         if let printer = health.printer {
             parts.append("\(strings["console.printer"]) \(strings["console.s." + printer])")
         }
         if let door = health.door { parts.append("\(strings["console.door"]) \(strings["console.s." + door])") }
+        for (part, state) in [("console.light", health.light), ("console.voice", health.voice)]
+        where state == "unavailable" {
+            parts.append("\(strings[part]) \(strings["console.unavailable"])")
+        }
         if let left = health.ticketsLeft { parts.append(strings.format("console.tickets_left", left)) }
         if health.paperLow, health.printer != "paper_near_end" { parts.append(strings["console.paper_low"]) }
+        if let count = health.quarantined, count > 0 { parts.append(strings.format("console.quarantined", count)) }
+        if let count = health.newerEvents, count > 0 { parts.append(strings.format("console.newer", count)) }
+        if columns { return parts.joined(separator: " · ") }
+        if let clock = clockText(device.clockOffsetSeconds, strings), device.problems.contains(.clock) {
+            parts.append("\(strings["console.clock"]) \(clock)")
+        }
         parts.append("v\(health.version)")
-        let trouble =
-            KioskHealth.troubled.contains(health.printer ?? "") || health.door == "disconnected" || health.paperLow
-        return (parts.joined(separator: " · "), trouble)
+        return parts.joined(separator: " · ")
+    }
+
+    /// How far a kiosk's clock is from the server's, in words ("3 s ahead"); nil when it did not say.
+    static func clockText(_ seconds: Int?, _ strings: PageStrings) -> String? {
+        guard let seconds else { return nil }
+        return strings.format(seconds >= 0 ? "console.ahead" : "console.behind", abs(seconds))
     }
 
     /// Tickets by hour as a bar chart (inline SVG, labelled; the figures beside it give the totals), over

@@ -180,8 +180,9 @@ struct StoreConsole {
             },
             "devices": zip(devices, line.devices).map { device, kiosk -> [String: Any] in
                 [
-                    "device": device.device, "key": device.keyId ?? strings["console.no_key"],
-                    "contact": kiosk.contact, "silent": kiosk.silent, "state": kiosk.state, "trouble": kiosk.trouble,
+                    "device": device.device, "role": kiosk.role, "key": device.keyId ?? strings["console.no_key"],
+                    "contact": kiosk.contact, "silent": kiosk.silent, "state": kiosk.state, "needs": kiosk.needs,
+                    "trouble": kiosk.trouble,
                     "revokeNow": strings.format("console.revoke_now", text: device.device),
                 ]
             },

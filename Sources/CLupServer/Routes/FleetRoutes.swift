@@ -4,13 +4,15 @@ import KioskCore
 import Prometheus
 import SyncWire
 
-/// The fleet's health: each kiosk reports how it is (`PUT /v1/devices/self/health`, its credential), and
+/// The fleet's health: each kiosk reports how it is (`PUT /v1/devices/self/health`, its credential),
+/// `GET /v1/devices` lists every store's kiosks for the system manager, filtered by version or problem, and
 /// `GET /metrics` (the system manager's token, as a Prometheus scrape job's bearer token) exports every
 /// kiosk's state for alerting — the rules ship in packaging/prometheus/clup-fleet-rules.yml.
 struct FleetRoutes {
     let auth: Authenticator
     let logs: StoreQueues
     let lease: DutyLease
+    let fleet: Fleet
 
     func register(on router: some RouterMethods<ServerContext>) {
         router.put("v1/devices/self/health") { request, _ -> Response in
@@ -21,6 +23,15 @@ struct FleetRoutes {
             auth.contacts.report(health, from: device, of: store, at: logs.clock.now())
             return Response(status: .noContent)
         }
+        router.get("v1/devices") { request, context -> StoreRoutes.Devices in
+            try await auth.requireAdmin(request, from: context.remoteAddress)
+            let query = request.uri.queryParameters
+            let (version, problem) = try Fleet.filter(
+                version: query["version"].map(String.init),
+                problem: query["problem"].map(String.init)
+            )
+            return StoreRoutes.Devices(devices: try await fleet.kiosks(of: nil, version: version, problem: problem))
+        }
         router.get("metrics") { request, context -> Response in
             try await auth.requireAdmin(request, from: context.remoteAddress)
             return Response(
@@ -28,7 +39,12 @@ struct FleetRoutes {
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(
                     byteBuffer: ByteBuffer(
-                        string: FleetMetrics.exposition(auth.contacts, logs: logs, lease: lease)
+                        string: FleetMetrics.exposition(
+                            auth.contacts,
+                            logs: logs,
+                            lease: lease,
+                            oldestProtocol: fleet.oldestProtocol
+                        )
                             + logs.estimates.exposition() + ReplicaMetrics.registry.emitToString()
                     )
                 )
@@ -39,7 +55,12 @@ struct FleetRoutes {
 
 /// The fleet's gauges, computed at each scrape from what the kiosks reported (never stale counters).
 enum FleetMetrics {
-    static func exposition(_ contacts: DeviceContacts, logs: StoreQueues, lease: DutyLease) -> String {
+    static func exposition(
+        _ contacts: DeviceContacts,
+        logs: StoreQueues,
+        lease: DutyLease,
+        oldestProtocol: Int
+    ) -> String {
         let registry = PrometheusCollectorRegistry()
         let now = logs.clock.now()
         gauge(
@@ -75,7 +96,38 @@ enum FleetMetrics {
                 Double(max(now - seen.at, .zero).components.seconds),
                 labels: labels
             )
+            if let spoken = seen.syncProtocol {
+                gauge(
+                    registry,
+                    "kiosk_too_old",
+                    "1 while the kiosk speaks a sync protocol older than this server serves (426: update kioskd).",
+                    spoken < oldestProtocol ? 1 : 0,
+                    labels: labels
+                )
+            }
+            if let offset = seen.clockOffset {
+                gauge(
+                    registry,
+                    "kiosk_clock_offset_seconds",
+                    "The kiosk's clock less this server's at its last report.",
+                    Double(offset.components.seconds),
+                    labels: labels
+                )
+            }
             guard let health = seen.health else { continue }
+            let sync = [
+                (
+                    "kiosk_quarantined_events", "Events the server refused for good, set aside on the kiosk.",
+                    health.quarantined
+                ),
+                (
+                    "kiosk_newer_events", "Events of a newer clup-server in the kiosk's log: update kioskd.",
+                    health.newerEvents
+                ),
+            ]
+            for case (let name, let help, let count?) in sync {
+                gauge(registry, name, help, Double(count), labels: labels)
+            }
             // One series per state, 1 for the one reported: alert rules match the state by label.
             let machines = [
                 ("kiosk_printer_state", "printer", health.printer, KioskHealth.printerStates),

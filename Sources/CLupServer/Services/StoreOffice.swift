@@ -11,6 +11,7 @@ struct StoreOffice: Sendable {
     let logs: StoreQueues
     let contacts: DeviceContacts
     let passwords: PasswordChecks
+    let fleet: Fleet
 
     struct Registration: Decodable {
         struct Manager: Decodable {
@@ -185,16 +186,10 @@ struct StoreOffice: Sendable {
         return Enrolled(store: store, device: device, role: role, credential: credential)
     }
 
-    /// The store's kiosks, with when each last called.
+    /// The store's kiosks, with when each last called and what needs a person (``Fleet``).
     func devices(_ store: StoreID) async throws(APIError) -> [EnrolledDevice] {
         _ = try await logs.require(store)
-        return try await Self.storingAsync { try await database.devices(store: store) }.map { device in
-            var device = device
-            let seen = contacts.lastContact(device.device, of: store)
-            device.lastContact = seen?.at
-            device.health = seen?.health
-            return device
-        }
+        return try await fleet.kiosks(of: store)
     }
 
     func revoke(_ device: String, store: StoreID) async throws(APIError) {

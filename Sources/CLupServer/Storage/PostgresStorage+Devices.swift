@@ -18,15 +18,21 @@ extension PostgresStorage {
         return credential
     }
 
-    public func devices(store: StoreID) async throws -> [EnrolledDevice] {
+    public func devices(store: StoreID?) async throws -> [EnrolledDevice] {
         var found: [EnrolledDevice] = []
-        let rows = try await pool.query(
-            "SELECT id, public_key, created_at, role FROM devices WHERE store = \(store) ORDER BY id"
-        )
-        for (id, raw, created, role) in try rows.decode((String, Data?, Int64, String).self) {
+        let rows =
+            if let store {
+                try await pool.query(
+                    "SELECT store, id, public_key, created_at, role FROM devices WHERE store = \(store) ORDER BY id"
+                )
+            } else {
+                try await pool.query("SELECT store, id, public_key, created_at, role FROM devices ORDER BY store, id")
+            }
+        for (owner, id, raw, created, role) in try rows.decode((UUID, String, Data?, Int64, String).self) {
             let key = raw.flatMap { try? Curve25519.Signing.PublicKey(rawRepresentation: $0) }
             found.append(
                 EnrolledDevice(
+                    store: owner,
                     device: id,
                     role: KioskRole(rawValue: role) ?? .both,
                     enrolledAt: Timestamp(milliseconds: created),

@@ -24,17 +24,22 @@ extension SQLiteStorage {
     }
 
     /// A store's enrolled kiosks, by id.
-    public func devices(store: StoreID) throws -> [EnrolledDevice] {
+    public func devices(store: StoreID?) throws -> [EnrolledDevice] {
         try pool.read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT id, public_key, created_at, role FROM devices WHERE store = ? ORDER BY id",
-                arguments: [store.uuidString]
-            ).map { row in
+                sql: """
+                    SELECT store, id, public_key, created_at, role FROM devices
+                    WHERE ?1 IS NULL OR store = ?1 ORDER BY store, id
+                    """,
+                arguments: [store?.uuidString]
+            ).compactMap { row in
                 let key = (row["public_key"] as Data?).flatMap {
                     try? Curve25519.Signing.PublicKey(rawRepresentation: $0)
                 }
+                guard let owner = StoreID(uuidString: row["store"]) else { return nil }
                 return EnrolledDevice(
+                    store: owner,
                     device: row["id"],
                     role: KioskRole(rawValue: row["role"]) ?? .both,
                     enrolledAt: Timestamp(milliseconds: row["created_at"]),

@@ -58,8 +58,8 @@ public protocol ServerStorage: Sendable {
     /// Enrolls a kiosk in a role: returns its credential (shown once; only its SHA-256 is kept). Enrolling the
     /// same device id again replaces its credential and role and forgets its key.
     func enroll(device: DeviceID, store: StoreID, role: KioskRole, at now: Timestamp) async throws -> String
-    /// A store's enrolled kiosks, by id.
-    func devices(store: StoreID) async throws -> [EnrolledDevice]
+    /// The kiosks of `store`, or of every store (nil), by store and id.
+    func devices(store: StoreID?) async throws -> [EnrolledDevice]
     /// Revokes a kiosk: its credential stops working and its key leaves the key ring. False when it was not
     /// enrolled.
     func revoke(device: DeviceID, store: StoreID) async throws -> Bool
@@ -227,14 +227,32 @@ public struct KioskGrant: Sendable, Hashable {
 }
 
 public struct EnrolledDevice: Codable, Sendable, Equatable {
+    public var store: StoreID
     public var device: DeviceID
     /// What it is at the entrance (what its credential may write).
     public var role: KioskRole
     public var enrolledAt: Timestamp
     /// The id of the key it signs tickets with, once it registered one.
     public var keyId: String?
-    /// When it last called this server (not stored: since the server started).
+    /// When it last called this server (not stored, nor what follows: since the server started).
     public var lastContact: Timestamp?
+    /// The sync protocol of its last request (``SyncProtocol``).
+    public var syncProtocol: Int?
     /// How it said it is, in its last report.
     var health: KioskHealth?
+    /// Its clock less this server's at its last report, in whole seconds.
+    var clockOffsetSeconds: Int?
+    /// What needs a person (``KioskProblem``), worst first.
+    var problems: [KioskProblem] = []
+
+    /// ``clockOffsetSeconds`` as a duration.
+    var clockOffset: Duration? { clockOffsetSeconds.map { .seconds($0) } }
+
+    init(store: StoreID, device: DeviceID, role: KioskRole, enrolledAt: Timestamp, keyId: String? = nil) {
+        self.store = store
+        self.device = device
+        self.role = role
+        self.enrolledAt = enrolledAt
+        self.keyId = keyId
+    }
 }

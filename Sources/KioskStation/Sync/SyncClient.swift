@@ -127,16 +127,21 @@ public final class SyncClient: Service, Sendable {
     static let healthHeartbeat: Duration = .seconds(30)
 
     /// Reports the kiosk's health when it changes and at least every 30 s (the server flags a kiosk silent
-    /// for over a minute).
+    /// for over a minute), with what sync knows (the quarantine, newer events) and the kiosk's clock as sent.
     private func healthLoop(_ api: SyncAPI, _ health: @escaping @Sendable () -> KioskHealth) async {
         let last = Mutex<(report: KioskHealth, at: ContinuousClock.Instant)?>(nil)
         await repeatWithBackoff("health report") {
-            let report = health()
+            var report = health()
+            let sync = self.status
+            report.quarantined = sync.quarantined
+            report.newerEvents = sync.newerEvents
             let previous = last.withLock { $0 }
             if let previous, previous.report == report, ContinuousClock.now - previous.at < Self.healthHeartbeat {
                 return Self.healthCheck
             }
-            try await api.reportHealth(report)
+            var sent = report
+            sent.clock = self.clock.now().milliseconds
+            try await api.reportHealth(sent)
             last.withLock { $0 = (report, ContinuousClock.now) }
             return Self.healthCheck
         }
