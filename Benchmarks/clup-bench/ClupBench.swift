@@ -95,6 +95,7 @@ struct ClupBench: AsyncParsableCommand {
         if only == "all" || only == "sync" {
             try await SyncBenchmarks.tearOffToServer(count: tearOffs)
             try await SyncBenchmarks.outboxDrain(events: outboxEvents)
+            try await SyncBenchmarks.pullPastNewerEvents(events: 20_000)
         }
         if only == "all" || only == "fleet" {
             try await FleetBenchmarks.run(clients: clients, perClient: ticketsPerClient / 2, stores: fleetStores)

@@ -226,6 +226,18 @@ enum FleetBenchmarks {
                     client: admin
                 )
                 kiosks.append((store, credential))
+                // Half on an older kioskd, for the fleet view's version filter.
+                let report = """
+                    {"version":"\(k == 0 ? "0.1.340" : "0.1.300")","printer":"ready","pendingEvents":0,\
+                    "clock":\(Int64(Date().timeIntervalSince1970 * 1000))}
+                    """
+                _ = try admin.request(
+                    "PUT",
+                    "/v1/devices/self/health",
+                    json: report,
+                    bearer: credential,
+                    headers: ["CLup-Sync-Protocol": "2"]
+                )
             }
         }
         try await Task.sleep(for: .seconds(2))
@@ -246,7 +258,50 @@ enum FleetBenchmarks {
                 + "\(fmt(Double(with) / 1_048_576, 1)) MiB (\(fmt(Double(with - before) / Double(kiosks.count) / 1024, 1))"
                 + " KB a waiting kiosk), CPU over 10 s of waiting \(fmt(idle, 1)) % of one core"
         )
+        try fleetView(replica, kiosks: kiosks.count)
         polls.removeAll()
+    }
+
+    /// The system manager's fleet view with every kiosk of the long-poll crowd heard from: `GET /v1/devices`
+    /// (JSON) and the console's page (`/console/fleet`, HTML), each asked 100 times, whole and filtered.
+    static func fleetView(_ replica: ServerProcess, kiosks: Int) throws {
+        let client = try LoopbackHTTP(port: replica.port)
+        _ = try client.request(
+            "POST",
+            "/console/login",
+            json: "token=\(token)",
+            contentType: "application/x-www-form-urlencoded"
+        )
+        guard
+            let field = client.head.split(separator: "\r\n").first(where: {
+                $0.lowercased().hasPrefix("set-cookie: clup_console=")
+            })
+        else { throw BenchError("no console session: \(client.head)") }
+        let cookie = String(field.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
+        var lines: [String] = []
+        for (name, path, bearer) in [
+            ("GET /v1/devices", "/v1/devices", true),
+            ("GET /v1/devices?problem=silent", "/v1/devices?problem=silent", true),
+            ("/console/fleet", "/console/fleet", false),
+            ("/console/fleet?version=0.1.300", "/console/fleet?version=0.1.300", false),
+        ] {
+            var samples = Samples()
+            var bytes = 0
+            for _ in 0..<100 {
+                let began = ContinuousClock.now
+                let body = try client.request(
+                    "GET",
+                    path,
+                    bearer: bearer ? token : nil,
+                    headers: bearer ? [:] : ["Cookie": cookie]
+                )
+                samples.add((ContinuousClock.now - began).microseconds / 1000)
+                bytes = body.count
+                guard client.head.hasPrefix("HTTP/1.1 200") else { throw BenchError("\(name): \(client.head)") }
+            }
+            lines.append("\(name): p50 \(fmt(samples.p50, 1)) ms / p99 \(fmt(samples.p99, 1)) ms, \(bytes / 1024) KB")
+        }
+        print("\n== The fleet view of \(kiosks) kiosks (goal p99 ≤ 200 ms)\n" + lines.joined(separator: "\n"))
     }
 
     /// utime + stime of a process, in clock ticks.

@@ -7,6 +7,8 @@ import Glibc
 final class LoopbackHTTP: @unchecked Sendable {
     private let fd: CInt
     private var buffer: [UInt8] = []
+    /// The head of the last answer read (status line and fields, as sent).
+    private(set) var head = ""
 
     /// A connection to 127.0.0.1:`port`, from the loopback address `source` (127.0.0.0/8: each is a client
     /// of its own to the server) when given.
@@ -70,16 +72,26 @@ final class LoopbackHTTP: @unchecked Sendable {
         try request("GET", path)
     }
 
-    /// One request on the kept-alive connection, with a JSON body if given; the answer's body.
+    /// One request on the kept-alive connection, with a body (`json`, of `contentType`) if given; the answer's
+    /// body.
     func request(
         _ method: String,
         _ path: String,
         json: String? = nil,
         bearer: String? = nil,
         forwardedFor: String? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        contentType: String = "application/json"
     ) throws -> [UInt8] {
-        begin(method, path, json: json, bearer: bearer, forwardedFor: forwardedFor, headers: headers)
+        begin(
+            method,
+            path,
+            json: json,
+            bearer: bearer,
+            forwardedFor: forwardedFor,
+            headers: headers,
+            contentType: contentType
+        )
         return try answer(to: path)
     }
 
@@ -90,7 +102,8 @@ final class LoopbackHTTP: @unchecked Sendable {
         json: String? = nil,
         bearer: String? = nil,
         forwardedFor: String? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        contentType: String = "application/json"
     ) {
         let auth =
             (bearer.map { "Authorization: Bearer \($0)\r\n" } ?? "")
@@ -98,7 +111,7 @@ final class LoopbackHTTP: @unchecked Sendable {
             + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         if let json {
             send(
-                "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)Content-Type: application/json\r\n"
+                "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(auth)Content-Type: \(contentType)\r\n"
                     + "Content-Length: \(json.utf8.count)\r\n\r\n\(json)"
             )
         } else {
@@ -108,7 +121,9 @@ final class LoopbackHTTP: @unchecked Sendable {
 
     /// The body of the answer to the request sent last.
     func answer(to path: String) throws -> [UInt8] {
-        let head = String(decoding: try take(until: [13, 10, 13, 10]), as: UTF8.self).lowercased()
+        self.head = String(decoding: try take(until: [13, 10, 13, 10]), as: UTF8.self)
+        let head = self.head.lowercased()
+        if head.hasPrefix("http/1.1 204") || head.hasPrefix("http/1.1 304") { return [] }
         guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
             let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
         else { throw BenchError("no content-length in the answer to \(path)") }
