@@ -36,7 +36,8 @@ APT_DEB   := dpkg-dev libcurl4-openssl-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build demo test check rules bench deb hil screenshots format lint deps-build deps-run deps-test clean
+.PHONY: all build demo test check rules bench deb hil screenshots format lint deps-build deps-run deps-test clean \
+	packages
 
 SOURCES := Sources Tests Benchmarks Package.swift
 
@@ -51,6 +52,10 @@ define apt_ensure
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 endef
+
+# The Debian packages each step installs (docs/testing.md points here).
+packages:
+	@printf 'build:   %s\nrun:     %s\ntest:    %s\npackage: %s\n' "$(APT_BUILD)" "$(APT_RUN)" "$(APT_TEST)" "$(APT_DEB)"
 
 deps-build:
 	$(call apt_ensure,$(APT_BUILD))
@@ -69,12 +74,13 @@ deps-test: deps-run
 	@$(VENV)/bin/python -c 'import importlib.util as u; exit(u.find_spec("axe_playwright_python") is None)' 2>/dev/null || \
 		$(VENV)/bin/pip install -q --no-deps 'axe-playwright-python==0.1.8'
 
-build: deps-build
-	$(SWIFT) build $(SWIFT_FLAGS)
-
-# Tests build Swift for debugging but C optimised: BoringSSL's Ed25519 at -O0 would make the million-line
-# scanner fuzz test verify signatures ten times slower.
+# Every debug build (build, demo, check, test) is Swift for debugging but C optimised — BoringSSL's Ed25519 at -O0
+# would make the million-line scanner fuzz test verify signatures ten times slower — and with the same flags, so
+# that one build serves them all (other C flags would rebuild everything).
 TEST_FLAGS := -Xcc -O2
+
+build: deps-build
+	$(SWIFT) build $(TEST_FLAGS) $(SWIFT_FLAGS)
 
 # The package test installs a .deb built like `make deb` but from a debug build (a release build from
 # scratch would double CI's build time); the packaging script and the package's contents are the same.
@@ -118,9 +124,11 @@ deb: deps-build
 	$(call apt_ensure,$(APT_DEB))
 	Scripts/build-deb.sh -c release -o out/deb
 
+# The demo's own flags: make demo ARGS='--http-port 8081 --no-browser' (kiosk-demo --help lists them).
+ARGS ?=
 demo: deps-run
-	$(SWIFT) build $(SWIFT_FLAGS) --product kiosk-demo
-	"$$($(SWIFT) build $(SWIFT_FLAGS) --show-bin-path)/kiosk-demo" --out "$(DEMO_DIR)"
+	$(SWIFT) build $(TEST_FLAGS) $(SWIFT_FLAGS) --product kiosk-demo
+	"$$($(SWIFT) build $(TEST_FLAGS) $(SWIFT_FLAGS) --show-bin-path)/kiosk-demo" --out "$(DEMO_DIR)" $(ARGS)
 
 # One group alone: make bench ONLY=estimate (printer, station, door, server, flood, pages, sync, fleet, estimate,
 # history, daemon). ONLY=appliance is apart (not in all): the appliance guest's 50 power cuts, about half an hour

@@ -344,10 +344,12 @@ struct ClupServerCommand: AsyncParsableCommand {
         options.connections.total = min(options.connections.total, Self.raiseOpenFileLimit() - 64)
         let server: ServerApp
         do {
+            try PortProbe.check(host: options.host, port: options.port, setting: "--port ([server] port)")
             server = try await ServerApp.build(options, logger: logger)
         } catch {
             FileHandle.standardError.write(Data("clup-server: \(error)\n".utf8))
-            throw ExitCode(78)
+            // A taken port is not EX_CONFIG: it may be freed in a moment, and systemd then tries again.
+            throw error is PortProbe.Refused ? ExitCode.failure : ExitCode(78)
         }
         let host = options.host
         if options.tls == nil, !["127.0.0.1", "::1", "localhost"].contains(host), options.trustedProxies.isEmpty {

@@ -61,13 +61,24 @@ final class DemoRig: Sendable {
         // follow it too, by the machine's address).
         if serverPort > 0 { options.statusURL = "HTTP://127.0.0.1:\(serverPort)/T/" }
         options.database = "\(out)/server/clup.sqlite"
+        // The stores' signing keys sealed, as a deployment keeps them (docs/security.md): a key of the demo's own.
+        try FileManager.default.createDirectory(atPath: "\(out)/server", withIntermediateDirectories: true)
+        let sealing = "\(out)/server/storage.key"
+        let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        guard
+            FileManager.default.createFile(
+                atPath: sealing,
+                contents: Data(key.utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+        else { throw Failure(description: "cannot write the demo's storage key at \(sealing)") }
+        options.storageKeyFile = sealing
         // One keyboard stands for a crowd of phones: the per-address and per-store rates are opened.
         let crowd = RateLimiter.Rule(burst: 10_000, interval: .milliseconds(10))
         options.limits.ticketsPerAddress = crowd
         options.limits.newHoldersPerAddress = crowd
         options.limits.ticketsPerStore = crowd
         options.limits.bookingsPerAddress = crowd
-        try FileManager.default.createDirectory(atPath: "\(out)/server", withIntermediateDirectories: true)
         let server = try await ServerApp.build(options, logger: quiet)
         self.server = server
         let serverGroup = server.serviceGroup(logger: quiet, handleSignals: false)

@@ -62,6 +62,11 @@ struct KioskDemo: AsyncParsableCommand {
         unblockStopSignals()
         let logger = KeyValueLogHandler.bootstrap(program: "kiosk-demo", level: "warning")
         let out = URL(fileURLWithPath: out).standardizedFileURL.path
+        // Both ports first: a demo that cannot listen says which and how to move it before anything runs.
+        for (port, flag) in [(serverPort, "--server-port"), (httpPort, "--http-port")] {
+            let setting = "\(flag) N (make demo ARGS='\(flag) N'; 0 picks a free one)"
+            try PortProbe.check(host: "127.0.0.1", port: port, setting: setting)
+        }
         try? FileManager.default.removeItem(atPath: out)
         let rig = try await DemoRig(
             out: out,

@@ -35,6 +35,13 @@ struct RunCommand: AsyncParsableCommand {
             )
             throw ExitCode(78)
         }
+        do {
+            try PortProbe.check(host: settings.http.host, port: settings.http.port, setting: "[http] port in \(config)")
+        } catch {
+            // Not EX_CONFIG: the port may be freed in a moment, and systemd then tries again.
+            FileHandle.standardError.write(Data("kioskd: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
         unblockStopSignals()
         let logger = KeyValueLogHandler.bootstrap(program: "kioskd", level: settings.logLevel)
         let kiosk = try Kiosk.build(config: settings, logger: logger)
