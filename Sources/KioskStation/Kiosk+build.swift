@@ -59,7 +59,13 @@ extension Kiosk {
         )
         let voice =
             config.voice.enabled
-            ? Voice(config: config.voice, logger: logger, changes: changes, metrics: metrics) : nil
+            ? Voice(
+                config: config.voice,
+                languages: { [schedule = days.schedule] in schedule.languages },
+                logger: logger,
+                changes: changes,
+                metrics: metrics
+            ) : nil
         let context = StationContext(
             config: config,
             store: store,

@@ -73,6 +73,8 @@ public struct EventPage: Codable, Sendable, Equatable {
     public var serverTime: Int64?
     /// The server's sync protocol (``SyncProtocol``; absent from servers before protocols: 1).
     public var syncProtocol: Int?
+    /// What the store decided that its kiosks follow (absent from servers before store settings).
+    public var settings: StoreSettings?
 
     public init(
         events: [StoreEvent],
@@ -82,8 +84,10 @@ public struct EventPage: Codable, Sendable, Equatable {
         hours: StoreHours? = nil,
         model: WaitModel? = nil,
         serverTime: Int64? = nil,
-        syncProtocol: Int? = SyncProtocol.current
+        syncProtocol: Int? = SyncProtocol.current,
+        settings: StoreSettings? = nil
     ) {
+        self.settings = settings
         self.serverTime = serverTime
         self.syncProtocol = syncProtocol
         self.events = events

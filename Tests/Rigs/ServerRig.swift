@@ -79,7 +79,8 @@ final class ServerRig: Sendable {
         statusURL: String? = nil,
         database: String? = nil,
         backend: Backend = .sqlite,
-        oldestKioskProtocol: Int? = nil
+        oldestKioskProtocol: Int? = nil,
+        callWindowMinutes: Int? = nil
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         let cluster = database == nil && backend == .postgresql ? try PostgresRig() : nil
@@ -97,6 +98,7 @@ final class ServerRig: Sendable {
         options.tls = tls?.files
         if let statusURL { options.statusURL = statusURL }
         if let oldestKioskProtocol { options.oldestKioskProtocol = oldestKioskProtocol }
+        if let callWindowMinutes { options.callWindowMinutes = callWindowMinutes }
         tlsClient = try tls.map { tls in
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(tls.ca))

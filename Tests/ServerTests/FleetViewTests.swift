@@ -10,7 +10,8 @@ import Testing
 /// The fleet view of a chain whose kiosks are not all on one version: each kiosk's version, protocol, last
 /// contact, clock offset, outbox, quarantine and newer events, and the problems that follow, in a store's
 /// list, in every store's list for the system manager (`GET /v1/devices`, filtered by version and problem),
-/// on the console's fleet page and in the metrics the alert rules read.
+/// on the console's fleet page and in the metrics the alert rules read; and the store's languages, which its
+/// kiosks follow, set in the console.
 @Suite(.serialized) struct FleetViewTests {
     @Test func theSystemManagerSeesEveryStoresKiosksByVersionAndProblem() async throws {
         let server = try await ServerRig(oldestKioskProtocol: 2)
@@ -108,13 +109,7 @@ import Testing
             }
 
             // The console's fleet page, for the system manager only, filtered as the API is.
-            let form = try await AttackRoundTwoTests.post(
-                client,
-                server.url + "/console/login",
-                form: "token=\(ServerRig.adminToken)"
-            )
-            let cookie = try #require(form.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=") })
-            let admin = String(cookie.prefix { $0 != ";" })
+            let admin = try await Self.session(client, server, "token=\(ServerRig.adminToken)")
             let page = try await AttackRoundTwoTests.get(
                 client,
                 server.url + "/console/fleet?problem=clock",
@@ -141,18 +136,46 @@ import Testing
             #expect(store.body.contains("refused as too old: update kioskd"))
             let bad = try await AttackRoundTwoTests.get(client, server.url + "/console/fleet?problem=x", cookie: admin)
             #expect(bad.status == 400 && bad.body.contains("problem"))
-            let manager = try await AttackRoundTwoTests.post(
-                client,
-                server.url + "/console/login",
-                form: "username=south&password=\("correct+horse+battery")"
-            )
-            let managerCookie = try #require(manager.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=") })
-            let forbidden = try await AttackRoundTwoTests.get(
-                client,
-                server.url + "/console/fleet",
-                cookie: String(managerCookie.prefix { $0 != ";" })
-            )
+            let manager = try await Self.session(client, server, "username=south&password=correct+horse+battery")
+            let forbidden = try await AttackRoundTwoTests.get(client, server.url + "/console/fleet", cookie: manager)
             #expect(forbidden.status == 403)
+        }
+        await server.stop()
+    }
+
+    /// The store's languages from the console's settings form: offered in each order, the choice saved as the
+    /// API's `languages`, and shown selected again; a language the form never offered is refused by name.
+    @Test func aManagerSetsTheStoresLanguagesInTheConsole() async throws {
+        let server = try await ServerRig()
+        try await AttackRoundTwoTests.run(server) { client in
+            let store = try await server.registerStore(manager: "giulia")
+            let session = try await Self.session(client, server, "username=giulia&password=correct+horse+battery")
+            let page = server.url + "/console/stores/\(store.uuidString.lowercased())"
+            let before = try await AttackRoundTwoTests.get(client, page, cookie: session).body
+            for choice in ["en", "it", "en,it", "it,en"] {
+                #expect(before.contains("<option value=\"\(choice)\""), "\(choice)")
+            }
+            #expect(before.contains("<option value=\"en\" selected>English</option>"))
+            let csrf = try #require(before.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
+            func save(_ languages: String) async throws -> (status: Int, location: String) {
+                let days = (0..<7).map { "open\($0)=00%3A00&close\($0)=00%3A00" }.joined(separator: "&")
+                let answer = try await AttackRoundTwoTests.post(
+                    client,
+                    page + "/settings",
+                    form: "csrf=\(csrf)&capacity=20&averageVisitMinutes=20&slotMinutes=30&slotSize=5&"
+                        + "ticketsBeforeOpening=&languages=\(languages)&\(days)",
+                    headers: ["Cookie": session]
+                )
+                return (answer.status, answer.headers["Location"].first ?? "")
+            }
+            let saved = try await save("it%2Cen")
+            #expect(saved.status == 303 && saved.location.contains("saved=1"), "\(saved)")
+            #expect(server.app.logs.store(store)?.record.profile.languages == ["it", "en"])
+            let after = try await AttackRoundTwoTests.get(client, page, cookie: session).body
+            #expect(after.contains("<option value=\"it,en\" selected>Italiano + English</option>"))
+            let refused = try await save("fr")
+            #expect(refused.location.contains("problem="), "\(refused)")
+            #expect(server.app.logs.store(store)?.record.profile.languages == ["it", "en"], "nothing changed")
         }
         await server.stop()
     }
@@ -204,5 +227,12 @@ import Testing
                 $0.health = .init(version: "1", printer: "fault", pendingEvents: 500, newerEvents: 3)
             } == [.tooOld, .silent, .printer, .backlog]
         )
+    }
+
+    /// A console session's cookie (`clup_console=…`) from the login form `form`.
+    static func session(_ client: HTTPClient, _ server: ServerRig, _ form: String) async throws -> String {
+        let login = try await AttackRoundTwoTests.post(client, server.url + "/console/login", form: form)
+        let cookie = try #require(login.headers["Set-Cookie"].first { $0.hasPrefix("clup_console=") })
+        return String(cookie.prefix { $0 != ";" })
     }
 }

@@ -106,6 +106,42 @@ import Testing
         }
     }
 
+    /// The window display in the store's languages (here the box's `[voice] languages`, as before a kiosk's
+    /// first sync; the store's on clup-server replace them, StoreSettingsTests): every label in the main
+    /// language with the second beside it, what changes and the announcement in the main one.
+    @Test(
+        .enabled(
+            if: HIL.chromiumReady,
+            "needs chromium, chromium-driver and selenium in .venv-test (make test installs them)"
+        )
+    )
+    func theDisplaySpeaksTheStoresLanguages() async throws {
+        let rig = try StationRig(profile: "citizen-ppu-700") {
+            $0.store.capacity = 1
+            $0.store.name = "Mercato"
+            $0.voice.languages = [.italian, .english]
+        }
+        let stop = { await rig.stop() }
+        try await Self.inBrowser(then: stop) { browser in
+            let port = try #require(rig.kiosk.httpPort.wait())
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            try await rig.requireTickets(1)
+            #expect(await browser.ask("open display http://127.0.0.1:\(port)/display") == "ok")
+            #expect(await browser.ask("expect display link live") == "ok")
+            #expect(await browser.ask("text display l-now") == "ok Chiamati ora · Now serving")
+            #expect(await browser.ask("text display l-waiting") == "ok In attesa · Waiting")
+            #expect(await browser.ask("expect display called prendete un biglietto ed entrate") == "ok")
+            #expect(await browser.ask("expect display people persone") == "ok")
+            await rig.customerTakes()
+            _ = try await rig.requireTickets(2)
+            #expect(await browser.ask("expect display called A001") == "ok")
+            #expect(
+                await browser.ask("text display announce") == "ok Numero A001, si avvicini all'ingresso, per favore."
+            )
+            #expect(await browser.ask("axe display", timeout: .seconds(60)) == "ok")
+        }
+    }
+
     /// A manager's tablet on the shop's network (issue 45): Chromium opens the manager page by the box's LAN
     /// address, is asked for the manager password before the exit button works, logs in, and the click counts.
     @Test(

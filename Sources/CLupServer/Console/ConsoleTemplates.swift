@@ -103,6 +103,8 @@ enum ConsoleTemplates {
         <label for="slot-size">{{w.slot_size}}</label><input id="slot-size" name="slotSize" type="number" min="0" max="{{profile.capacityMax}}" value="{{profile.slotSize}}" required>
         <label for="tickets-before">{{w.tickets_before}}</label><input id="tickets-before" name="ticketsBeforeOpening" type="number" min="0" max="720" value="{{profile.ticketsBeforeOpening}}" aria-describedby="tickets-before-hint">
         <p class="muted" id="tickets-before-hint">{{w.tickets_before_hint}}</p>
+        <label for="languages">{{w.languages}}</label><select id="languages" name="languages" aria-describedby="languages-hint">{{#languages}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/languages}}</select>
+        <p class="muted" id="languages-hint">{{w.languages_hint}}</p>
         <fieldset class="hours"><legend>{{w.hours}}</legend><table><thead><tr><th scope="col"></th><th scope="col">{{w.open}}</th><th scope="col">{{w.close}}</th><th scope="col">{{w.closed}}</th></tr></thead><tbody>
         {{#hours}}<tr><th scope="row">{{day}}</th>
         <td><input name="open{{index}}" type="time" value="{{open}}" aria-label="{{day}} {{w.open}}"></td>

@@ -172,6 +172,7 @@ struct StoreConsole {
                 "slotMinutes": profile.slotMinutes, "slotSize": profile.slotSize,
                 "ticketsBeforeOpening": profile.ticketsBeforeOpeningMinutes.map(String.init) ?? "",
             ],
+            "languages": Self.languageChoices(profile.languages, strings),
             "hours": profile.openingHours.enumerated().map { index, hours -> [String: Any] in
                 [
                     "index": index, "day": strings["weekday.\(index)"], "open": hours?.open ?? "",
@@ -326,37 +327,6 @@ struct StoreConsole {
             let role = KioskRole(rawValue: String(parts[3]))
         else { return nil }
         return Enrolled(store: store, device: String(parts[1]), role: role, credential: String(parts[2]))
-    }
-
-    /// The settings form as the API's settings: a checked "closed" or an empty time closes that day.
-    static func settings(_ form: ConsoleForm) throws(APIError) -> StoreOffice.Settings {
-        func number(_ name: String) throws(APIError) -> Int {
-            guard let text = form[name], let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw APIError.badRequest("a whole number", field: name)
-            }
-            return value
-        }
-        var hours: [StoreProfile.Hours?] = []
-        for day in 0..<7 {
-            let open = form["open\(day)"] ?? ""
-            let close = form["close\(day)"] ?? ""
-            if form["closed\(day)"] == "on" || open.isEmpty || close.isEmpty {
-                hours.append(nil)
-            } else {
-                // A time field cannot hold 24:00: a closing time of 00:00 is midnight, the end of the day.
-                let end = close.hasPrefix("00:00") ? "24:00" : String(close.prefix(5))
-                hours.append(StoreProfile.Hours(open: String(open.prefix(5)), close: end))
-            }
-        }
-        let before = (form["ticketsBeforeOpening"] ?? "").trimmingCharacters(in: .whitespaces)
-        return StoreOffice.Settings(
-            capacity: try number("capacity"),
-            openingHours: hours,
-            averageVisitMinutes: try number("averageVisitMinutes"),
-            slotMinutes: try number("slotMinutes"),
-            slotSize: try number("slotSize"),
-            ticketsBeforeOpeningMinutes: .some(before.isEmpty ? nil : try number("ticketsBeforeOpening"))
-        )
     }
 
     static func name(_ who: ConsoleSessions.Who) -> String {

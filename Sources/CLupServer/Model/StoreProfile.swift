@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import ServiceSupport
+import SyncWire
 
 /// What a system manager registers about a store (R10) and the app shows (R1).
 public struct StoreProfile: Sendable, Codable, Equatable {
@@ -42,6 +43,9 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     /// How long before opening the app and the printers hand out tickets for the day (nil: all the time the
     /// store is closed, 0: only while open).
     public var ticketsBeforeOpeningMinutes: Int?
+    /// The languages of the store's paper, window display and voice, first the main one (``SpokenLanguage``
+    /// codes); its kiosks follow them (``StoreSettings``). English alone unless set.
+    public var languages = ["en"]
 
     public init(
         name: String,
@@ -107,6 +111,10 @@ public struct StoreProfile: Sendable, Codable, Equatable {
         if !(1...600).contains(averageVisitMinutes) { throw bad("averageVisitMinutes", "must be 1 to 600") }
         if !(5...240).contains(slotMinutes) { throw bad("slotMinutes", "must be 5 to 240") }
         if !(0...capacity).contains(slotSize) { throw bad("slotSize", "must be 0 to the capacity") }
+        if !StoreSettings.valid(languages: languages) {
+            let codes = SpokenLanguage.allCases.map(\.rawValue).joined(separator: ", ")
+            throw bad("languages", "1 or 2 of \(codes), none twice, the main one first")
+        }
     }
 
     /// The rules of ``timeZone`` (UTC if the system no longer knows the name: validated when it was set).
@@ -132,7 +140,7 @@ public struct StoreProfile: Sendable, Codable, Equatable {
 extension StoreProfile {
     enum CodingKeys: String, CodingKey {
         case name, address, location, capacity, openingHours, timeZone, utcOffsetMinutes, averageVisitMinutes
-        case slotMinutes, slotSize, ticketsBeforeOpeningMinutes
+        case slotMinutes, slotSize, ticketsBeforeOpeningMinutes, languages
     }
 
     /// `timeZone`, or for older clients and stored profiles from before time zones `utcOffsetMinutes` (a fixed
@@ -148,6 +156,7 @@ extension StoreProfile {
         slotMinutes = try c.decode(Int.self, forKey: .slotMinutes)
         slotSize = try c.decode(Int.self, forKey: .slotSize)
         ticketsBeforeOpeningMinutes = try c.decodeIfPresent(Int.self, forKey: .ticketsBeforeOpeningMinutes)
+        languages = try c.decodeIfPresent([String].self, forKey: .languages) ?? ["en"]
         if let zone = try c.decodeIfPresent(String.self, forKey: .timeZone) {
             timeZone = zone
         } else if let minutes = try c.decodeIfPresent(Int.self, forKey: .utcOffsetMinutes) {
@@ -182,5 +191,6 @@ extension StoreProfile {
         try c.encode(slotMinutes, forKey: .slotMinutes)
         try c.encode(slotSize, forKey: .slotSize)
         try c.encode(ticketsBeforeOpeningMinutes, forKey: .ticketsBeforeOpeningMinutes)
+        try c.encode(languages, forKey: .languages)
     }
 }

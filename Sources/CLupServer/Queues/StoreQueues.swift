@@ -13,7 +13,7 @@ public final class StoreQueues: Sendable {
     let database: any ServerStorage
     static let logger = Logger(label: "clup-server.logs")
     /// How long a called ticket holds its place (the wait estimate's no-shows).
-    let callWindow: Duration
+    public let callWindow: Duration
     let live: Mutex<[StoreID: Live]>
     /// The store of each ticket the queues hold.
     let tickets = TicketIndex()

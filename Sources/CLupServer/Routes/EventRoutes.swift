@@ -40,7 +40,11 @@ struct EventRoutes {
                 timeZone: logs.store(store)?.record.profile.timeZone,
                 hours: logs.store(store)?.record.profile.hours,
                 model: logs.store(store)?.estimator.model,
-                serverTime: logs.clock.now().milliseconds
+                serverTime: logs.clock.now().milliseconds,
+                settings: StoreSettings(
+                    languages: logs.store(store)?.record.profile.languages,
+                    callWindowMinutes: Int(logs.callWindow.components.seconds / 60)
+                )
             )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in

@@ -38,6 +38,8 @@ struct StoreOffice: Sendable {
         var timeZone: String?
         /// Absent: unchanged; `null`: tickets all the time the store is closed; a number: minutes before opening.
         var ticketsBeforeOpeningMinutes: Int??
+        /// The store's languages, the main one first (``StoreProfile/languages``).
+        var languages: [String]?
 
         init(
             capacity: Int? = nil,
@@ -46,8 +48,10 @@ struct StoreOffice: Sendable {
             slotMinutes: Int? = nil,
             slotSize: Int? = nil,
             timeZone: String? = nil,
-            ticketsBeforeOpeningMinutes: Int?? = nil
+            ticketsBeforeOpeningMinutes: Int?? = nil,
+            languages: [String]? = nil
         ) {
+            self.languages = languages
             self.ticketsBeforeOpeningMinutes = ticketsBeforeOpeningMinutes
             self.capacity = capacity
             self.openingHours = openingHours
@@ -65,7 +69,7 @@ struct StoreOffice: Sendable {
                     .init(
                         codingPath: [unknown],
                         debugDescription: "not a setting: use capacity, openingHours, averageVisitMinutes, "
-                            + "slotMinutes, slotSize, timeZone or ticketsBeforeOpeningMinutes"
+                            + "slotMinutes, slotSize, timeZone, ticketsBeforeOpeningMinutes or languages"
                     )
                 )
             }
@@ -76,6 +80,7 @@ struct StoreOffice: Sendable {
             slotMinutes = try c.decodeIfPresent(Int.self, forKey: .slotMinutes)
             slotSize = try c.decodeIfPresent(Int.self, forKey: .slotSize)
             timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
+            languages = try c.decodeIfPresent([String].self, forKey: .languages)
             if c.contains(.ticketsBeforeOpeningMinutes) {
                 ticketsBeforeOpeningMinutes = .some(
                     try c.decodeNil(forKey: .ticketsBeforeOpeningMinutes)
@@ -152,6 +157,7 @@ struct StoreOffice: Sendable {
         profile.slotSize = settings.slotSize ?? profile.slotSize
         profile.timeZone = settings.timeZone ?? profile.timeZone
         if let before = settings.ticketsBeforeOpeningMinutes { profile.ticketsBeforeOpeningMinutes = before }
+        profile.languages = settings.languages ?? profile.languages
         try profile.validate()
         try await Self.storingAsync { try await database.setProfile(profile, store: store) }
         logs.setProfile(profile, store: store)

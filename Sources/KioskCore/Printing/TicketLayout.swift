@@ -23,6 +23,8 @@ public struct TicketPrintout: Sendable, Equatable {
     public var largePrint = false
     /// Characters a line holds at normal width (the profile's: 32 on 58 mm paper, 48 on 80 mm).
     public var columns = 48
+    /// The store's languages, the main one first: its words in bold, a second language's below them.
+    public var languages: [SpokenLanguage] = [.english]
 
     public init(
         storeName: String,
@@ -65,19 +67,26 @@ public enum TicketLayout {
             doc.append(.text(code, TextStyle(bold: true, widthScale: 4, heightScale: 4, alignment: .center)))
         }
         doc.append(.qr(t.qrPayload, QRSpec(errorCorrection: .medium, alignment: .center)))
-        if let opens = t.opensAt {
-            largeLines(t, "Store opens at \(opens)", into: &doc)
-        }
-        let (people, wait) = aheadParts(
-            t.peopleAhead,
-            wait: t.estimatedWait,
-            range: t.estimatedRange,
-            fromOpening: t.opensAt != nil
-        )
-        if t.largePrint {
-            for part in [people, wait] { largeLines(t, part, into: &doc) }
-        } else {
-            doc.append(.text("\(people) · \(wait)", TextStyle(bold: true, alignment: .center)))
+        let languages = t.languages.isEmpty ? [.english] : t.languages
+        for (index, language) in languages.enumerated() {
+            let words = TicketWords.of(language)
+            let main = index == 0
+            if let opens = t.opensAt {
+                let text = words.fill("opens", ["t": opens])
+                if main { largeLines(t, text, into: &doc) } else { lines(t, text, bold: false, into: &doc) }
+            }
+            let (people, wait) = aheadParts(
+                t.peopleAhead,
+                wait: t.estimatedWait,
+                range: t.estimatedRange,
+                fromOpening: t.opensAt != nil,
+                words: words
+            )
+            if main, t.largePrint {
+                for part in [people, wait] { largeLines(t, part, into: &doc) }
+            } else {
+                lines(t, "\(people) · \(wait)", bold: main, into: &doc)
+            }
         }
         doc.append(.text(t.printedAt, TextStyle(alignment: .center)))
         if let url = t.statusURL { doc.append(.text(url, TextStyle(alignment: .center))) }
@@ -90,36 +99,50 @@ public enum TicketLayout {
         _ ahead: Int,
         wait: Duration,
         range: ClosedRange<Duration>? = nil,
-        fromOpening: Bool = false
+        fromOpening: Bool = false,
+        in language: SpokenLanguage = .english
     ) -> String {
-        let (people, when) = aheadParts(ahead, wait: wait, range: range, fromOpening: fromOpening)
+        let (people, when) = aheadParts(
+            ahead,
+            wait: wait,
+            range: range,
+            fromOpening: fromOpening,
+            words: .of(language)
+        )
         return "\(people) · \(when)"
     }
 
-    /// "3 people ahead" and "about 8 min (5–12)": the line's two halves.
+    /// "3 people ahead" and "about 8 min (5–12)": the line's two halves, in `words`' language.
     static func aheadParts(
         _ ahead: Int,
         wait: Duration,
         range: ClosedRange<Duration>?,
-        fromOpening: Bool
+        fromOpening: Bool,
+        words: TicketWords
     ) -> (people: String, wait: String) {
-        let people = ahead == 0 ? "Nobody ahead" : ahead == 1 ? "1 person ahead" : "\(ahead) people ahead"
+        let people =
+            ahead == 0 ? words.fill("nobody") : ahead == 1 ? words.fill("one") : words.fill("many", ["n": "\(ahead)"])
         let (minutes, span) = WaitRange.shownMinutes(point: wait, low: range?.lowerBound, high: range?.upperBound)
         // "8–12": whole minutes around the point.
         let around = span.map { " (\($0.lowerBound)–\($0.upperBound))" } ?? ""
+        let filled = ["m": "\(minutes)", "r": around]
         if fromOpening {
-            return (people, minutes == 0 ? "called at opening" : "about \(minutes) min after opening\(around)")
+            return (people, minutes == 0 ? words.fill("at_opening") : words.fill("after_opening", filled))
         }
-        return (people, minutes == 0 ? "go to the door" : "about \(minutes) min\(around)")
+        return (people, minutes == 0 ? words.fill("go") : words.fill("about", filled))
+    }
+
+    /// `text` centred at normal width, broken between words where it is wider than the paper.
+    static func lines(_ t: TicketPrintout, _ text: String, bold: Bool, into doc: inout PrintDocument) {
+        for line in wrapped(text, columns: t.columns) {
+            doc.append(.text(line, TextStyle(bold: bold, alignment: .center)))
+        }
     }
 
     /// `text` bold and centred, in large type on a large-print ticket: double height, double width where it
     /// fits, and broken between words where even single width would not (a printer breaks mid-word).
     static func largeLines(_ t: TicketPrintout, _ text: String, into doc: inout PrintDocument) {
-        guard t.largePrint else {
-            doc.append(.text(text, TextStyle(bold: true, alignment: .center)))
-            return
-        }
+        guard t.largePrint else { return lines(t, text, bold: true, into: &doc) }
         let width = text.count * 2 <= t.columns ? 2 : 1
         for line in wrapped(text, columns: t.columns / width) {
             doc.append(.text(line, TextStyle(bold: true, widthScale: width, heightScale: 2, alignment: .center)))

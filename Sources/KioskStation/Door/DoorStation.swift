@@ -59,7 +59,8 @@ public final class DoorStation: Service, Sendable, Station {
         }
     }
 
-    var policy: AdmissionPolicy { AdmissionPolicy(callWindow: .seconds(config.door.callWindowMinutes * 60)) }
+    /// The store's call window (``StoreSchedule/callWindow``: the server's once synced).
+    var policy: AdmissionPolicy { AdmissionPolicy(callWindow: days.schedule.callWindow) }
 
     func publish(_ change: (inout DoorStationStatus) -> Void) {
         published.withLock { change(&$0) }

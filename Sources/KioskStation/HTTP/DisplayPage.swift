@@ -2,8 +2,9 @@
 /// the last five called (for whoever missed a call), how many wait, the estimated wait for a ticket taken
 /// now, and a warning when the printer cannot give tickets (out of paper, a fault, unplugged). Big, high
 /// contrast and legible from the street; each new call is also announced to a screen reader (a polite live
-/// region that says only what is new). Follows `GET /events` and says when it lost the kiosk. No external
-/// resources: it works on a kiosk with no internet.
+/// region that says only what is new). In the store's languages (``StoreSchedule/languages``, in `/status`):
+/// every label in the main one with a second language's beside it, what changes in the main one. Follows `GET
+/// /events` and says when it lost the kiosk. No external resources: it works on a kiosk with no internet.
 enum DisplayPage {
     static let html = LivePage.html(
         title: "CLup — now serving",
@@ -35,23 +36,55 @@ enum DisplayPage {
             <div id="notice" role="alert"></div>
             <main>
               <section>
-                <h1 class="label">Now serving</h1>
+                <h1 class="label" id="l-now">Now serving</h1>
                 <div id="called" class="none">—</div>
-                <h2 class="label">Last called</h2>
+                <h2 class="label" id="l-last">Last called</h2>
                 <div id="recent">—</div>
                 <div id="announce" class="visually-hidden" role="status" aria-live="polite"></div>
               </section>
               <section>
-                <h2 class="label">Waiting</h2>
+                <h2 class="label" id="l-waiting">Waiting</h2>
                 <div class="figure"><span id="waiting">–</span> <span class="unit" id="people">people</span></div>
-                <h2 class="label">Wait for a new ticket</h2>
+                <h2 class="label" id="l-wait">Wait for a new ticket</h2>
                 <div class="figure"><span id="wait">–</span> <span class="unit">min</span></div>
-                <h2 class="label">Inside</h2>
+                <h2 class="label" id="l-inside">Inside</h2>
                 <div class="figure"><span id="inside">–</span><span class="unit"> / <span id="capacity">–</span></span></div>
               </section>
             </main>
             """,
         script: """
+            // The words, by language (the store's: settings.languages in the status, the main one first).
+            const words = {
+              en: { now: "Now serving", last: "Last called", waiting: "Waiting", wait: "Wait for a new ticket",
+                    inside: "Inside", person: "person", people: "people", noTickets: "no tickets for a moment",
+                    closed: "Closed", pleaseWait: "please wait", goIn: "take a ticket and go in",
+                    call: (c) => "Number " + c + ", please come to the entrance.",
+                    clock: "The kiosk's clock is not set — please ask a member of staff.",
+                    paper: "The ticket printer is out of paper — please ask a member of staff.",
+                    printer: "The ticket printer is not working — please ask a member of staff.",
+                    update: "This kiosk needs a software update — please ask a member of staff." },
+              it: { now: "Chiamati ora", last: "Ultimi chiamati", waiting: "In attesa",
+                    wait: "Attesa per un nuovo biglietto", inside: "Dentro", person: "persona", people: "persone",
+                    noTickets: "niente biglietti per un momento", closed: "Chiuso", pleaseWait: "attendere, prego",
+                    goIn: "prendete un biglietto ed entrate",
+                    call: (c) => "Numero " + c + ", si avvicini all'ingresso, per favore.",
+                    clock: "L'orologio del chiosco non è regolato — chiedete al personale.",
+                    paper: "La stampante dei biglietti è senza carta — chiedete al personale.",
+                    printer: "La stampante dei biglietti non funziona — chiedete al personale.",
+                    update: "Questo chiosco va aggiornato — chiedete al personale." },
+            };
+            let w = words.en;
+            function languages(s) {
+              const codes = ((s.settings && s.settings.languages && s.settings.languages.value) || ["en"])
+                .filter((c) => words[c]);
+              if (codes.length === 0) codes.push("en");
+              w = words[codes[0]];
+              document.documentElement.lang = codes[0];
+              const second = codes.length > 1 ? words[codes[1]] : null;
+              for (const key of ["now", "last", "waiting", "wait", "inside"]) {
+                $("l-" + key).textContent = w[key] + (second ? " · " + second[key] : "");
+              }
+            }
             // The newest call announced so far: the live region says only calls newer than it (none on the
             // first render: what was called before the page opened is on the screen, not news).
             let announced;
@@ -59,7 +92,7 @@ enum DisplayPage {
               if (announced !== undefined && recent.length > 0 && recent[0] !== announced) {
                 const seen = recent.indexOf(announced);
                 const fresh = (seen < 0 ? recent : recent.slice(0, seen)).slice().reverse();
-                $("announce").textContent = fresh.map((c) => "Number " + c + ", please come to the entrance.").join(" ");
+                $("announce").textContent = fresh.map(w.call).join(" ");
               }
               announced = recent.length > 0 ? recent[0] : (announced === undefined ? null : announced);
             }
@@ -67,6 +100,7 @@ enum DisplayPage {
               return list.map((c) => { const span = document.createElement("span"); span.textContent = c; return span; });
             }
             function render(s) {
+              languages(s);
               $("store").textContent = s.store;
               const q = s.queue;
               const recent = q.recentlyCalled || [];
@@ -76,32 +110,30 @@ enum DisplayPage {
               const clockWrong = s.clock && !s.clock.trusted;
               if (clockWrong) {
                 called.className = "none";
-                called.textContent = "no tickets for a moment";
+                called.textContent = w.noTickets;
               } else if (!q.open) {
                 called.className = "none";
-                called.textContent = q.notice || "Closed";
+                called.textContent = q.notice || w.closed;
               } else if (q.called.length > 0) {
                 called.className = "";
                 called.replaceChildren(...codes(q.called.slice(0, 6)));
               } else {
                 called.className = "none";
                 // Nobody called: either people wait for a place, or the next ticket is called at once.
-                called.textContent = q.waiting > 0 || q.inside >= q.capacity ? "please wait" : "take a ticket and go in";
+                called.textContent = q.waiting > 0 || q.inside >= q.capacity ? w.pleaseWait : w.goIn;
               }
               $("waiting").textContent = q.waiting;
-              $("people").textContent = q.waiting == 1 ? "person" : "people";
+              $("people").textContent = q.waiting == 1 ? w.person : w.people;
               $("wait").textContent = q.estimatedWaitLowMinutes < q.estimatedWaitHighMinutes && q.estimatedWaitMinutes > 0
                 ? q.estimatedWaitLowMinutes + "–" + q.estimatedWaitHighMinutes : q.estimatedWaitMinutes;
               $("inside").textContent = q.inside;
               $("capacity").textContent = q.capacity;
               const p = s.printer;
               let notice = "";
-              if (clockWrong) notice = "The kiosk's clock is not set — please ask a member of staff.";
-              else if (p && p.paper == "out") notice = "The ticket printer is out of paper — please ask a member of staff.";
-              else if (p && (p.state == "fault" || p.state == "disconnected"))
-                notice = "The ticket printer is not working — please ask a member of staff.";
-              else if (s.sync && s.sync.upgradeRequired)
-                notice = "This kiosk needs a software update — please ask a member of staff.";
+              if (clockWrong) notice = w.clock;
+              else if (p && p.paper == "out") notice = w.paper;
+              else if (p && (p.state == "fault" || p.state == "disconnected")) notice = w.printer;
+              else if (s.sync && s.sync.upgradeRequired) notice = w.update;
               $("notice").textContent = notice;
               $("notice").className = notice ? "shown" : "";
             }

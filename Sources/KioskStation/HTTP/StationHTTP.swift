@@ -49,6 +49,8 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
     public var clock: ClockWatch.Status?
     /// The database the card damaged, found at this start and set aside (absent: none).
     public var databaseDamage: StoreDamage?
+    /// The store's settings in use and where each came from (absent from kiosks before store settings).
+    public var settings: EffectiveSettings?
     public var queue: Queue
 }
 
@@ -116,6 +118,7 @@ public enum StationHTTP {
                 voice: voice?.status,
                 clock: clockStatus,
                 databaseDamage: damage,
+                settings: schedule.settings,
                 queue: .init(
                     waiting: state.waitingCount,
                     inside: state.inside,

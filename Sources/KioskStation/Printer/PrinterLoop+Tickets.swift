@@ -78,6 +78,7 @@ extension PrinterLoop {
             logo: logo
         )
         printout.largePrint = config.printer.largePrint
+        printout.languages = station.days.schedule.languages
         printout.columns = device.profile.columns
         var bytes = try encoder.encode(TicketLayout.document(printout))
         if clearBufferFirst {

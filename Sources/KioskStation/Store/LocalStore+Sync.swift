@@ -136,6 +136,15 @@ extension LocalStore {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET hours = ? WHERE id = 1", arguments: [json]) }
     }
 
+    /// The store's settings as clup-server last gave them (JSON, ``StoreSettings``; nil before the first sync).
+    public func serverSettings() throws -> String? {
+        try db.read { try String.fetchOne($0, sql: "SELECT settings FROM sync_state WHERE id = 1") }
+    }
+
+    func setServerSettings(_ json: String) throws {
+        try db.write { try $0.execute(sql: "UPDATE sync_state SET settings = ? WHERE id = 1", arguments: [json]) }
+    }
+
     /// The store's wait model as clup-server last gave it (JSON, ``WaitModel``; nil before the first sync).
     public func serverWaitModel() throws -> String? {
         try db.read { try String.fetchOne($0, sql: "SELECT wait_model FROM sync_state WHERE id = 1") }

@@ -205,6 +205,9 @@ public final class LocalStore: Sendable {
                     """
             )
         }
+        migrator.registerMigration("v15: the store's settings") { db in
+            try db.execute(sql: "ALTER TABLE sync_state ADD COLUMN settings TEXT")
+        }
         return migrator
     }
 

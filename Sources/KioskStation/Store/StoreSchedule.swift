@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceSupport
+import SyncWire
 import Synchronization
 
 /// The store's clock, hours and wait model as this kiosk knows them (``StoreCalendar``, ``WaitEstimator``).
@@ -12,31 +13,40 @@ import Synchronization
 /// configuration's (a kiosk that never synced). The wait model: the one clup-server learnt from the store's log
 /// (so the printed ticket tells what the app tells), else the configured average visit. What the server says
 /// arrives with every page of the log and is kept in the state directory, so a kiosk that starts offline still
-/// has it.
+/// has it. The store's settings (``StoreSettings``: its languages, the call window) are the server's once it
+/// has said — the store decides them once, in the console — else the configuration's (`[voice] languages`,
+/// `[door] call_window_minutes`); ``settings`` says which.
 public final class StoreSchedule: Sendable {
-    private let configured: (zone: StoreTimeZone?, hours: StoreHours)
+    private let configured: (zone: StoreTimeZone?, hours: StoreHours, languages: [SpokenLanguage], callWindow: Int)
     private let store: LocalStore
     private let logger: Logger
-    private let fromServer: Mutex<(zone: StoreTimeZone?, hours: StoreHours?)>
+    private let fromServer: Mutex<(zone: StoreTimeZone?, hours: StoreHours?, settings: StoreSettings?)>
     /// The wait estimate of the model in use.
     private let waits: Mutex<WaitEstimator>
 
     public init(configured: KioskConfig, store: LocalStore, logger: Logger) {
-        self.configured = (configured.store.timeZone, configured.store.hours)
+        self.configured = (
+            configured.store.timeZone, configured.store.hours, configured.voice.languages,
+            configured.door.callWindowMinutes
+        )
         self.store = store
         self.logger = logger
         let zone = (try? store.serverTimeZone()).flatMap { try? TimeZoneDirectory.system.zone(named: $0) }
         let hours = (try? store.serverHours()).flatMap {
             try? JSONDecoder().decode(StoreHours.self, from: Data($0.utf8))
         }
-        fromServer = Mutex((zone, hours))
+        let settings = (try? store.serverSettings()).flatMap {
+            try? JSONDecoder().decode(StoreSettings.self, from: Data($0.utf8))
+        }
+        fromServer = Mutex((zone, hours, settings))
         let model = (try? store.serverWaitModel()).flatMap {
             try? JSONDecoder().decode(WaitModel.self, from: Data($0.utf8))
         }
+        let window = settings?.callWindowMinutes ?? configured.door.callWindowMinutes
         waits = Mutex(
             WaitEstimator(
                 model: model ?? .prior(averageVisit: configured.store.averageVisit),
-                callWindow: .seconds(configured.door.callWindowMinutes * 60)
+                callWindow: .seconds(window * 60)
             )
         )
         if configured.store.timeZone == nil && zone == nil {
@@ -55,6 +65,50 @@ public final class StoreSchedule: Sendable {
 
     /// The store's hours on its clock.
     public var calendar: StoreCalendar { StoreCalendar(hours: hours, zone: zone) }
+
+    /// The languages of the paper, the display and the voice, the main one first: the store's, else
+    /// `[voice] languages`.
+    public var languages: [SpokenLanguage] {
+        fromServer.withLock { $0.settings?.spokenLanguages } ?? configured.languages
+    }
+
+    /// How long a called ticket may go unused: the store's, else `[door] call_window_minutes`.
+    public var callWindow: Duration { .seconds(settings.callWindowMinutes.value * 60) }
+
+    /// The settings in use and where each came from, as `/status` shows them.
+    public var settings: EffectiveSettings {
+        let server = fromServer.withLock { $0.settings }
+        let languages = server?.spokenLanguages
+        let window = server?.callWindowMinutes.flatMap { StoreSettings.callWindowRange.contains($0) ? $0 : nil }
+        return EffectiveSettings(
+            languages: .init(
+                value: (languages ?? configured.languages).map(\.rawValue),
+                from: languages == nil ? .configuration : .server
+            ),
+            callWindowMinutes: .init(
+                value: window ?? configured.callWindow,
+                from: window == nil ? .configuration : .server
+            )
+        )
+    }
+
+    /// The store's settings from clup-server: they replace the configuration's, and are stored.
+    func serverSays(settings: StoreSettings) {
+        guard fromServer.withLock({ $0.settings }) != settings else { return }
+        do {
+            let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+            try store.setServerSettings(text)
+            fromServer.withLock { $0.settings = settings }
+            let window = callWindow
+            waits.withLock { $0 = WaitEstimator(model: $0.model, callWindow: window) }
+            logger.notice("the store's settings, from clup-server", metadata: ["settings": "\(text)"])
+        } catch {
+            logger.error(
+                "cannot keep the store's settings from clup-server",
+                metadata: ["error": "\(error)", "action": "check the state directory's disk space"]
+            )
+        }
+    }
 
     /// The wait estimate: the server's model of the store, else the configured average visit.
     public var estimator: WaitEstimator { waits.withLock { $0 } }

@@ -272,6 +272,7 @@ public final class SyncClient: Service, Sendable {
             if let name = page.timeZone { schedule?.serverSays(zone: name) }
             if let hours = page.hours { schedule?.serverSays(hours: hours) }
             if let model = page.model { schedule?.serverSays(model: model) }
+            if let settings = page.settings { schedule?.serverSays(settings: settings) }
             if let digest = page.keyRing, ringDigest.withLock({ $0 }) != digest {
                 keysWanted.withLock { $0 = true }
                 keysFeed.notify()

@@ -13,6 +13,9 @@ import Synchronization
 /// missing card is a warning and a status, not a stop; it is tried again for every phrase.
 public final class Voice: Service, Sendable {
     public let config: KioskConfig.Voice
+    /// The languages each phrase is said in, the main one first: the store's once the kiosk synced
+    /// (``StoreSchedule/languages``), else `[voice] languages`.
+    let languages: @Sendable () -> [SpokenLanguage]
     let logger: Logger
     let changes: ChangeFeed
     let metrics: StationMetrics
@@ -20,8 +23,15 @@ public final class Voice: Service, Sendable {
     private let pending = Mutex(SpeechQueue<Asked>())
     private let published: Mutex<VoiceStatus>
 
-    public init(config: KioskConfig.Voice, logger: Logger, changes: ChangeFeed, metrics: StationMetrics) {
+    public init(
+        config: KioskConfig.Voice,
+        languages: (@Sendable () -> [SpokenLanguage])? = nil,
+        logger: Logger,
+        changes: ChangeFeed,
+        metrics: StationMetrics
+    ) {
         self.config = config
+        self.languages = languages ?? { [languages = config.languages] in languages }
         self.logger = logger
         self.changes = changes
         self.metrics = metrics

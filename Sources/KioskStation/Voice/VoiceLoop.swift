@@ -70,7 +70,8 @@ final class VoiceLoop: @unchecked Sendable {
                     (samples) throws(AudioError) in try play(samples)
                 }
             }
-            for language in config.languages {
+            let languages = voice.languages()
+            for language in languages {
                 try synthesizer.speak(
                     phrase.announcement.text(in: language),
                     voice: KioskConfig.Voice.espeakVoice(language),
@@ -88,7 +89,7 @@ final class VoiceLoop: @unchecked Sendable {
                 $0.state = "ready"
                 $0.spoken += 1
                 $0.underruns = self.sink.underruns
-                $0.last = phrase.announcement.text(in: config.languages[0])
+                $0.last = phrase.announcement.text(in: languages.first ?? .english)
                 $0.firstSampleMilliseconds = heard.map { Int($0 / .milliseconds(1)) }
                 $0.firstSampleAt = heardAt
                 $0.action = nil

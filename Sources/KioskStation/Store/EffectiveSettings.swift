@@ -1,0 +1,19 @@
+/// The store's settings a kiosk uses now and where each came from (`/status`): the store's on clup-server once
+/// a page of its log said them, else the box's configuration (``StoreSchedule/settings``).
+public struct EffectiveSettings: Codable, Sendable, Equatable {
+    public enum Source: String, Codable, Sendable {
+        /// The store's, from clup-server (kept on disk: a kiosk that starts offline still has them).
+        case server
+        /// kioskd.toml's, until the first sync.
+        case configuration = "kioskd.toml"
+    }
+
+    public struct Setting<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+        public var value: Value
+        public var from: Source
+    }
+
+    /// ``SpokenLanguage`` codes, the main one first.
+    public var languages: Setting<[String]>
+    public var callWindowMinutes: Setting<Int>
+}

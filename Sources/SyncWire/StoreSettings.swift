@@ -1,0 +1,36 @@
+import KioskCore
+
+/// What a store decides that its kiosks follow, set once on clup-server (the console, `PATCH
+/// /v1/stores/{id}`) and carried by every page of the log (``EventPage/settings``): a kiosk keeps the last it
+/// received on disk and uses it offline. A field a kiosk does not know is ignored (a newer server's), a field
+/// the server leaves out keeps the kiosk's own configuration. Capacity and hours travel too, as events and as
+/// ``EventPage/hours``.
+public struct StoreSettings: Codable, Sendable, Equatable {
+    /// The languages of what customers read and hear — the printed ticket, the window display, the voice —
+    /// first the main one (``SpokenLanguage`` codes: `en`, `it`).
+    public var languages: [String]?
+    /// Minutes a called ticket may go unused before it expires: the doors admit within it, the server's
+    /// no-show expiry ends it.
+    public var callWindowMinutes: Int?
+
+    public init(languages: [String]? = nil, callWindowMinutes: Int? = nil) {
+        self.languages = languages
+        self.callWindowMinutes = callWindowMinutes
+    }
+
+    /// The most languages a store prints and speaks in.
+    public static let mostLanguages = 2
+    public static let callWindowRange = 1...240
+
+    /// The languages as the kiosk knows them, in order, those it does not know left out; nil when none is left.
+    public var spokenLanguages: [SpokenLanguage]? {
+        let known = (languages ?? []).compactMap(SpokenLanguage.init(rawValue:))
+        return known.isEmpty ? nil : Array(known.prefix(Self.mostLanguages))
+    }
+
+    /// Whether `codes` may be a store's languages: 1 to ``mostLanguages`` known codes, none twice.
+    public static func valid(languages codes: [String]) -> Bool {
+        (1...mostLanguages).contains(codes.count) && Set(codes).count == codes.count
+            && codes.allSatisfy { SpokenLanguage(rawValue: $0) != nil }
+    }
+}

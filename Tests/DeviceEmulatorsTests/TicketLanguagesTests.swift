@@ -1,0 +1,73 @@
+import Drivers
+import Foundation
+import KioskCore
+import Logging
+import Testing
+
+@testable import DeviceEmulators
+
+/// A ticket in the store's languages (its settings on clup-server): the main language's words in bold, a
+/// second language's below them, on every shipped profile and in large print, every word whole on the paper
+/// as the emulator prints it.
+@Suite struct TicketLanguagesTests {
+    let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    func words(
+        _ languages: [SpokenLanguage],
+        ahead: Int,
+        large: Bool,
+        opensAt: String?,
+        on profile: PrinterProfile
+    )
+        throws -> [String]
+    {
+        var printout = TicketPrintout(
+            storeName: "Mercato Centrale",
+            code: TicketCode(prefix: "A", number: 42),
+            qrPayload: "HTTPS://CLUP.EXAMPLE/T/0123456789ABCDEF",
+            peopleAhead: ahead,
+            estimatedWait: .seconds(ahead == 0 ? 0 : 25 * 60),
+            estimatedRange: ahead == 0 ? nil : .seconds(18 * 60)...(.seconds(32 * 60)),
+            printedAt: "28.11.2026 10:40",
+            opensAt: opensAt
+        )
+        printout.largePrint = large
+        printout.columns = profile.columns
+        printout.languages = languages
+        let emulator = try PrinterEmulator(profile: profile, logger: logger)
+        _ = emulator.receive(try EscPosEncoder(profile: profile).encode(TicketLayout.document(printout)))
+        let ticket = try #require(emulator.tickets.first)
+        return ticket.text.filter { !$0.isEmpty }.flatMap { $0.split(separator: " ").map(String.init) }
+    }
+
+    func split(_ lines: [String]) -> [String] { lines.flatMap { $0.split(separator: " ").map(String.init) } }
+
+    @Test(arguments: PrinterProfile.bundledIDs)
+    func italianFirstThenEnglish(_ id: String) throws {
+        let profile = try PrinterProfile.load(named: id)
+        for large in [false, true] {
+            let printed = try words([.italian, .english], ahead: 3, large: large, opensAt: nil, on: profile)
+            let italian =
+                large ? ["3 persone davanti", "circa 25 min (18–32)"] : ["3 persone davanti · circa 25 min (18–32)"]
+            let expected =
+                ["Mercato Centrale", "A042"] + italian + ["3 people ahead · about 25 min (18–32)", "28.11.2026 10:40"]
+            #expect(printed == split(expected), "\(id) large \(large)")
+        }
+        let closed = try words([.italian, .english], ahead: 0, large: false, opensAt: "07:00", on: profile)
+        let expected = [
+            "Mercato Centrale", "A042", "Il negozio apre alle 07:00", "Nessuno davanti · chiamato all'apertura",
+            "Store opens at 07:00", "Nobody ahead · called at opening", "28.11.2026 10:40",
+        ]
+        #expect(closed == split(expected), "\(id)")
+    }
+
+    @Test func oneLanguageAloneAndEnglishWhenNoneIsGiven() throws {
+        let profile = try PrinterProfile.load(named: "citizen-ppu-700")
+        let italian = try words([.italian], ahead: 0, large: false, opensAt: nil, on: profile)
+        #expect(
+            italian == split(["Mercato Centrale", "A042", "Nessuno davanti · vai all'ingresso", "28.11.2026 10:40"])
+        )
+        let none = try words([], ahead: 1, large: false, opensAt: nil, on: profile)
+        #expect(none.contains("person") && !none.contains("persona"), "\(none)")
+    }
+}
