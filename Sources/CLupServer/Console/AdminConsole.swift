@@ -51,9 +51,7 @@ struct AdminConsole {
     }
 
     private func refuse(_ request: Request) async -> Response {
-        guard await sessions.who(request) != nil else { return ConsoleRoutes.toLogin(request, from: "/console/stores") }
-        let strings = PageStrings(request)
-        return pages.message(strings["problem"], strings["console.forbidden"], strings, status: .forbidden)
+        ConsoleRoutes.notAdmin(request, await sessions.who(request), at: "/console/stores", pages: pages)
     }
 
     private func page(

@@ -133,6 +133,19 @@ struct ConsoleRoutes {
     }
 
     /// To the login page, coming back to `path` after; says the session ended when the browser had one.
+    /// Someone who is not the system manager at one of the system manager's pages (`path`): without a session,
+    /// to the login page and back; with a store manager's, a page saying it is not theirs.
+    static func notAdmin(
+        _ request: Request,
+        _ who: ConsoleSessions.Who?,
+        at path: String,
+        pages: PageResponse
+    ) -> Response {
+        guard who != nil else { return toLogin(request, from: path) }
+        let strings = PageStrings(request)
+        return pages.message(strings["problem"], strings["console.forbidden"], strings, status: .forbidden)
+    }
+
     static func toLogin(_ request: Request, from path: String) -> Response {
         let ended = request.cookies[ConsoleSessions.sessionCookie].map { !$0.value.isEmpty } ?? false
         var query = "next=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")

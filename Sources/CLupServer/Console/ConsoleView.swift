@@ -6,9 +6,6 @@ import SyncWire
 /// What the console pages show, built from the same state the API answers from: the line now, the kiosks
 /// with their last contact, the day's figures as a chart. Pure: the caller passes the time and the words.
 enum ConsoleView {
-    /// A kiosk silent for longer than this is flagged.
-    static let silentAfter: Duration = .seconds(60)
-
     /// The console's words as `w.<key>` for the templates.
     static func words(_ strings: PageStrings) -> [String: String] {
         var words: [String: String] = [:]

@@ -24,13 +24,7 @@ struct FleetConsole {
                 return refuse(request, error)
             }
             let who = await sessions.who(request)
-            guard who == .admin else {
-                guard who != nil else {
-                    return ConsoleRoutes.toLogin(request, from: "/console/fleet")
-                }
-                let strings = PageStrings(request)
-                return pages.message(strings["problem"], strings["console.forbidden"], strings, status: .forbidden)
-            }
+            guard who == .admin else { return ConsoleRoutes.notAdmin(request, who, at: "/console/fleet", pages: pages) }
             do throws(APIError) {
                 let every = try await fleet.kiosks(of: nil)
                 let shown = every.filter { Fleet.matches($0, version: filter.version, problem: filter.problem) }

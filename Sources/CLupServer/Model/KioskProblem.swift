@@ -48,7 +48,8 @@ enum KioskProblem: String, Codable, Sendable, CaseIterable {
         }
         if (health?.quarantined ?? 0) > 0 { found.append(.quarantine) }
         if let health, health.paperLow || health.printer == "paper_out" { found.append(.paper) }
-        if ["cover_open", "fault", "disconnected", "clock_wrong"].contains(health?.printer ?? "") {
+        // Out of paper is `paper`'s; the printer's other troubles are its own.
+        if let printer = health?.printer, printer != "paper_out", KioskHealth.troubled.contains(printer) {
             found.append(.printer)
         }
         if ["disconnected", "clock_wrong"].contains(health?.door ?? "") { found.append(.door) }

@@ -40,7 +40,8 @@ public enum SpokenLanguage: String, Sendable, CaseIterable {
     case italian = "it"
 }
 
-/// One table of phrases per language, one key per phrase; `{code}` and `{n}` are filled in.
+/// One table of phrases per language, one key per phrase; `{code}`, `{n}` and the like are filled in. The
+/// voice's tables are here; the printed ticket's are ``TicketWords``.
 public struct SpokenCatalogue: Sendable {
     let phrases: [String: String]
 
@@ -51,7 +52,7 @@ public struct SpokenCatalogue: Sendable {
         }
     }
 
-    func fill(_ key: String, _ values: [String: String]) -> String {
+    func fill(_ key: String, _ values: [String: String] = [:]) -> String {
         var text = phrases[key] ?? key
         for (name, value) in values { text = text.replacing("{\(name)}", with: value) }
         return text

@@ -107,7 +107,7 @@ public enum TicketLayout {
             wait: wait,
             range: range,
             fromOpening: fromOpening,
-            words: .of(language)
+            words: TicketWords.of(language)
         )
         return "\(people) · \(when)"
     }
@@ -118,7 +118,7 @@ public enum TicketLayout {
         wait: Duration,
         range: ClosedRange<Duration>?,
         fromOpening: Bool,
-        words: TicketWords
+        words: SpokenCatalogue
     ) -> (people: String, wait: String) {
         let people =
             ahead == 0 ? words.fill("nobody") : ahead == 1 ? words.fill("one") : words.fill("many", ["n": "\(ahead)"])

@@ -1,20 +1,12 @@
 /// The words of a printed ticket, in each language a store prints in (``SpokenLanguage``). Plain letters: a
 /// thermal printer's code page has no room for every accent, and every phrase reads without one.
-struct TicketWords: Sendable {
-    let phrases: [String: String]
-
-    static func of(_ language: SpokenLanguage) -> TicketWords {
+/// Filled in by ``SpokenCatalogue/fill(_:_:)``: `{n}`, `{m}`, `{r}` and `{t}`.
+enum TicketWords {
+    static func of(_ language: SpokenLanguage) -> SpokenCatalogue {
         switch language {
-        case .english: return TicketWords(phrases: english)
-        case .italian: return TicketWords(phrases: italian)
+        case .english: return SpokenCatalogue(phrases: english)
+        case .italian: return SpokenCatalogue(phrases: italian)
         }
-    }
-
-    /// The phrase `key` with `{n}`, `{m}`, `{r}` and `{t}` filled in.
-    func fill(_ key: String, _ values: [String: String] = [:]) -> String {
-        var text = phrases[key] ?? Self.english[key] ?? key
-        for (name, value) in values { text = text.replacing("{\(name)}", with: value) }
-        return text
     }
 
     static let english = [

@@ -42,7 +42,7 @@ public final class StoreSchedule: Sendable {
         let model = (try? store.serverWaitModel()).flatMap {
             try? JSONDecoder().decode(WaitModel.self, from: Data($0.utf8))
         }
-        let window = settings?.callWindowMinutes ?? configured.door.callWindowMinutes
+        let window = Self.usable(settings).callWindow ?? configured.door.callWindowMinutes
         waits = Mutex(
             WaitEstimator(
                 model: model ?? .prior(averageVisit: configured.store.averageVisit),
@@ -69,7 +69,7 @@ public final class StoreSchedule: Sendable {
     /// The languages of the paper, the display and the voice, the main one first: the store's, else
     /// `[voice] languages`.
     public var languages: [SpokenLanguage] {
-        fromServer.withLock { $0.settings?.spokenLanguages } ?? configured.languages
+        Self.usable(fromServer.withLock { $0.settings }).languages ?? configured.languages
     }
 
     /// How long a called ticket may go unused: the store's, else `[door] call_window_minutes`.
@@ -77,9 +77,7 @@ public final class StoreSchedule: Sendable {
 
     /// The settings in use and where each came from, as `/status` shows them.
     public var settings: EffectiveSettings {
-        let server = fromServer.withLock { $0.settings }
-        let languages = server?.spokenLanguages
-        let window = server?.callWindowMinutes.flatMap { StoreSettings.callWindowRange.contains($0) ? $0 : nil }
+        let (languages, window) = Self.usable(fromServer.withLock { $0.settings })
         return EffectiveSettings(
             languages: .init(
                 value: (languages ?? configured.languages).map(\.rawValue),
@@ -90,6 +88,12 @@ public final class StoreSchedule: Sendable {
                 from: window == nil ? .configuration : .server
             )
         )
+    }
+
+    /// What of the server's settings this kiosk can follow: the languages it knows, a call window in range.
+    private static func usable(_ server: StoreSettings?) -> (languages: [SpokenLanguage]?, callWindow: Int?) {
+        let window = server?.callWindowMinutes.flatMap { StoreSettings.callWindowRange.contains($0) ? $0 : nil }
+        return (server?.spokenLanguages, window)
     }
 
     /// The store's settings from clup-server: they replace the configuration's, and are stored.
