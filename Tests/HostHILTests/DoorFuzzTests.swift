@@ -52,9 +52,15 @@ import Testing
     @Test func aMillionBadLinesAreEachRefusedWithTheirReason() async throws {
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
+        // A store open round the clock whose clock reads about noon: a run of two minutes never crosses its
+        // day's turn (with the configuration's own day, turning at 07:00 UTC, a run at 06:58 UTC found every
+        // ticket of the set-up "from an earlier day").
+        let zone = StoreTimeZone(fixedOffsetSeconds: SyncedGuest.noonOffsetMinutes() * 60)
         let rig = try StationRig(profile: "custom-vkp80iii") {
             $0.printer.enabled = false
             $0.store.capacity = 5
+            $0.store.timeZone = zone
+            $0.store.hours = .standardStore
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"
         }
