@@ -126,10 +126,11 @@ let package = Package(
         .executableTarget(
             name: "kioskd",
             dependencies: [
-                "KioskStation", "Drivers", "KioskCore", "ServiceSupport",
+                "KioskStation", "Drivers", "KioskCore", "ServiceSupport", "SyncWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -220,6 +220,10 @@ public struct ServerApp: Sendable {
             .register(on: router)
         AdminConsole(sessions: sessions, office: office, logs: logs, pages: pages).register(on: router)
         FleetConsole(sessions: sessions, fleet: fleet, logs: logs, pages: pages).register(on: router)
+        let pairing = KioskPairing(database: database, office: office, logs: logs, throttle: throttle)
+        PairingRoutes(pairing: pairing, clients: clients, transport: transport).register(on: router)
+        PairingConsole(sessions: sessions, pairing: pairing, logs: logs, clients: clients, pages: pages)
+            .register(on: router)
         let port = ListeningPort()
         let routes = router.routes.map { route in
             "\(route.method.rawValue) "

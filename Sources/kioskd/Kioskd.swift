@@ -12,7 +12,7 @@ struct Kioskd: AsyncParsableCommand {
         version: Release.version,
         subcommands: [
             RunCommand.self, DevicesCommand.self, PrintTestCommand.self, KeysCommand.self,
-            ManagerPasswordCommand.self,
+            ManagerPasswordCommand.self, PairCommand.self,
         ]
     )
 }

@@ -275,12 +275,7 @@ import FoundationNetworking
         form: String,
         headers: [String: String] = [:]
     ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        request.body = .bytes(ByteBuffer(string: form))
-        return try await exchange(client, request)
+        try await ConsoleRig.post(client, url, form: form, headers: headers)
     }
 
     static func get(
@@ -292,16 +287,7 @@ import FoundationNetworking
         var request = HTTPClientRequest(url: url)
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        return try await exchange(client, request)
-    }
-
-    static func exchange(
-        _ client: HTTPClient,
-        _ request: HTTPClientRequest
-    ) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 4 << 20)
-        return (Int(response.status.code), response.headers, String(buffer: body))
+        return try await ConsoleRig.exchange(client, request)
     }
 
     /// Passwords are hashed on NIO's blocking pool with a bound on those waiting: a burst beyond it is told to

@@ -93,6 +93,7 @@ enum ConsoleTemplates {
         <select id="role" name="role"><option value="both">{{w.role_both}}</option><option value="printer">{{w.role_printer}}</option><option value="door">{{w.role_door}}</option></select>
         <button type="submit" id="enroll">{{w.enroll_button}}</button>
         </form>
+        <p><a href="/console/pair" id="pair-link">{{w.pair_link}}</a></p>
         </section>
         <section aria-labelledby="settings-title"><h2 id="settings-title">{{w.settings}}</h2>
         <form method="post" action="/console/stores/{{storeID}}/settings" id="settings">
@@ -122,7 +123,7 @@ enum ConsoleTemplates {
         {{> body}}
         {{> consoleBar}}
         <h1>{{w.stores}}</h1>
-        <p><a href="/console/fleet" id="fleet-link">{{w.fleet_link}}</a></p>
+        <p><a href="/console/fleet" id="fleet-link">{{w.fleet_link}}</a> · <a href="/console/pair" id="pair-link">{{w.pair_link}}</a></p>
         <table id="stores"><thead><tr><th scope="col">{{w.store_name}}</th><th scope="col">{{w.address}}</th><th scope="col">{{w.capacity}}</th></tr></thead><tbody>
         {{#stores}}<tr><td><a href="/console/stores/{{id}}">{{name}}</a></td><td>{{address}}</td><td>{{capacity}}</td></tr>{{/stores}}
         </tbody></table>
@@ -163,7 +164,34 @@ enum ConsoleTemplates {
         {{> foot}}
         """
 
+    static let pair = """
+        {{> head}}
+        {{> body}}
+        {{> consoleBar}}
+        <p><a href="/console/stores">{{w.stores}}</a></p>
+        <h1>{{w.pair_title}}</h1>
+        {{#notice}}<p id="notice" class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#problem}}<p id="problem" class="error" role="alert">{{problem}}</p>{{/problem}}
+        {{^pairing}}<form method="get" action="/console/pair" id="pair-code">
+        <label for="code">{{w.pair_code}}</label>
+        <input id="code" name="code" required maxlength="16" autocomplete="off" autocapitalize="characters" spellcheck="false" value="{{code}}" aria-describedby="code-hint">
+        <p class="muted" id="code-hint">{{w.pair_code_hint}}</p>
+        <p><button type="submit" id="find">{{w.pair_find}}</button></p>
+        </form>{{/pairing}}
+        {{#pairing}}<p id="asks" class="big">{{code}}</p><p>{{asks}}</p>
+        <form method="post" action="/console/pair" id="pair">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="code" value="{{code}}">
+        <label for="store">{{w.store}}</label><select id="store" name="store">{{#stores}}<option value="{{id}}">{{name}}</option>{{/stores}}</select>
+        <label for="role">{{w.role}}</label><select id="role" name="role">{{#roles}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/roles}}</select>
+        <p class="muted">{{w.pair_replaces}}</p>
+        <p><button type="submit" name="decision" value="approve" id="approve">{{w.pair_approve}}</button>
+        <button type="submit" name="decision" value="deny" class="quiet" id="deny">{{w.pair_deny}}</button></p>
+        </form>{{/pairing}}
+        {{> foot}}
+        """
+
     static let all = [
         "consoleLogin": login, "consoleBar": bar, "consoleStore": store, "consoleAdmin": admin, "consoleFleet": fleet,
+        "consolePair": pair,
     ]
 }

@@ -15,8 +15,8 @@ struct FleetConsole {
         router.get("console/fleet") { request, _ -> Response in
             // The filter first: a wrong one is named whoever asks (it tells nothing about the fleet).
             let query = request.uri.queryParameters
-            let version = query["version"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
-            let problem = query["problem"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+            let version = query["version"].map(Fleet.formDecoded).flatMap { $0.isEmpty ? nil : $0 }
+            let problem = query["problem"].map(Fleet.formDecoded).flatMap { $0.isEmpty ? nil : $0 }
             let filter: (version: String?, problem: KioskProblem?)
             do throws(APIError) {
                 filter = try Fleet.filter(version: version, problem: problem)

@@ -1,5 +1,6 @@
 import Crypto
 import KioskCore
+import SyncWire
 
 extension StoreQueues {
     /// Learns every store's wait model from its traffic of the last weeks (``WaitModel/learn(_:prior:now:)``),
@@ -30,5 +31,16 @@ extension StoreQueues {
     func keyRing(of store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
         let live = try await require(store)
         return [(ServerIssue.device, live.record.signer.publicKey)] + (try await database.keyRing(store: store))
+    }
+
+    /// The same ring as the wire carries it (``KeyRingPage``, ``Paired``).
+    func deviceKeys(of store: StoreID) async throws -> [DeviceKey] {
+        try await keyRing(of: store).map { device, key in
+            DeviceKey(
+                device: device,
+                keyId: KeyID(publicKey: key).description,
+                publicKey: key.rawRepresentation.base64EncodedString()
+            )
+        }
     }
 }

@@ -83,16 +83,7 @@ struct EventRoutes {
     }
 
     /// The store's key ring: the server's own key for app tickets and every enrolled kiosk's registered key.
-    private func keyRing(_ store: StoreID) async throws -> [DeviceKey] {
-        let ring = try await logs.keyRing(of: store)
-        return ring.map { device, key in
-            DeviceKey(
-                device: device,
-                keyId: KeyID(publicKey: key).description,
-                publicKey: key.rawRepresentation.base64EncodedString()
-            )
-        }
-    }
+    private func keyRing(_ store: StoreID) async throws -> [DeviceKey] { try await logs.deviceKeys(of: store) }
 
     /// A short digest of a key ring (16 hex digits): a kiosk fetches the ring when it changes, so a new kiosk's
     /// key arrives, and a revoked one's leaves, with the next page of the log.

@@ -27,8 +27,8 @@ struct FleetRoutes {
             try await auth.requireAdmin(request, from: context.remoteAddress)
             let query = request.uri.queryParameters
             let (version, problem) = try Fleet.filter(
-                version: query["version"].map(String.init),
-                problem: query["problem"].map(String.init)
+                version: query["version"].map(Fleet.formDecoded),
+                problem: query["problem"].map(Fleet.formDecoded)
             )
             return StoreRoutes.Devices(devices: try await fleet.kiosks(of: nil, version: version, problem: problem))
         }

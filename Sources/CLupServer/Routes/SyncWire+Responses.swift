@@ -6,3 +6,5 @@ extension AppendedEvents: ResponseEncodable {}
 extension EventPage: ResponseEncodable {}
 extension KeyRingPage: ResponseEncodable {}
 extension Enrolled: ResponseEncodable {}
+extension PairingGrant: ResponseEncodable {}
+extension Paired: ResponseEncodable {}

@@ -39,6 +39,9 @@ struct Fleet: Sendable {
     }
 
     /// A fleet query's filters, checked: a version as kiosks report it, a problem by its name.
+    /// A query value as a form sends it: `+` is a space (a version with a plus comes as `%2B`).
+    static func formDecoded(_ value: Substring) -> String { value.replacingOccurrences(of: "+", with: " ") }
+
     static func filter(version: String?, problem: String?) throws(APIError) -> (String?, KioskProblem?) {
         if let version, !KioskHealth.isVersion(version) {
             throw APIError.badRequest(KioskHealth.versionRule + ", e.g. 0.1.335", field: "version")

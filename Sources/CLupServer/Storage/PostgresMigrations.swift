@@ -131,6 +131,7 @@ enum PostgresMigrations {
                 "ALTER TABLE events ADD CONSTRAINT events_store_id_key UNIQUE (store, id)",
             ]
         ),
+        ("v7: kiosks pairing by a printed code", PairingColumns.postgres),
     ]
 
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.

@@ -192,6 +192,9 @@ public final class SQLiteStorage: ServerStorage {
                     """
             )
         }
+        migrator.registerMigration("v9: kiosks pairing by a printed code") { db in
+            try db.execute(sql: PairingColumns.sqlite)
+        }
         return migrator
     }
 

@@ -70,6 +70,19 @@ public protocol ServerStorage: Sendable {
     /// Every enrolled device's registered key, by device id.
     func keyRing(store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)]
 
+    // MARK: Pairing (``Pairing``: the rules are its own; storage keeps records)
+
+    /// Keeps a new pairing, first removing those that ended before `now`. Throws when its user code is taken
+    /// by a live pairing (the caller draws another).
+    func addPairing(_ pairing: Pairing, at now: Timestamp) async throws
+    /// Live pairings (not yet ended at `now`): all of them, and those asked from `address`.
+    func pairingCounts(address: String, at now: Timestamp) async throws -> (all: Int, fromAddress: Int)
+    /// The pairing of a user code (normalized) or of a device code's hash.
+    func pairing(userCode: String) async throws -> Pairing?
+    func pairing(deviceCodeHash: Data) async throws -> Pairing?
+    /// Writes `pairing` over its record if that is still in `state`; false when another request changed it first.
+    func replacePairing(_ pairing: Pairing, whileIn state: Pairing.State) async throws -> Bool
+
     // MARK: Event log
 
     /// Appends events to a store's log in one transaction, giving each new one the store's next sequence

@@ -101,6 +101,9 @@ public struct KioskConfig: Sendable, Equatable {
         public init() {}
 
         public var enabled: Bool { !server.isEmpty }
+        /// A server and no credential: the kiosk pairs by a printed code (``KioskPairer``), or starts with the
+        /// pairing it kept (``PairedKiosk``).
+        public var pairs: Bool { enabled && credential.isEmpty }
     }
 
     public struct HTTP: Sendable, Equatable {
@@ -193,9 +196,8 @@ public struct KioskConfig: Sendable, Equatable {
         guard let storeTable = try root.table("store") else {
             throw root.error("store", "missing: the [store] section with at least id = \"<store UUID>\"")
         }
-        guard let idText = try storeTable.string("id") else {
-            throw storeTable.error("id", "missing: the store's id from clup-server (a UUID)")
-        }
+        // Without an id the kiosk pairs (with `[sync] server` and no credential) or is refused at start.
+        let idText = try storeTable.string("id") ?? placeholderStore.uuidString
         guard let storeID = UUID(uuidString: idText) else {
             throw storeTable.error("id", "'\(idText)' is not a UUID")
         }
@@ -330,9 +332,6 @@ public struct KioskConfig: Sendable, Equatable {
             } catch {
                 throw table.error("credential_file", "cannot read \(file) (\(error))")
             }
-        }
-        if sync.enabled && sync.credential.isEmpty {
-            throw table.error("credential", "missing: the credential clup-server gave when this kiosk was enrolled")
         }
         sync.pullWaitSeconds = try table.int("pull_wait_seconds", in: 0...60) ?? sync.pullWaitSeconds
         sync.batch = try table.int("batch", in: 1...1000) ?? sync.batch

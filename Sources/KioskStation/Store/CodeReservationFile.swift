@@ -49,20 +49,7 @@ public final class CodeReservationFile: Sendable {
     private func write(_ reservation: CodeReservation) throws {
         var data = try JSONEncoder().encode(reservation)
         data.append(0x0A)
-        let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let flushed = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, flushed, rename(temporary, path) == 0 else {
-            throw failure("cannot write \(path)")
-        }
-        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        guard DurableFile.replace(path, with: data, mode: 0o644) else { throw failure("cannot write \(path)") }
     }
 
     private func failure(_ what: String) -> LocalStore.StoreError {

@@ -35,6 +35,8 @@ struct SyncAPI: Sendable {
         var field: String?
         /// The server serves only newer kioskd (426): nothing of the request was refused, this box must be updated.
         var upgradeRequired = false
+        /// The server's short key for the case (`reason`), e.g. a pairing's `authorization_pending`.
+        var reason: String?
 
         /// The event of a pushed batch that the server refused for good, if the refusal named one.
         var refusedEvent: Int? {
@@ -110,7 +112,7 @@ struct SyncAPI: Sendable {
 
     struct Empty: Decodable {}
 
-    private func call<Body: Encodable, Answer: Decodable>(
+    func call<Body: Encodable, Answer: Decodable>(
         _ method: HTTPMethod,
         _ path: String,
         body: Body?,
@@ -118,7 +120,7 @@ struct SyncAPI: Sendable {
     ) async throws -> Answer {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(credential)")
+        if !credential.isEmpty { request.headers.add(name: "Authorization", value: "Bearer \(credential)") }
         request.headers.add(name: SyncProtocol.header, value: "\(syncProtocol)")
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
@@ -149,7 +151,12 @@ struct SyncAPI: Sendable {
             case 426:
                 throw Failure(description: "clup-server refused this kioskd: \(message)", upgradeRequired: true)
             case 403, 400, 404, 409, 413, 422:
-                throw Failure(description: "the server refused: \(message)", permanent: true, field: answer?["field"])
+                throw Failure(
+                    description: "the server refused: \(message)",
+                    permanent: true,
+                    field: answer?["field"],
+                    reason: answer?["reason"]
+                )
             default:
                 throw Failure(description: "the server answered \(status): \(message)")
             }

@@ -312,13 +312,7 @@ public final class SyncClient: Service, Sendable {
                 logger.notice("sync: signing key registered with the server", metadata: ["key": "\(own.keyID)"])
             }
             let answer = try await api.keys()
-            let ring = answer.keys.compactMap { key -> (DeviceID, Curve25519.Signing.PublicKey)? in
-                guard let raw = Data(base64Encoded: key.publicKey),
-                    let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
-                else { return nil }
-                return (key.device, publicKey)
-            }
-            let change = try store.adoptServerRing(ring, own: own.keyID, at: clock.now())
+            let change = try store.adoptServerRing(answer.keys.ring, own: own.keyID, at: clock.now())
             for key in change.removed {
                 logger.notice(
                     "sync: the server no longer vouches for a key (kiosk revoked or replaced): its tickets are refused",
