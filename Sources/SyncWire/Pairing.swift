@@ -94,3 +94,19 @@ public struct Paired: Codable, Sendable, Equatable {
 
     public var enrolled: Enrolled { Enrolled(store: store, device: device, role: role, credential: credential) }
 }
+
+/// The other way round, for a door with no printer to print its code: the console shows a QR (``payload(_:)``)
+/// holding a device code the manager's choice already approved, and the door's own scanner reads it while the
+/// box pairs; the box then collects its credential with that code, as after a poll.
+public enum PairingOffer {
+    public static let prefix = "CLUP-PAIR:"
+
+    public static func payload(_ deviceCode: String) -> String { prefix + deviceCode }
+
+    /// The device code in a scan, if the scan is a pairing QR.
+    public static func deviceCode(in scan: String) -> String? {
+        guard scan.hasPrefix(prefix), scan.utf8.count <= prefix.utf8.count + 64 else { return nil }
+        let code = String(scan.dropFirst(prefix.count))
+        return code.isEmpty ? nil : code
+    }
+}

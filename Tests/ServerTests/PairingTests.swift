@@ -164,6 +164,38 @@ import Testing
         await server.stop()
     }
 
+    /// A door with no printer: the console shows a QR, read back here as a scanner would; its code collects the
+    /// credential once, for the store and role the manager chose.
+    @Test func theConsoleOffersADoorAQRToScan() async throws {
+        let server = try await ServerRig()
+        try await AttackRoundTwoTests.run(server) { client in
+            let store = try await server.registerStore(manager: "giulia")
+            let other = try await server.registerStore(["name": "Another Market"], manager: "marco")
+            let giulia = try await ConsoleRig.login(client, server, as: "giulia")
+            func offer(_ device: String, _ store: StoreID) async throws -> (status: Int, body: String) {
+                let answer = try await giulia.submit(
+                    "device=\(device)&store=\(store.uuidString.lowercased())&role=door",
+                    to: "/console/pair/offer",
+                    from: "/console/pair"
+                )
+                return (answer.status, answer.body)
+            }
+            #expect(try await offer("door-1", other).status == 403, "another store")
+            #expect(try await offer("%3Cdoor%3E", store).status == 400, "not a host name")
+            let shown = try await offer("door-1", store)
+            #expect(shown.status == 200 && shown.body.contains("<svg"), "\(shown.body.prefix(300))")
+            let scanned = try SVGQR.decode(shown.body, in: server.directory)
+            let deviceCode = try #require(PairingOffer.deviceCode(in: scanned), "\(scanned)")
+            #expect(!shown.body.contains(deviceCode), "the code is only in the picture")
+            let paired = try await Self.poll(server, deviceCode)
+            #expect(paired.status == 200 && paired.body["device"] as? String == "door-1", "\(paired)")
+            #expect(paired.body["store"] as? String == store.uuidString && paired.body["role"] as? String == "door")
+            let again = try await Self.poll(server, deviceCode)
+            #expect(again.body["reason"] as? String == "expired_token", "once: \(again)")
+        }
+        await server.stop()
+    }
+
     @Test func codesResistGuessingFloodsAndTime() async throws {
         let offset = WallClock.Offset()
         let server = try await ServerRig(clock: .shifted(by: offset), trustedProxies: [CIDR("127.0.0.1/32")!])

@@ -70,6 +70,91 @@ struct KioskPairingTests {
         await server.stop()
     }
 
+    /// A door with no printer: nothing to print its code on, so the manager shows a pairing QR in the console
+    /// and the installer holds it to the door's own scanner; the box pairs as a door of the chosen store.
+    @Test func aDoorWithNoPrinterPairsByScanningTheConsolesCode() async throws {
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        let server = try await ServerRig()
+        do {
+            try await doorPairs(client, server)
+        } catch {
+            try? await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        try? await client.shutdown()
+        await server.stop()
+    }
+
+    func doorPairs(_ client: HTTPClient, _ server: ServerRig) async throws {
+        let store = try await server.registerStore(manager: "giulia")
+        let scanner = try SerialScannerEmulator(suffix: .cr)
+        let state = HIL.temporaryDirectory("pairing-door")
+        let port = try HIL.freePort()
+        let config = try KioskdConfig.write(
+            state: state,
+            printer: "tcp://127.0.0.1:9",
+            store: KioskConfig.placeholderStore,
+            device: "door-box",
+            zone: "UTC",
+            httpPort: port,
+            printer: "enabled = false",
+            extra: """
+                [door]
+                enabled = true
+                scanner = "serial://\(scanner.path)"
+                [sync]
+                server = "\(server.url)"
+                pull_wait_seconds = 5
+                """
+        )
+        let log = "\(state)/kioskd.log"
+        let process = try Self.start(config, log: log)
+        defer {
+            Self.stop(process)
+            scanner.close()
+            try? FileManager.default.removeItem(atPath: state)
+        }
+        func diagnostics() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        #expect(
+            await Self.eventually {
+                let page = try? await ConsoleRig.exchange(
+                    client,
+                    HTTPClientRequest(url: "http://127.0.0.1:\(port)/status")
+                )
+                return page?.body.contains("\"code\"") == true
+            },
+            "waiting to pair: \(diagnostics())"
+        )
+        // Scanner noise while pairing (a shopper's ticket, garbage) is ignored.
+        try scanner.scan("HTTPS://CLUP.EXAMPLE/T/NOTATICKET")
+        try scanner.scan("CLUP-PAIR:made-up")
+
+        let giulia = try await ConsoleRig.login(client, server, as: "giulia")
+        let offer = try await giulia.submit(
+            "device=door-1&store=\(store.uuidString.lowercased())&role=door",
+            to: "/console/pair/offer",
+            from: "/console/pair"
+        )
+        #expect(offer.status == 200, "\(offer.body.prefix(300))")
+        try scanner.scan(try SVGQR.decode(offer.body, in: state))
+
+        #expect(
+            await Self.eventually(.seconds(30)) { (try? await HIL.status(port: port))?.sync?.state == "online" },
+            "\(diagnostics())"
+        )
+        let status = try await HIL.status(port: port)
+        #expect(status.device == "door-1" && status.door != nil && status.printer == nil, "\(status.device)")
+        let kept = try JSONDecoder().decode(
+            PairedKiosk.self,
+            from: Data(contentsOf: URL(fileURLWithPath: "\(state)/paired.json"))
+        )
+        #expect(kept.paired.store == store && kept.paired.role == .door)
+    }
+
     func pairs(_ client: HTTPClient, _ server: ServerRig) async throws {
         let store = try await server.registerStore(manager: "giulia")
         let printer = try EmulatorRig(profile: "custom-vkp80iii")

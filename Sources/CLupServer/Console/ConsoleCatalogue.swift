@@ -62,6 +62,12 @@ enum ConsoleCatalogue {
         "console.pair_approve": "Pair it", "console.pair_deny": "Refuse",
         "console.paired": "Kiosk {t} is paired: it starts within a few seconds.",
         "console.pair_refused": "Kiosk {t} was refused.",
+        "console.offer_title": "A door with no printer: pair it with its scanner",
+        "console.offer_button": "Show the pairing code to scan",
+        "console.offer_for": "Pairing code for {t}",
+        "console.offer_scan":
+            "Scan this with the door's scanner while kioskd waits to be paired (the door starts within seconds). "
+            + "It is valid 10 minutes, once; do not share it.",
         "console.stores": "Stores", "console.register": "Register a store",
         "console.store_name": "Name", "console.address": "Address", "console.latitude": "Latitude",
         "console.longitude": "Longitude", "console.time_zone": "Time zone (IANA name, e.g. Europe/Rome)",
@@ -161,6 +167,12 @@ enum ConsoleCatalogue {
         "console.pair_approve": "Abbinalo", "console.pair_deny": "Rifiuta",
         "console.paired": "Il chiosco {t} è abbinato: parte entro pochi secondi.",
         "console.pair_refused": "Il chiosco {t} è stato rifiutato.",
+        "console.offer_title": "Un ingresso senza stampante: abbinalo con il suo lettore",
+        "console.offer_button": "Mostra il codice da leggere",
+        "console.offer_for": "Codice di abbinamento per {t}",
+        "console.offer_scan":
+            "Leggilo con il lettore dell'ingresso mentre kioskd attende l'abbinamento (l'ingresso parte in pochi "
+            + "secondi). Vale 10 minuti, una volta; non condividerlo.",
         "console.stores": "Negozi", "console.register": "Registra un negozio",
         "console.store_name": "Nome", "console.address": "Indirizzo", "console.latitude": "Latitudine",
         "console.longitude": "Longitudine", "console.time_zone": "Fuso orario (nome IANA, es. Europe/Rome)",

@@ -12,7 +12,7 @@ enum ConsoleTemplates {
         .warn{color:#8a1c1c;font-weight:600}pre{background:#f2f2f2;padding:.6rem;overflow-x:auto;font-size:.85rem}
         .chart{width:100%;height:auto;max-width:40rem}.chart text{font-size:10px;fill:#1a1a1a}
         dl.figures{display:grid;grid-template-columns:auto auto;gap:.2rem 1rem}dl.figures dd{margin:0;font-weight:600}
-        .hours input[type=time]{width:7.5rem}
+        .hours input[type=time]{width:7.5rem}.offer-qr{max-width:20rem}
         """
 
     static let login = """
@@ -177,6 +177,17 @@ enum ConsoleTemplates {
         <input id="code" name="code" required maxlength="16" autocomplete="off" autocapitalize="characters" spellcheck="false" value="{{code}}" aria-describedby="code-hint">
         <p class="muted" id="code-hint">{{w.pair_code_hint}}</p>
         <p><button type="submit" id="find">{{w.pair_find}}</button></p>
+        </form>
+        {{#offer}}<section aria-labelledby="offer-title"><h2 id="offer-title">{{label}}</h2>
+        <div id="offer-qr" class="offer-qr">{{{qr}}}</div><p>{{w.offer_scan}}</p></section>{{/offer}}
+        <h2>{{w.offer_title}}</h2>
+        <form method="post" action="/console/pair/offer" id="offer">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="offer-device">{{w.kiosk_id}}</label>
+        <input id="offer-device" name="device" required maxlength="64" pattern="[A-Za-z0-9][A-Za-z0-9._\\-]{0,63}">
+        <label for="offer-store">{{w.store}}</label><select id="offer-store" name="store">{{#stores}}<option value="{{id}}">{{name}}</option>{{/stores}}</select>
+        <label for="offer-role">{{w.role}}</label><select id="offer-role" name="role"><option value="door">{{w.role_door}}</option><option value="both">{{w.role_both}}</option></select>
+        <p><button type="submit" id="offer-button">{{w.offer_button}}</button></p>
         </form>{{/pairing}}
         {{#pairing}}<p id="asks" class="big">{{code}}</p><p>{{asks}}</p>
         <form method="post" action="/console/pair" id="pair">

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import SyncWire
 
 /// Pairing a kiosk by the code it prints (``KioskPairing``): `GET /console/pair` asks for the code (the printed
 /// QR opens it with the code filled in, on a phone already logged in), shows which box asks and lets the manager
@@ -31,6 +32,12 @@ struct PairingConsole {
             } catch {
                 return page(request, who: who, code: String(typed.prefix(16)), problem: error, status: error.status)
             }
+        }
+        router.post("console/pair/offer") { request, _ -> Response in
+            guard let who = await sessions.who(request) else {
+                return ConsoleRoutes.toLogin(request, from: "/console/pair")
+            }
+            return await offer(request, who: who)
         }
         router.post("console/pair") { request, context -> Response in
             let form = await ConsoleForm.read(request)
@@ -75,6 +82,37 @@ struct PairingConsole {
         }
     }
 
+    /// A door with no printer: the manager names it and picks the store and role; the page shows the QR its
+    /// scanner reads (``KioskPairing/offer(_:store:role:manager:)``).
+    private func offer(_ request: Request, who: ConsoleSessions.Who) async -> Response {
+        let form = await ConsoleForm.read(request)
+        let strings = PageStrings(request)
+        guard sessions.formIsGenuine(request, csrf: form["csrf"]) else {
+            return page(
+                request,
+                who: who,
+                code: "",
+                problem: APIError(.forbidden, strings["console.stale_form"]),
+                status: .forbidden
+            )
+        }
+        do throws(APIError) {
+            guard let store = form["store"].flatMap(UUID.init(uuidString:)), who.mayManage(store) else {
+                throw APIError(.forbidden, strings["console.forbidden"], field: "store")
+            }
+            guard let role = KioskRole(rawValue: form["role"] ?? "door") else {
+                throw APIError.badRequest("printer, door or both", field: "role")
+            }
+            let device = form["device"] ?? ""
+            let secret = try await pairing.offer(device, store: store, role: role, manager: Self.name(who))
+            let label = strings.format("console.offer_for", text: device)
+            let picture = QRPicture.svg(PairingOffer.payload(secret), label: label) ?? ""
+            return page(request, who: who, code: "", offer: ["qr": picture, "label": label], status: .ok)
+        } catch {
+            return page(request, who: who, code: "", problem: error, status: error.status)
+        }
+    }
+
     /// Whose decision it is, as the pairing records it and the throttle counts it.
     static func name(_ who: ConsoleSessions.Who) -> String {
         switch who {
@@ -88,6 +126,7 @@ struct PairingConsole {
         who: ConsoleSessions.Who,
         code: String,
         found: Pairing? = nil,
+        offer: [String: String]? = nil,
         notice: String? = nil,
         problem: APIError? = nil,
         status: HTTPResponse.Status
@@ -102,13 +141,14 @@ struct PairingConsole {
             "signedInAs": strings.format("console.signed_in_as", text: Self.name(who)), "csrf": sessions.csrf(request),
             "code": found.map { Pairing.display($0.userCode) } ?? code,
         ]
+        values["stores"] = stores
+        if let offer { values["offer"] = offer }
         if let notice { values["notice"] = notice }
         if let problem { values["problem"] = strings.format("console.problem", text: problem.message) }
         if let found {
             let asked = found.askedRole ?? .both
             values["pairing"] = [
                 "asks": strings.format("console.pair_asks", text: found.device),
-                "stores": stores,
                 "roles": KioskRole.allCases.map {
                     ["value": $0.rawValue, "name": strings["console.role_" + $0.rawValue], "selected": $0 == asked]
                 },

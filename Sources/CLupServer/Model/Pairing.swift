@@ -68,6 +68,23 @@ public struct Pairing: Sendable, Equatable, Codable {
         )
     }
 
+    /// A pairing a manager offers from the console to a door with no printer (``PairingOffer``): approved from
+    /// the start, for the name, store and role chosen; the door collects it with the device code it scans.
+    static func offered(
+        deviceCode: String,
+        device: DeviceID,
+        store: StoreID,
+        role: KioskRole,
+        by manager: String,
+        at now: Timestamp
+    ) -> Pairing {
+        new(deviceCode: deviceCode, device: device, role: role, address: offerAddress(manager), at: now)
+            .decided(store: store, role: role, by: manager)
+    }
+
+    /// What an offer counts under instead of a client address: its manager (bounded like an address).
+    static func offerAddress(_ manager: String) -> String { "console:" + manager.prefix(64) }
+
     /// The code as printed and shown: `BCDF-GHJK`.
     static func display(_ code: String) -> String {
         code.count == codeLength ? "\(code.prefix(4))-\(code.suffix(4))" : code

@@ -155,6 +155,39 @@ struct KioskPairing: Sendable {
         return next
     }
 
+    /// A manager offers a pairing to a door with no printer (``PairingOffer``): the device code its scanner is
+    /// to read, valid as long as a printed code. The caller has checked that `manager` may manage `store`.
+    func offer(_ device: String, store: StoreID, role: KioskRole, manager: String) async throws(APIError) -> String {
+        guard StoreOffice.isDeviceID(device), device != ServerIssue.device else {
+            throw APIError.badRequest(
+                "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the door's host name)",
+                field: "device"
+            )
+        }
+        _ = try await logs.require(store)
+        let now = logs.clock.now()
+        let address = Pairing.offerAddress(manager)
+        let counts = try await StoreOffice.storingAsync { try await database.pairingCounts(address: address, at: now) }
+        guard counts.fromAddress < Self.maxPerAddress, counts.all < Self.maxLive else {
+            throw APIError(
+                .tooManyRequests,
+                "many pairing codes are waiting — use one, or wait until they expire",
+                retryAfter: 60
+            )
+        }
+        let deviceCode = Secrets.token()
+        let pairing = Pairing.offered(
+            deviceCode: deviceCode,
+            device: device,
+            store: store,
+            role: role,
+            by: manager,
+            at: now
+        )
+        try await StoreOffice.storingAsync { try await database.addPairing(pairing, at: now) }
+        return deviceCode
+    }
+
     /// A 400 with RFC 8628's error code in `reason`, what to do in `error`.
     static func refusal(_ why: PairingRefusal, interval: Int? = nil) -> APIError {
         let message =

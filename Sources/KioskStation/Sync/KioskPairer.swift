@@ -49,6 +49,18 @@ public struct KioskPairer: Sendable {
             case (false, true): .door
             case (false, false): nil
             }
+        // A door also listens to its scanner: the console's pairing QR pairs it without typing a code.
+        return try await withThrowingTaskGroup(of: Paired.self) { group in
+            group.addTask { try await codes(api, role: role) }
+            if config.door.enabled { group.addTask { try await scans(api) } }
+            guard let paired = try await group.next() else { throw CancellationError() }
+            group.cancelAll()
+            return paired
+        }
+    }
+
+    /// Pairing codes, printed and shown, one after another until one is typed.
+    private func codes(_ api: SyncAPI, role: KioskRole?) async throws -> Paired {
         while true {
             let grant: PairingGrant
             do {
@@ -68,6 +80,29 @@ public struct KioskPairer: Sendable {
             }
             announce(grant)
             if let paired = try await poll(api, grant) { return paired }
+        }
+    }
+
+    /// Pairing QRs the door's scanner reads (``PairingOffer``), until one is still good.
+    private func scans(_ api: SyncAPI) async throws -> Paired {
+        while true {
+            let deviceCode = try await PairingScanner(config: config, logger: logger).nextOffer()
+            do {
+                let paired: Paired = try await api.call(
+                    .POST,
+                    "v1/pairing/token",
+                    body: PairingPoll(deviceCode: deviceCode),
+                    timeout: SyncAPI.shortDeadline
+                )
+                logger.notice("pairing: paired by the console's code", metadata: ["store": "\(paired.store)"])
+                show(nil)
+                return paired
+            } catch {
+                logger.error(
+                    "pairing: the scanned pairing code is not good (expired, used, or another server's) — show a new one",
+                    metadata: ["error": "\(error)"]
+                )
+            }
         }
     }
 
