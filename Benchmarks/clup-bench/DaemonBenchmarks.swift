@@ -55,6 +55,7 @@ enum DaemonBenchmarks {
             "idle RSS with [voice] on (espeak-ng loaded, one ticket taken and its number and call said into WAV "
                 + "files, 10 s later): \(fmt(Double(spoken) / 1024, 1)) MiB"
         )
+        try await pairing(binary: binary, server: server, runs: 5)
         guard tearOffs > 0 else { return }
 
         print("\n== Soak: \(tearOffs) tear-offs through kioskd (poll 20 ms, debounce 30 ms, sync on)")
@@ -93,7 +94,7 @@ enum DaemonBenchmarks {
     }
 
     /// kioskd running `config` as its own process.
-    private static func launch(_ binary: String, config: String) throws -> Process {
+    static func launch(_ binary: String, config: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["run", "--config", config]
@@ -101,7 +102,7 @@ enum DaemonBenchmarks {
         return process
     }
 
-    private static func stop(_ process: Process) {
+    static func stop(_ process: Process) {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
@@ -121,6 +122,7 @@ enum DaemonBenchmarks {
             printer: "tcp://127.0.0.1:\(tcp.port)",
             server: server.url,
             credential: credential,
+            device: "bench-voice",
             voice: "\(state)/voice"
         )
         let process = try launch(binary, config: config)
@@ -157,6 +159,7 @@ enum DaemonBenchmarks {
         printer: String,
         server: String,
         credential: String,
+        device: String = "bench-entrance",
         voice: String? = nil
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -168,7 +171,7 @@ enum DaemonBenchmarks {
             name = "Bench Market"
             capacity = 100000
             [device]
-            id = "bench-entrance"
+            id = "\(device)"
             state_directory = "\(state)"
             [printer]
             address = "\(printer)"
