@@ -101,6 +101,16 @@ import Testing
             await HIL.ok(browser, "expect login stores Bottega di Brera")
             try await visit(url + "/console/stores", browser, shot: ("admin", false), into: shots)
             try await visit(url + "/console/fleet", browser, shot: ("fleet", false), into: shots)
+            // Pairing: the empty form (and the door's offer form), then a box waiting with its printed code.
+            try await visit(url + "/console/pair", browser, shot: nil, into: shots)
+            let asked = try await server.call(
+                "POST",
+                "/v1/pairing",
+                token: nil,
+                json: ["device": "entrance-2", "role": "printer"]
+            )
+            let code = try #require(asked.body["userCode"] as? String, "\(asked)")
+            try await visit(url + "/console/pair?code=\(code)", browser, shot: ("pair", false), into: shots)
             _ = await browser.ask("quit", timeout: .seconds(1))
             _ = await browser.waitForExit(timeout: .seconds(20))
         } catch {
