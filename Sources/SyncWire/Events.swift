@@ -113,6 +113,7 @@ extension StoreEvent {
         case .unknown(let type, let fields):
             return 1024 + 6 * type.utf8.count + 6 * texts + JSONValue.object(fields).wireBytesBound
         }
-        return 1024 + 6 * texts
+        let newer = newerFields.isEmpty ? 0 : JSONValue.object(newerFields).wireBytesBound
+        return 1024 + 6 * texts + newer
     }
 }

@@ -60,10 +60,36 @@ import Testing
         #expect(KioskRole.allCases.allSatisfy { !$0.writes(body) }, "no kiosk of this version writes one")
     }
 
-    @Test func aKnownTypeIgnoresFieldsItDoesNotKnow() throws {
-        let id = UUID()
-        let json = #"{"type":"ticketExpired","ticketId":"\#(id.uuidString)","secondCall":3}"#
-        #expect(try JSONDecoder().decode(StoreEvent.Body.self, from: Data(json.utf8)) == .ticketExpired(id))
+    @Test func aKnownTypeKeepsFieldsItDoesNotKnowAndFoldsWhatItKnows() throws {
+        let state = QueueState(capacity: 5)
+        var issued = state
+        let t = ticket(1, kind: .app, at: base)
+        issued.apply(event(.ticketIssued(t), at: base))
+        let body = #"{"type":"ticketExpired","ticketId":"\#(t.id.uuidString)","secondCall":3,"by":{"staff":"ana"}}"#
+        #expect(try JSONDecoder().decode(StoreEvent.Body.self, from: Data(body.utf8)) == .ticketExpired(t.id))
+        let json =
+            #"{"id":"\#(UUID().uuidString)","store":"\#(store.uuidString)","device":"server","#
+            + #""time":\#(base.milliseconds + 1000),"body":\#(body)}"#
+        let newer = try JSONDecoder().decode(StoreEvent.self, from: Data(json.utf8))
+        #expect(newer.body == .ticketExpired(t.id))
+        #expect(newer.newerFields == ["secondCall": .integer(3), "by": .object(["staff": .string("ana")])])
+        // Written back with them, in the same flat body, wherever the event is written.
+        let written = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(newer)) as? [String: Any]
+        #expect(
+            written?["body"] as? NSDictionary
+                == (try JSONSerialization.jsonObject(with: Data(body.utf8)) as? NSDictionary)
+        )
+        #expect(try JSONDecoder().decode(StoreEvent.self, from: try JSONEncoder().encode(newer)) == newer)
+        let stored = try JSONEncoder().encode(newer.storedBody)
+        #expect(try JSONDecoder().decode(StoreEvent.StoredBody.self, from: stored) == newer.storedBody)
+        // Folded as this version knows it, and counted as newer.
+        var plain = issued
+        plain.apply(event(.ticketExpired(t.id), at: base + .seconds(1)))
+        var folded = issued
+        folded.apply(newer)
+        #expect(folded.newerEvents == 1 && plain.newerEvents == 0 && folded.waitingCount == 0)
+        folded.newerEvents = 0
+        #expect(folded == plain, "the rest of the fold is the same")
     }
 
     @Test func aBodyWithoutAnObjectOrTypeIsStillAnError() {

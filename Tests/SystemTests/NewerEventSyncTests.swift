@@ -29,7 +29,10 @@ import Testing
             device: "server",
             at: now
         )
-        _ = try await server.app.database.append([newer], store: store, onCommit: { _ in })
+        // And a capacity change it knows, with a field it does not (a newer version's reason for it).
+        var known = StoreEvent.new(.capacityChanged(2), store: store, device: "server", at: now)
+        known.newerFields = ["reason": .string("restock")]
+        _ = try await server.app.database.append([newer, known], store: store, onCommit: { _ in })
         // Behind it, an app ticket the server issues as usual.
         let taken = try await server.takeAppTicket(store: store, from: 1)
         #expect(taken.status == 201, "\(taken)")
@@ -49,6 +52,11 @@ import Testing
                 at: now + .milliseconds(1)
             ),
             OfflineOutbox.refusedScan(store: store, door: "door-1", at: now + .milliseconds(2)),
+            {
+                var event = OfflineOutbox.refusedScan(store: store, door: "door-1", at: now + .milliseconds(3))
+                event.newerFields = ["camera": .string("left")]
+                return event
+            }(),
         ]
         let kiosk = try OfflineOutbox(mine, in: directory, capacity: 2)
         let (local, replica) = (kiosk.store, kiosk.replica)
@@ -58,26 +66,29 @@ import Testing
 
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if replica.snapshot.waitingCount == 1, sync.status.newerEvents >= 1, try local.outboxCount() == 0 { break }
+            if replica.snapshot.waitingCount == 1, sync.status.newerEvents >= 2, try local.outboxCount() == 0 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(replica.snapshot.waitingCount == 1, "the app ticket behind the newer event reached the kiosk's line")
-        #expect(sync.status.newerEvents == 1, "the server's newer event, not the kiosk's own refused one")
+        #expect(sync.status.newerEvents == 2, "the server's newer event and newer field, not the kiosk's own")
         let kept = try local.events().first { $0.id == newer.id }
         #expect(kept?.body == newer.body, "kept as it came")
+        let keptKnown = try local.events().first { $0.id == known.id }
+        #expect(keptKnown?.body == .capacityChanged(2) && keptKnown?.newerFields == known.newerFields, "and its field")
         #expect(try local.outboxCount() == 0)
         let set = try local.quarantined()
-        #expect(set.count == 1 && set.first?.event.id == mine[1].id)
-        #expect(
-            set.first?.reason.contains("'secondCall' is unknown to this server") == true,
-            "\(set.first?.reason ?? "")"
-        )
+        let reasons = Dictionary(uniqueKeysWithValues: set.map { ($0.event.id, $0.reason) })
+        #expect(Set(reasons.keys) == [mine[1].id, mine[3].id], "\(reasons)")
+        #expect(reasons[mine[1].id]?.contains("'secondCall' is unknown to this server") == true, "\(reasons)")
+        #expect(reasons[mine[3].id]?.contains("field 'camera' of scanRefused is unknown to this server") == true)
+        let stored = try await server.app.database.events(store: store, after: 0, limit: 1000)
+        #expect(stored.first { $0.id == known.id }?.newerFields == known.newerFields, "the server's store keeps it")
         let log = try await server.app.database.events(store: store, after: 0, limit: 1000)
         #expect(log.filter { $0.device == "door-1" && $0.kind == "scanRefused" }.count == 2)
 
         // Restarted on the same database, the kiosk still says it.
         let again = try SyncClient(config: config, store: local, queue: replica, logger: Logger(label: "newer"))
-        #expect(again.status.newerEvents == 1)
+        #expect(again.status.newerEvents == 2)
         running.cancel()
         _ = await running.result
         await server.stop()

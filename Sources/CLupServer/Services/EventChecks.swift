@@ -78,6 +78,16 @@ struct EventChecks: Sendable {
                 field: "\(at).id"
             )
         }
+        // The server is upgraded before its kiosks: a field it does not know on a kiosk's event is refused, as
+        // an unknown type is, rather than stored unread.
+        if let field = event.newerFields.keys.min() {
+            throw APIError(
+                .badRequest,
+                "field '\(String(String.UnicodeScalarView(field.unicodeScalars.prefix(40))))' of \(event.kind) is "
+                    + "unknown to this server — upgrade clup-server before its kiosks",
+                field: "\(at).body.\(field.prefix(40))"
+            )
+        }
         guard kiosk.role.writes(event.body) else {
             if case .unknown(let type, _) = event.body {
                 throw APIError(

@@ -51,7 +51,7 @@ extension PostgresCommits {
         let write = OneStatementWrite(
             store: store,
             events: slots.map(\.event),
-            bodies: try slots.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.event.body)) },
+            bodies: try slots.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.event.storedBody)) },
             prefixes: slots.map { $0.issue?.prefix ?? "" },
             days: slots.map { Int32($0.issue?.day ?? 0) },
             holders: slots.map { ByteBuffer(data: $0.issue?.holder?.hash ?? Data()) }

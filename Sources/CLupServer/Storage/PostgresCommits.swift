@@ -233,7 +233,7 @@ final class PostgresCommits: Sendable {
         on connection: PostgresConnection
     ) async throws {
         // Arrays cannot hold NULL here: '' stands for no ticket and Int64.min for no arrival stamp.
-        let bodies = try events.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.body)) }
+        let bodies = try events.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.storedBody)) }
         let last = events.last?.sequence ?? next - 1
         try await connection.query(
             """

@@ -24,7 +24,7 @@ extension PostgresStorage {
         var d: String
         var t: Int64
         var r: Int64?
-        var b: StoreEvent.Body
+        var b: StoreEvent.StoredBody
     }
 
     /// The events a notification's JSON carries, in log order.
@@ -40,7 +40,7 @@ extension PostgresStorage {
         id: UUID,
         device: String,
         time: Int64,
-        body: StoreEvent.Body,
+        body: StoreEvent.StoredBody,
         received: Int64?,
         store: StoreID
     ) -> StoreEvent {
@@ -49,9 +49,10 @@ extension PostgresStorage {
             store: store,
             device: device,
             time: Timestamp(milliseconds: time),
-            body: body,
+            body: body.body,
             sequence: sequence,
-            receivedAt: received.map(Timestamp.init(milliseconds:))
+            receivedAt: received.map(Timestamp.init(milliseconds:)),
+            newerFields: body.newerFields
         )
     }
 
@@ -115,7 +116,7 @@ extension PostgresStorage {
             id: id,
             device: device,
             time: time,
-            body: try Self.decoder.decode(StoreEvent.Body.self, from: body),
+            body: try Self.decoder.decode(StoreEvent.StoredBody.self, from: body),
             received: received,
             store: store
         )

@@ -39,7 +39,7 @@ extension SQLiteStorage {
         for var event in events {
             try insert.execute(arguments: [
                 store.uuidString, next, event.id.uuidString, event.device, event.time.milliseconds, event.kind,
-                event.ticketID?.uuidString, try Self.encoder.encode(event.body), event.receivedAt?.milliseconds,
+                event.ticketID?.uuidString, try Self.encoder.encode(event.storedBody), event.receivedAt?.milliseconds,
             ])
             if db.changesCount == 1 {
                 event.sequence = next
@@ -89,14 +89,16 @@ extension SQLiteStorage {
         guard let id = UUID(uuidString: row["id"]) else {
             throw StorageFailure(description: "corrupt event row \(row["sequence"] as Int64? ?? -1) of store \(store)")
         }
+        let stored = try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data)
         return StoreEvent(
             id: id,
             store: store,
             device: row["device"],
             time: Timestamp(milliseconds: row["time"]),
-            body: try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data),
+            body: stored.body,
             sequence: row["sequence"],
-            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:))
+            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:)),
+            newerFields: stored.newerFields
         )
     }
 

@@ -85,6 +85,8 @@ public struct QueueState: Sendable, Equatable {
             stampCalls(at: hours.opens)
         }
         applyBody(event)
+        // Fields of a newer version on a known event: folded as this version knows it, and counted.
+        if !event.newerFields.isEmpty { newerEvents += 1 }
         stampCalls(at: event.lineTime)
     }
 

@@ -13,6 +13,8 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
     /// by the server only, and only then. The line counts such an event from here (``lineTime``), so tickets
     /// torn off while a kiosk was cut off, or backdated, never jump ahead of tickets already waiting.
     public var receivedAt: Timestamp?
+    /// Fields of the body this version does not know, kept as they came (``StoredBody``).
+    public var newerFields: [String: JSONValue] = [:]
 
     public init(
         id: EventID,
@@ -21,7 +23,8 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         time: Timestamp,
         body: Body,
         sequence: Int64? = nil,
-        receivedAt: Timestamp? = nil
+        receivedAt: Timestamp? = nil,
+        newerFields: [String: JSONValue] = [:]
     ) {
         self.id = id
         self.store = store
@@ -30,6 +33,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         self.body = body
         self.sequence = sequence
         self.receivedAt = receivedAt
+        self.newerFields = newerFields
     }
 
     /// When the event counts for the order of the line: when the server received it if it came late, else

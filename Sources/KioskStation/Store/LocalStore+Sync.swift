@@ -47,7 +47,8 @@ extension LocalStore {
                 } else {
                     try confirm.execute(
                         arguments: [
-                            event.sequence, event.device, event.time.milliseconds, try Self.encoder.encode(event.body),
+                            event.sequence, event.device, event.time.milliseconds,
+                            try Self.encoder.encode(event.storedBody),
                             event.receivedAt?.milliseconds, event.id.uuidString,
                         ]
                     )

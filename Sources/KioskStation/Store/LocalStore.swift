@@ -255,7 +255,7 @@ public final class LocalStore: Sendable {
         try statement.execute(
             arguments: [
                 event.id.uuidString, event.store.uuidString, event.device, event.time.milliseconds, event.kind,
-                event.ticketID?.uuidString, try Self.encoder.encode(event.body), event.sequence,
+                event.ticketID?.uuidString, try Self.encoder.encode(event.storedBody), event.sequence,
                 event.receivedAt?.milliseconds,
             ]
         )
@@ -288,14 +288,16 @@ public final class LocalStore: Sendable {
         guard let id = UUID(uuidString: row["id"]), let store = UUID(uuidString: row["store"]) else {
             throw StoreError(description: "corrupt event row \(row["local_order"] as Int64? ?? -1)")
         }
+        let stored = try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data)
         return StoreEvent(
             id: id,
             store: store,
             device: row["device"],
             time: Timestamp(milliseconds: row["time"]),
-            body: try decoder.decode(StoreEvent.Body.self, from: row["body"] as Data),
+            body: stored.body,
             sequence: row["sequence"],
-            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:))
+            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:)),
+            newerFields: stored.newerFields
         )
     }
 }
