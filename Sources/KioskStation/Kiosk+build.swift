@@ -62,6 +62,7 @@ extension Kiosk {
             ? Voice(
                 config: config.voice,
                 languages: { [schedule = days.schedule] in schedule.languages },
+                volume: { [schedule = days.schedule] in schedule.voiceVolume },
                 logger: logger,
                 changes: changes,
                 metrics: metrics

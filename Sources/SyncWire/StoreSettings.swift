@@ -12,10 +12,37 @@ public struct StoreSettings: Codable, Sendable, Equatable {
     /// Minutes a called ticket may go unused before it expires: the doors admit within it, the server's
     /// no-show expiry ends it.
     public var callWindowMinutes: Int?
+    /// The visit the store expects, in minutes: the wait estimate's start until the store's own visits are learnt.
+    public var averageVisitMinutes: Int?
+    /// Large print on every ticket, for people with low vision.
+    public var largePrint: Bool?
+    /// The voice's volume, 0–100 percent.
+    public var voiceVolume: Int?
+    /// The store's line at the bottom of each ticket and on the window display (empty: none).
+    public var footer: String?
 
-    public init(languages: [String]? = nil, callWindowMinutes: Int? = nil) {
+    public init(
+        languages: [String]? = nil,
+        callWindowMinutes: Int? = nil,
+        averageVisitMinutes: Int? = nil,
+        largePrint: Bool? = nil,
+        voiceVolume: Int? = nil,
+        footer: String? = nil
+    ) {
         self.languages = languages
         self.callWindowMinutes = callWindowMinutes
+        self.averageVisitMinutes = averageVisitMinutes
+        self.largePrint = largePrint
+        self.voiceVolume = voiceVolume
+        self.footer = footer
+    }
+
+    public static let averageVisitRange = 1...1440
+    public static let voiceVolumeRange = 0...100
+    /// A footer: at most 80 characters (and 320 bytes) of text without control characters.
+    public static func valid(footer: String) -> Bool {
+        footer.utf8.count <= 320 && footer.unicodeScalars.count <= 80
+            && !footer.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// The most languages a store prints and speaks in.

@@ -57,7 +57,16 @@ import Testing
 
     @Test func brokenConfigurationsNameTheKey() {
         #expect(error("")?.key == "store")
-        #expect(error("[store]\nname = \"x\"\n")?.key == "store.id")
+        // Without an id the box pairs (a server, no credential) or `kioskd run` refuses the placeholder.
+        #expect(error("[store]\nname = \"x\"\n") == nil)
+        #expect((try? KioskConfig.parse("[store]\n", file: "k.toml"))?.store.id == KioskConfig.placeholderStore)
+        let pairing = try? KioskConfig.parse("[store]\n[sync]\nserver = \"https://clup.example\"\n", file: "k.toml")
+        #expect(pairing?.sync.pairs == true)
+        let enrolled = try? KioskConfig.parse(
+            minimal + "[sync]\nserver = \"https://clup.example\"\ncredential = \"c\"\n",
+            file: "k.toml"
+        )
+        #expect(enrolled?.sync.pairs == false)
         #expect(error("[store]\nid = \"nope\"\n")?.key == "store.id")
         #expect(error(minimal + "[printer]\nadress = \"usb://\"\n")?.key == "printer.adress")
         #expect(error(minimal + "[printer]\naddress = \"lpt://1\"\n")?.key == "printer.address")

@@ -18,13 +18,32 @@ import Testing
             let refused = try await server.call("PATCH", path, json: ["languages": bad])
             #expect(refused.status == 400 && refused.body["field"] as? String == "languages", "\(bad.prefix(3))")
         }
-        let set = try await server.call("PATCH", path, json: ["languages": ["it", "en"]])
+        for (field, bad) in [
+            ("voiceVolume", 101 as Any), ("voiceVolume", -1), ("footer", "two\nlines"),
+            ("footer", String(repeating: "x", count: 81)), ("footer", String(repeating: "é", count: 200)),
+            ("largePrint", "yes"),
+        ] {
+            let refused = try await server.call("PATCH", path, json: [field: bad])
+            #expect(refused.status == 400 && refused.body["field"] as? String == field, "\(field): \(refused)")
+        }
+        let set = try await server.call(
+            "PATCH",
+            path,
+            json: [
+                "languages": ["it", "en"], "largePrint": true, "voiceVolume": 40, "footer": "Grazie — thank you",
+                "averageVisitMinutes": 15,
+            ]
+        )
         #expect(set.status == 200 && set.body["languages"] as? [String] == ["it", "en"], "\(set.body)")
+        #expect(set.body["largePrint"] as? Bool == true && set.body["voiceVolume"] as? Int == 40)
         let credential = try await server.enroll("entrance", store: storeID)
         let kiosk = try StationRig(profile: "custom-vkp80iii") {
             $0.syncing(with: server, store: storeID, device: "entrance", credential: credential, capacity: 5)
             $0.door.callWindowMinutes = 12
             $0.voice.languages = [.english]
+            $0.voice.volume = 90
+            $0.printer.footer = "the box's own line"
+            $0.store.averageVisit = .seconds(30 * 60)
         }
         do {
             _ = try await kiosk.requireTickets(1)
@@ -37,6 +56,10 @@ import Testing
             let settings = try #require(status.settings)
             #expect(settings.languages.value == ["it", "en"] && settings.languages.from == .server, "\(settings)")
             #expect(settings.callWindowMinutes.value == 7 && settings.callWindowMinutes.from == .server)
+            #expect(settings.largePrint.value && settings.largePrint.from == .server, "\(settings)")
+            #expect(settings.voiceVolume.value == 40 && settings.footer.value == "Grazie — thank you")
+            #expect(settings.averageVisitMinutes.value == 15 && settings.averageVisitMinutes.from == .server)
+            #expect(kiosk.kiosk.voice == nil || kiosk.kiosk.voice?.volume() == 40)
             // The ticket printed next speaks Italian first, English below.
             await kiosk.customerTakes()
             let tickets = try await kiosk.requireTickets(2)
@@ -46,6 +69,15 @@ import Testing
             let italian = try #require(text.range(of: "davanti"))
             let english = try #require(text.range(of: "ahead"))
             #expect(italian.lowerBound < english.lowerBound, "the main language first: \(text)")
+            #expect(text.contains("Grazie") && !text.contains("the box's own line"), "the store's footer: \(text)")
+            // Large print: the number six lines tall (ESC/POS `GS !` with height 6), which the first ticket, printed
+            // before the store's settings came, was not.
+            func sixHigh(_ bytes: [UInt8]) -> Bool {
+                zip(bytes, bytes.dropFirst()).enumerated().contains { index, pair in
+                    pair == (0x1D, 0x21) && index + 2 < bytes.count && bytes[index + 2] & 0x0F == 5
+                }
+            }
+            #expect(sixHigh(tickets[1].bytes) && !sixHigh(tickets[0].bytes), "large print")
             // Kept for a start without the server.
             let kept = try #require(try kiosk.kiosk.store.serverSettings())
             #expect(kept.contains("\"it\"") && kept.contains("7"), "\(kept)")

@@ -12,7 +12,7 @@ enum ConsoleTemplates {
         .warn{color:#8a1c1c;font-weight:600}pre{background:#f2f2f2;padding:.6rem;overflow-x:auto;font-size:.85rem}
         .chart{width:100%;height:auto;max-width:40rem}.chart text{font-size:10px;fill:#1a1a1a}
         dl.figures{display:grid;grid-template-columns:auto auto;gap:.2rem 1rem}dl.figures dd{margin:0;font-weight:600}
-        .hours input[type=time]{width:7.5rem}.offer-qr{max-width:20rem}
+        .hours input[type=time]{width:7.5rem}.offer-qr{max-width:20rem}label.inline{display:inline}
         """
 
     static let login = """
@@ -106,6 +106,10 @@ enum ConsoleTemplates {
         <p class="muted" id="tickets-before-hint">{{w.tickets_before_hint}}</p>
         <label for="languages">{{w.languages}}</label><select id="languages" name="languages" aria-describedby="languages-hint">{{#languages}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/languages}}</select>
         <p class="muted" id="languages-hint">{{w.languages_hint}}</p>
+        <label for="footer">{{w.footer}}</label><input id="footer" name="footer" maxlength="80" value="{{profile.footer}}" aria-describedby="footer-hint">
+        <p class="muted" id="footer-hint">{{w.footer_hint}}</p>
+        <label for="voice-volume">{{w.voice_volume}}</label><input id="voice-volume" name="voiceVolume" type="number" min="0" max="100" value="{{profile.voiceVolume}}" required>
+        <p><input id="large-print" name="largePrint" type="checkbox" value="on"{{#profile.largePrint}} checked{{/profile.largePrint}}> <label for="large-print" class="inline">{{w.large_print}}</label></p>
         <fieldset class="hours"><legend>{{w.hours}}</legend><table><thead><tr><th scope="col"></th><th scope="col">{{w.open}}</th><th scope="col">{{w.close}}</th><th scope="col">{{w.closed}}</th></tr></thead><tbody>
         {{#hours}}<tr><th scope="row">{{day}}</th>
         <td><input name="open{{index}}" type="time" value="{{open}}" aria-label="{{day}} {{w.open}}"></td>

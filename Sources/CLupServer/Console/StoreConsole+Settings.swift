@@ -31,7 +31,11 @@ extension StoreConsole {
             slotSize: try number("slotSize"),
             ticketsBeforeOpeningMinutes: .some(before.isEmpty ? nil : try number("ticketsBeforeOpening")),
             // "it,en": the main language first (the form offers each order of the languages there are).
-            languages: form["languages"].map { $0.split(separator: ",").map(String.init) }
+            languages: form["languages"].map { $0.split(separator: ",").map(String.init) },
+            // An unchecked box is not sent: the form always carries the volume beside it.
+            largePrint: form["voiceVolume"] == nil ? nil : form["largePrint"] == "on",
+            voiceVolume: form["voiceVolume"] == nil ? nil : try number("voiceVolume"),
+            footer: form["footer"]
         )
     }
 

@@ -171,6 +171,7 @@ struct StoreConsole {
                 "capacityMin": StoreCapacity.range.lowerBound, "capacityMax": StoreCapacity.range.upperBound,
                 "slotMinutes": profile.slotMinutes, "slotSize": profile.slotSize,
                 "ticketsBeforeOpening": profile.ticketsBeforeOpeningMinutes.map(String.init) ?? "",
+                "largePrint": profile.largePrint, "voiceVolume": profile.voiceVolume, "footer": profile.footer,
             ],
             "languages": Self.languageChoices(profile.languages, strings),
             "hours": profile.openingHours.enumerated().map { index, hours -> [String: Any] in

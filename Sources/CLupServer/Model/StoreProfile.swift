@@ -46,6 +46,12 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     /// The languages of the store's paper, window display and voice, first the main one (``SpokenLanguage``
     /// codes); its kiosks follow them (``StoreSettings``). English alone unless set.
     public var languages = ["en"]
+    /// Large print on every ticket its printers print, for people with low vision (off unless set).
+    public var largePrint = false
+    /// Its kiosks' voice volume, 0–100 percent.
+    public var voiceVolume = 90
+    /// The store's line at the bottom of each ticket and on the window display (empty: none).
+    public var footer = ""
 
     public init(
         name: String,
@@ -115,6 +121,10 @@ public struct StoreProfile: Sendable, Codable, Equatable {
             let codes = SpokenLanguage.allCases.map(\.rawValue).joined(separator: ", ")
             throw bad("languages", "1 or 2 of \(codes), none twice, the main one first")
         }
+        if !StoreSettings.voiceVolumeRange.contains(voiceVolume) { throw bad("voiceVolume", "must be 0 to 100") }
+        if !StoreSettings.valid(footer: footer) {
+            throw bad("footer", "at most 80 characters, without control characters (a line, not a paragraph)")
+        }
     }
 
     /// The rules of ``timeZone`` (UTC if the system no longer knows the name: validated when it was set).
@@ -140,7 +150,7 @@ public struct StoreProfile: Sendable, Codable, Equatable {
 extension StoreProfile {
     enum CodingKeys: String, CodingKey {
         case name, address, location, capacity, openingHours, timeZone, utcOffsetMinutes, averageVisitMinutes
-        case slotMinutes, slotSize, ticketsBeforeOpeningMinutes, languages
+        case slotMinutes, slotSize, ticketsBeforeOpeningMinutes, languages, largePrint, voiceVolume, footer
     }
 
     /// `timeZone`, or for older clients and stored profiles from before time zones `utcOffsetMinutes` (a fixed
@@ -157,6 +167,9 @@ extension StoreProfile {
         slotSize = try c.decode(Int.self, forKey: .slotSize)
         ticketsBeforeOpeningMinutes = try c.decodeIfPresent(Int.self, forKey: .ticketsBeforeOpeningMinutes)
         languages = try c.decodeIfPresent([String].self, forKey: .languages) ?? ["en"]
+        largePrint = try c.decodeIfPresent(Bool.self, forKey: .largePrint) ?? false
+        voiceVolume = try c.decodeIfPresent(Int.self, forKey: .voiceVolume) ?? 90
+        footer = try c.decodeIfPresent(String.self, forKey: .footer) ?? ""
         if let zone = try c.decodeIfPresent(String.self, forKey: .timeZone) {
             timeZone = zone
         } else if let minutes = try c.decodeIfPresent(Int.self, forKey: .utcOffsetMinutes) {
@@ -192,5 +205,8 @@ extension StoreProfile {
         try c.encode(slotSize, forKey: .slotSize)
         try c.encode(ticketsBeforeOpeningMinutes, forKey: .ticketsBeforeOpeningMinutes)
         try c.encode(languages, forKey: .languages)
+        try c.encode(largePrint, forKey: .largePrint)
+        try c.encode(voiceVolume, forKey: .voiceVolume)
+        try c.encode(footer, forKey: .footer)
     }
 }

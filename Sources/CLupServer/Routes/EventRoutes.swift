@@ -41,10 +41,7 @@ struct EventRoutes {
                 hours: logs.store(store)?.record.profile.hours,
                 model: logs.store(store)?.estimator.model,
                 serverTime: logs.clock.now().milliseconds,
-                settings: StoreSettings(
-                    languages: logs.store(store)?.record.profile.languages,
-                    callWindowMinutes: Int(logs.callWindow.components.seconds / 60)
-                )
+                settings: logs.store(store).map { Self.settings($0.record.profile, callWindow: logs.callWindow) }
             )
         }
         router.get("v1/stores/:store/keys") { request, context -> KeyRingPage in
@@ -84,6 +81,18 @@ struct EventRoutes {
 
     /// The store's key ring: the server's own key for app tickets and every enrolled kiosk's registered key.
     private func keyRing(_ store: StoreID) async throws -> [DeviceKey] { try await logs.deviceKeys(of: store) }
+
+    /// What the store decides that its kiosks follow, as a page of its log carries it.
+    static func settings(_ profile: StoreProfile, callWindow: Duration) -> StoreSettings {
+        StoreSettings(
+            languages: profile.languages,
+            callWindowMinutes: Int(callWindow.components.seconds / 60),
+            averageVisitMinutes: profile.averageVisitMinutes,
+            largePrint: profile.largePrint,
+            voiceVolume: profile.voiceVolume,
+            footer: profile.footer
+        )
+    }
 
     /// A short digest of a key ring (16 hex digits): a kiosk fetches the ring when it changes, so a new kiosk's
     /// key arrives, and a revoked one's leaves, with the next page of the log.

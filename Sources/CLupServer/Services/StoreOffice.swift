@@ -40,6 +40,9 @@ struct StoreOffice: Sendable {
         var ticketsBeforeOpeningMinutes: Int??
         /// The store's languages, the main one first (``StoreProfile/languages``).
         var languages: [String]?
+        var largePrint: Bool?
+        var voiceVolume: Int?
+        var footer: String?
 
         init(
             capacity: Int? = nil,
@@ -49,9 +52,15 @@ struct StoreOffice: Sendable {
             slotSize: Int? = nil,
             timeZone: String? = nil,
             ticketsBeforeOpeningMinutes: Int?? = nil,
-            languages: [String]? = nil
+            languages: [String]? = nil,
+            largePrint: Bool? = nil,
+            voiceVolume: Int? = nil,
+            footer: String? = nil
         ) {
             self.languages = languages
+            self.largePrint = largePrint
+            self.voiceVolume = voiceVolume
+            self.footer = footer
             self.ticketsBeforeOpeningMinutes = ticketsBeforeOpeningMinutes
             self.capacity = capacity
             self.openingHours = openingHours
@@ -69,7 +78,8 @@ struct StoreOffice: Sendable {
                     .init(
                         codingPath: [unknown],
                         debugDescription: "not a setting: use capacity, openingHours, averageVisitMinutes, "
-                            + "slotMinutes, slotSize, timeZone, ticketsBeforeOpeningMinutes or languages"
+                            + "slotMinutes, slotSize, timeZone, ticketsBeforeOpeningMinutes, languages, largePrint, "
+                            + "voiceVolume or footer"
                     )
                 )
             }
@@ -81,6 +91,9 @@ struct StoreOffice: Sendable {
             slotSize = try c.decodeIfPresent(Int.self, forKey: .slotSize)
             timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
             languages = try c.decodeIfPresent([String].self, forKey: .languages)
+            largePrint = try c.decodeIfPresent(Bool.self, forKey: .largePrint)
+            voiceVolume = try c.decodeIfPresent(Int.self, forKey: .voiceVolume)
+            footer = try c.decodeIfPresent(String.self, forKey: .footer)
             if c.contains(.ticketsBeforeOpeningMinutes) {
                 ticketsBeforeOpeningMinutes = .some(
                     try c.decodeNil(forKey: .ticketsBeforeOpeningMinutes)
@@ -158,6 +171,13 @@ struct StoreOffice: Sendable {
         profile.timeZone = settings.timeZone ?? profile.timeZone
         if let before = settings.ticketsBeforeOpeningMinutes { profile.ticketsBeforeOpeningMinutes = before }
         profile.languages = settings.languages ?? profile.languages
+        profile.largePrint = settings.largePrint ?? profile.largePrint
+        profile.voiceVolume = settings.voiceVolume ?? profile.voiceVolume
+        // Bounded in bytes before anything walks it (validate() counts characters).
+        if let footer = settings.footer, footer.utf8.count > 320 {
+            throw APIError.badRequest("at most 80 characters", field: "footer")
+        }
+        profile.footer = settings.footer ?? profile.footer
         try profile.validate()
         try await Self.storingAsync { try await database.setProfile(profile, store: store) }
         logs.setProfile(profile, store: store)

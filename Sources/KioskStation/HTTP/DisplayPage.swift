@@ -28,6 +28,7 @@ enum DisplayPage {
               #notice.shown { display: block; }
               #recent { font-size: min(4.5vw, 8vh); font-weight: 700; display: flex; flex-wrap: wrap; gap: 0 3vw;
                         color: #e0e8f0; margin-top: 1vh; }
+              #footer { font-size: min(3vw, 5vh); text-align: center; color: #e0e8f0; margin: 0 2vw 2vh; }
               .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden;
                                  clip: rect(0 0 0 0); white-space: nowrap; }
             """,
@@ -51,6 +52,7 @@ enum DisplayPage {
                 <div class="figure"><span id="inside">–</span><span class="unit"> / <span id="capacity">–</span></span></div>
               </section>
             </main>
+            <footer id="footer"></footer>
             """,
         script: """
             // The words, by language (the store's: settings.languages in the status, the main one first).
@@ -136,6 +138,8 @@ enum DisplayPage {
               else if (s.sync && s.sync.upgradeRequired) notice = w.update;
               $("notice").textContent = notice;
               $("notice").className = notice ? "shown" : "";
+              // The store's own line (the console's footer, the same as under each ticket).
+              $("footer").textContent = (s.settings && s.settings.footer && s.settings.footer.value) || "";
             }
             """
     )

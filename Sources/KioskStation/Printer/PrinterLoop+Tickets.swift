@@ -74,10 +74,10 @@ extension PrinterLoop {
             estimatedRange: max(told.low - untilOpen, .zero)...max(told.high - untilOpen, .zero),
             printedAt: Timestamp.localText(ticket.ticket.issuedAt, zone: station.days.zone),
             opensAt: queue.opensAt(after: time).map { calendar.text(of: $0, from: time) },
-            footer: config.printer.footer,
+            footer: station.days.schedule.footer,
             logo: logo
         )
-        printout.largePrint = config.printer.largePrint
+        printout.largePrint = station.days.schedule.largePrint
         printout.languages = station.days.schedule.languages
         printout.columns = device.profile.columns
         var bytes = try encoder.encode(TicketLayout.document(printout))

@@ -16,4 +16,8 @@ public struct EffectiveSettings: Codable, Sendable, Equatable {
     /// ``SpokenLanguage`` codes, the main one first.
     public var languages: Setting<[String]>
     public var callWindowMinutes: Setting<Int>
+    public var averageVisitMinutes: Setting<Int>
+    public var largePrint: Setting<Bool>
+    public var voiceVolume: Setting<Int>
+    public var footer: Setting<String>
 }

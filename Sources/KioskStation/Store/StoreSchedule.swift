@@ -13,11 +13,23 @@ import Synchronization
 /// configuration's (a kiosk that never synced). The wait model: the one clup-server learnt from the store's log
 /// (so the printed ticket tells what the app tells), else the configured average visit. What the server says
 /// arrives with every page of the log and is kept in the state directory, so a kiosk that starts offline still
-/// has it. The store's settings (``StoreSettings``: its languages, the call window) are the server's once it
-/// has said — the store decides them once, in the console — else the configuration's (`[voice] languages`,
-/// `[door] call_window_minutes`); ``settings`` says which.
+/// has it. The store's settings (``StoreSettings``: its languages, the call window, the expected visit, large
+/// print, the voice's volume, the footer) are the server's once it has said — the store decides them once, in
+/// the console — else the configuration's (`[voice] languages`, `[door] call_window_minutes`, `[store]
+/// average_visit_minutes`, `[printer] large_print`, `[voice] volume`, `[printer] footer`); ``settings`` says
+/// which.
 public final class StoreSchedule: Sendable {
-    private let configured: (zone: StoreTimeZone?, hours: StoreHours, languages: [SpokenLanguage], callWindow: Int)
+    private let configured: Configured
+    private struct Configured: Sendable {
+        var zone: StoreTimeZone?
+        var hours: StoreHours
+        var languages: [SpokenLanguage]
+        var callWindow: Int
+        var averageVisitMinutes: Int
+        var largePrint: Bool
+        var voiceVolume: Int
+        var footer: String
+    }
     private let store: LocalStore
     private let logger: Logger
     private let fromServer: Mutex<(zone: StoreTimeZone?, hours: StoreHours?, settings: StoreSettings?)>
@@ -25,9 +37,15 @@ public final class StoreSchedule: Sendable {
     private let waits: Mutex<WaitEstimator>
 
     public init(configured: KioskConfig, store: LocalStore, logger: Logger) {
-        self.configured = (
-            configured.store.timeZone, configured.store.hours, configured.voice.languages,
-            configured.door.callWindowMinutes
+        self.configured = Configured(
+            zone: configured.store.timeZone,
+            hours: configured.store.hours,
+            languages: configured.voice.languages,
+            callWindow: configured.door.callWindowMinutes,
+            averageVisitMinutes: Int(configured.store.averageVisit.components.seconds / 60),
+            largePrint: configured.printer.largePrint,
+            voiceVolume: configured.voice.volume,
+            footer: configured.printer.footer
         )
         self.store = store
         self.logger = logger
@@ -43,11 +61,10 @@ public final class StoreSchedule: Sendable {
             try? JSONDecoder().decode(WaitModel.self, from: Data($0.utf8))
         }
         let window = Self.usable(settings).callWindow ?? configured.door.callWindowMinutes
+        let visit =
+            Self.usable(settings).averageVisit.map { Duration.seconds($0 * 60) } ?? configured.store.averageVisit
         waits = Mutex(
-            WaitEstimator(
-                model: model ?? .prior(averageVisit: configured.store.averageVisit),
-                callWindow: .seconds(window * 60)
-            )
+            WaitEstimator(model: model ?? .prior(averageVisit: visit), callWindow: .seconds(window * 60))
         )
         if configured.store.timeZone == nil && zone == nil {
             logger.warning(
@@ -75,25 +92,47 @@ public final class StoreSchedule: Sendable {
     /// How long a called ticket may go unused: the store's, else `[door] call_window_minutes`.
     public var callWindow: Duration { .seconds(settings.callWindowMinutes.value * 60) }
 
+    /// Large print on the tickets: the store's, else `[printer] large_print`.
+    public var largePrint: Bool { settings.largePrint.value }
+    /// The voice's volume in percent: the store's, else `[voice] volume`.
+    public var voiceVolume: Int { settings.voiceVolume.value }
+    /// The line under each ticket and on the window display: the store's, else `[printer] footer`.
+    public var footer: String { settings.footer.value }
+
     /// The settings in use and where each came from, as `/status` shows them.
     public var settings: EffectiveSettings {
-        let (languages, window) = Self.usable(fromServer.withLock { $0.settings })
+        let server = Self.usable(fromServer.withLock { $0.settings })
+        func setting<Value>(_ value: Value?, else configured: Value) -> EffectiveSettings.Setting<Value> {
+            .init(value: value ?? configured, from: value == nil ? .configuration : .server)
+        }
         return EffectiveSettings(
-            languages: .init(
-                value: (languages ?? configured.languages).map(\.rawValue),
-                from: languages == nil ? .configuration : .server
-            ),
-            callWindowMinutes: .init(
-                value: window ?? configured.callWindow,
-                from: window == nil ? .configuration : .server
-            )
+            languages: setting(server.languages?.map(\.rawValue), else: configured.languages.map(\.rawValue)),
+            callWindowMinutes: setting(server.callWindow, else: configured.callWindow),
+            averageVisitMinutes: setting(server.averageVisit, else: configured.averageVisitMinutes),
+            largePrint: setting(server.largePrint, else: configured.largePrint),
+            voiceVolume: setting(server.voiceVolume, else: configured.voiceVolume),
+            footer: setting(server.footer, else: configured.footer)
         )
     }
 
-    /// What of the server's settings this kiosk can follow: the languages it knows, a call window in range.
-    private static func usable(_ server: StoreSettings?) -> (languages: [SpokenLanguage]?, callWindow: Int?) {
-        let window = server?.callWindowMinutes.flatMap { StoreSettings.callWindowRange.contains($0) ? $0 : nil }
-        return (server?.spokenLanguages, window)
+    /// What of the server's settings this kiosk can follow: the languages it knows, values in their ranges.
+    private static func usable(
+        _ server: StoreSettings?
+    ) -> (
+        languages: [SpokenLanguage]?, callWindow: Int?, averageVisit: Int?, largePrint: Bool?, voiceVolume: Int?,
+        footer: String?
+    ) {
+        func within(_ value: Int?, _ range: ClosedRange<Int>) -> Int? {
+            value.flatMap { range.contains($0) ? $0 : nil }
+        }
+        return (
+            server?.spokenLanguages,
+            within(server?.callWindowMinutes, StoreSettings.callWindowRange),
+            within(server?.averageVisitMinutes, StoreSettings.averageVisitRange),
+            server?.largePrint,
+            within(server?.voiceVolume, StoreSettings.voiceVolumeRange),
+            server?.footer.flatMap { StoreSettings.valid(footer: $0) ? $0 : nil }
+        )
     }
 
     /// The store's settings from clup-server: they replace the configuration's, and are stored.
@@ -104,7 +143,12 @@ public final class StoreSchedule: Sendable {
             try store.setServerSettings(text)
             fromServer.withLock { $0.settings = settings }
             let window = callWindow
-            waits.withLock { $0 = WaitEstimator(model: $0.model, callWindow: window) }
+            // Until the server has learnt the store's visits, the store's expected visit is the model.
+            let learnt = (try? store.serverWaitModel()) != nil
+            let visit = Duration.seconds(self.settings.averageVisitMinutes.value * 60)
+            waits.withLock {
+                $0 = WaitEstimator(model: learnt ? $0.model : .prior(averageVisit: visit), callWindow: window)
+            }
             logger.notice("the store's settings, from clup-server", metadata: ["settings": "\(text)"])
         } catch {
             logger.error(

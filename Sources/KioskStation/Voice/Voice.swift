@@ -16,6 +16,9 @@ public final class Voice: Service, Sendable {
     /// The languages each phrase is said in, the main one first: the store's once the kiosk synced
     /// (``StoreSchedule/languages``), else `[voice] languages`.
     let languages: @Sendable () -> [SpokenLanguage]
+    /// Its volume in percent: the store's once the kiosk synced (``StoreSchedule/voiceVolume``), else `[voice]
+    /// volume`.
+    let volume: @Sendable () -> Int
     let logger: Logger
     let changes: ChangeFeed
     let metrics: StationMetrics
@@ -26,12 +29,14 @@ public final class Voice: Service, Sendable {
     public init(
         config: KioskConfig.Voice,
         languages: (@Sendable () -> [SpokenLanguage])? = nil,
+        volume: (@Sendable () -> Int)? = nil,
         logger: Logger,
         changes: ChangeFeed,
         metrics: StationMetrics
     ) {
         self.config = config
         self.languages = languages ?? { [languages = config.languages] in languages }
+        self.volume = volume ?? { [volume = config.volume] in volume }
         self.logger = logger
         self.changes = changes
         self.metrics = metrics

@@ -47,7 +47,6 @@ final class VoiceLoop: @unchecked Sendable {
     }
 
     private func say(_ phrase: Asked) {
-        let config = voice.config
         do {
             let synthesizer = try synthesizerReady()
             sequence += 1
@@ -65,8 +64,9 @@ final class VoiceLoop: @unchecked Sendable {
                 }
                 try self.sink.write(samples)
             }
+            let volume = voice.volume()
             if phrase.announcement.isCall {
-                try Chime.samples(sampleRate: synthesizer.sampleRate, volume: config.volume).withUnsafeBufferPointer {
+                try Chime.samples(sampleRate: synthesizer.sampleRate, volume: volume).withUnsafeBufferPointer {
                     (samples) throws(AudioError) in try play(samples)
                 }
             }
@@ -75,7 +75,7 @@ final class VoiceLoop: @unchecked Sendable {
                 try synthesizer.speak(
                     phrase.announcement.text(in: language),
                     voice: KioskConfig.Voice.espeakVoice(language),
-                    volume: config.volume,
+                    volume: volume,
                     into: play
                 )
             }
