@@ -17,6 +17,7 @@ import Testing
         ahead: Int,
         large: Bool,
         opensAt: String?,
+        opensOn: Int? = nil,
         on profile: PrinterProfile
     )
         throws -> [String]
@@ -32,6 +33,7 @@ import Testing
             opensAt: opensAt
         )
         printout.largePrint = large
+        printout.opensOn = opensOn
         printout.columns = profile.columns
         printout.languages = languages
         let emulator = try PrinterEmulator(profile: profile, logger: logger)
@@ -59,6 +61,13 @@ import Testing
             "Store opens at 07:00", "Nobody ahead · called at opening", "28.11.2026 10:40",
         ]
         #expect(closed == split(expected), "\(id)")
+        // Opening a day or more away: the weekday named in each language.
+        let monday = try words([.italian, .english], ahead: 0, large: false, opensAt: "07:00", opensOn: 0, on: profile)
+        #expect(
+            monday.prefix(9) == split(["Mercato Centrale", "A042", "Il negozio apre lunedi alle 07:00"])[...],
+            "\(id): \(monday)"
+        )
+        #expect(monday.joined(separator: " ").contains("Store opens Monday at 07:00"), "\(id): \(monday)")
     }
 
     @Test func oneLanguageAloneAndEnglishWhenNoneIsGiven() throws {

@@ -139,6 +139,13 @@ import Testing
                 await browser.ask("text display announce") == "ok Numero A001, si avvicini all'ingresso, per favore."
             )
             #expect(await browser.ask("axe display", timeout: .seconds(60)) == "ok")
+            // The manager page speaks the store's main language too.
+            #expect(await browser.ask("open manager http://127.0.0.1:\(port)/") == "ok")
+            #expect(await browser.ask("expect manager link live") == "ok")
+            #expect(await browser.ask("text manager l-inside") == "ok Dentro / capienza")
+            #expect(await browser.ask("expect manager printer Stampante: pronto") == "ok")
+            #expect(await browser.ask("expect manager scanner Il ruolo di ingresso non è attivo") == "ok")
+            #expect(await browser.ask("axe manager", timeout: .seconds(60)) == "ok")
         }
     }
 

@@ -14,6 +14,8 @@ public struct TicketPrintout: Sendable, Equatable {
     /// When the store opens, if it is closed as the ticket is printed (`07:00`, formatted by the caller): the
     /// holder's place is in the line called from then.
     public var opensAt: String?
+    /// The weekday of that opening (0: Monday) when it is a day or more away: named in each language printed.
+    public var opensOn: Int?
     /// A short URL to type in if the QR cannot be scanned.
     public var statusURL: String?
     public var footer: String?
@@ -72,7 +74,10 @@ public enum TicketLayout {
             let words = TicketWords.of(language)
             let main = index == 0
             if let opens = t.opensAt {
-                let text = words.fill("opens", ["t": opens])
+                let names = TicketWords.weekdays(language)
+                let text =
+                    t.opensOn.flatMap { names.indices.contains($0) ? names[$0] : nil }
+                    .map { words.fill("opens_on", ["d": $0, "t": opens]) } ?? words.fill("opens", ["t": opens])
                 if main { largeLines(t, text, into: &doc) } else { lines(t, text, bold: false, into: &doc) }
             }
             let (people, wait) = aheadParts(

@@ -9,14 +9,24 @@ enum TicketWords {
         }
     }
 
+    /// Monday first.
+    static func weekdays(_ language: SpokenLanguage) -> [String] {
+        switch language {
+        case .english: return StoreCalendar.englishWeekdays
+        case .italian: return ["lunedi", "martedi", "mercoledi", "giovedi", "venerdi", "sabato", "domenica"]
+        }
+    }
+
     static let english = [
-        "opens": "Store opens at {t}", "nobody": "Nobody ahead", "one": "1 person ahead", "many": "{n} people ahead",
+        "opens": "Store opens at {t}", "opens_on": "Store opens {d} at {t}", "nobody": "Nobody ahead",
+        "one": "1 person ahead", "many": "{n} people ahead",
         "about": "about {m} min{r}", "go": "go to the door", "at_opening": "called at opening",
         "after_opening": "about {m} min after opening{r}",
     ]
 
     static let italian = [
-        "opens": "Il negozio apre alle {t}", "nobody": "Nessuno davanti", "one": "1 persona davanti",
+        "opens": "Il negozio apre alle {t}", "opens_on": "Il negozio apre {d} alle {t}", "nobody": "Nessuno davanti",
+        "one": "1 persona davanti",
         "many": "{n} persone davanti", "about": "circa {m} min{r}", "go": "vai all'ingresso",
         "at_opening": "chiamato all'apertura", "after_opening": "circa {m} min dopo l'apertura{r}",
     ]

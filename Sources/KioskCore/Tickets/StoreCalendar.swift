@@ -167,7 +167,13 @@ extension StoreCalendar {
     /// names, Monday first, in the reader's language).
     public func text(of time: Timestamp, from now: Timestamp, weekdays: [String] = englishWeekdays) -> String {
         let clock = zone.clockText(time)
-        guard time - now >= .seconds(86_400 - 3600) else { return clock }
-        return "\(weekdays[BusinessDay(localDateOf: time, zone: zone).weekday]) \(clock)"
+        guard let day = weekday(of: time, from: now) else { return clock }
+        return "\(weekdays[day]) \(clock)"
+    }
+
+    /// The weekday (0: Monday) a time ahead is named by, when it is a day or more from `now`; nil within a day,
+    /// where the clock says enough.
+    public func weekday(of time: Timestamp, from now: Timestamp) -> Int? {
+        time - now >= .seconds(86_400 - 3600) ? BusinessDay(localDateOf: time, zone: zone).weekday : nil
     }
 }

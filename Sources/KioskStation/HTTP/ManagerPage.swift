@@ -2,7 +2,9 @@
 /// ticket code), occupancy against capacity, who is next, the printer's state, and an exit button. It
 /// follows `GET /events` (server-sent events) and says when it lost the station. No external resources:
 /// it works on a kiosk with no internet. On another device than the box (a manager's tablet) the exit button
-/// asks for the manager password first (``ManagersOnly``, `GET /session`, `POST /login`).
+/// asks for the manager password first (``ManagersOnly``, `GET /session`, `POST /login`). Its words follow the
+/// store's main language (`settings.languages` in the status), as the window display's do; a door decision's
+/// detail is the kiosk's own (English) where its reason has no words here.
 enum ManagerPage {
     static let html = LivePage.html(
         title: "CLup — door",
@@ -35,21 +37,21 @@ enum ManagerPage {
             <main>
               <section id="decision" aria-live="assertive"><span class="code">—</span><span id="message">waiting for a scan</span></section>
               <section>
-                <div>Inside / capacity</div>
+                <div id="l-inside">Inside / capacity</div>
                 <div id="occupancy">–</div>
                 <p id="hours" class="warn" hidden></p>
                 <button id="exit" type="button">Someone left</button>
                 <div id="exitResult" role="status"></div>
                 <form id="login" hidden>
-                  <label for="password">Manager password</label>
+                  <label for="password" id="l-password">Manager password</label>
                   <input id="password" type="password" autocomplete="current-password" maxlength="256" required>
-                  <button type="submit">Log in</button>
+                  <button type="submit" id="login-button">Log in</button>
                 </form>
                 <button id="logout" type="button" hidden>Log out</button>
                 <p id="counts"></p>
               </section>
               <section>
-                <div>Waiting: <b id="waiting">–</b></div>
+                <div><span id="l-waiting">Waiting</span>: <b id="waiting">–</b></div>
                 <ol id="next"></ol>
                 <p id="printer"></p>
                 <p id="scanner"></p>
@@ -58,9 +60,64 @@ enum ManagerPage {
             </main>
             """,
         script: """
+            // The words, by the store's main language (settings.languages in the status).
+            const words = {
+              en: { inside: "Inside / capacity", exit: "Someone left", password: "Manager password", login: "Log in",
+                    logout: "Log out", waiting: "Waiting", scan: "waiting for a scan", admitted: "admitted",
+                    refused: "refused", exits: "exits", scanner: "Scanner", exitKey: "exit key", printer: "Printer",
+                    ticket: "ticket", waitingTicket: "waiting", paper: "paper", noDoor: "The door role is not enabled on this kiosk.",
+                    newer: (n) => n + " events of a newer version of the server: update kioskd",
+                    quarantined: (n) => n + " events the server refused: ",
+                    askLogin: "Log in to use the buttons from this device.",
+                    localOnly: "The buttons work only on the kiosk itself: no manager password is set (kioskd manager-password).",
+                    loggedIn: "Logged in.", loggedOut: "Logged out.", unreachable: "could not reach the kiosk",
+                    states: {}, reasons: {} },
+              it: { inside: "Dentro / capienza", exit: "È uscito qualcuno", password: "Password del responsabile",
+                    login: "Accedi", logout: "Esci", waiting: "In attesa", scan: "in attesa di una lettura",
+                    admitted: "entrati", refused: "rifiutati", exits: "uscite", scanner: "Lettore",
+                    exitKey: "tasto di uscita", printer: "Stampante", ticket: "biglietto", waitingTicket: "in attesa",
+                    paper: "carta", noDoor: "Il ruolo di ingresso non è attivo su questo chiosco.",
+                    newer: (n) => n + " eventi di una versione più nuova del server: aggiornate kioskd",
+                    quarantined: (n) => n + " eventi rifiutati dal server: ",
+                    askLogin: "Accedete per usare i pulsanti da questo dispositivo.",
+                    localOnly: "I pulsanti funzionano solo sul chiosco: nessuna password del responsabile (kioskd manager-password).",
+                    loggedIn: "Accesso eseguito.", loggedOut: "Uscita eseguita.", unreachable: "chiosco non raggiungibile",
+                    states: { starting: "in avvio", ready: "pronto", printing: "in stampa", disconnected: "scollegato",
+                              fault: "guasto", closed: "chiuso", clock_wrong: "orologio sbagliato", stopped: "fermo",
+                              out: "finita", near_end: "quasi finita" },
+                    reasons: { admit: "benvenuti", not_your_turn: "non è ancora il vostro turno",
+                               store_full: "negozio pieno — attendete la chiamata", already_used: "biglietto già usato",
+                               expired: "biglietto scaduto: prendetene uno nuovo",
+                               previous_day: "biglietto di un altro giorno: prendetene uno nuovo",
+                               closed: "il negozio è chiuso", cancelled: "biglietto annullato",
+                               too_early: "prenotazione non ancora iniziata", too_late: "prenotazione in ritardo: prendete un biglietto",
+                               wrong_store: "biglietto di un altro negozio", forged: "biglietto non valido",
+                               unreadable: "codice illeggibile: leggete di nuovo",
+                               unknown_ticket: "biglietto non ancora noto: attendete e leggete di nuovo",
+                               not_recorded: "l'ingresso non può registrare ora: attendete il personale" } },
+            };
+            let w = words.en;
+            function languages(s) {
+              const main = ((s.settings && s.settings.languages && s.settings.languages.value) || ["en"])[0];
+              w = words[main] || words.en;
+              document.documentElement.lang = words[main] ? main : "en";
+              $("l-inside").textContent = w.inside;
+              $("exit").textContent = w.exit;
+              $("l-password").textContent = w.password;
+              $("login-button").textContent = w.login;
+              $("logout").textContent = w.logout;
+              $("l-waiting").textContent = w.waiting;
+            }
+            const state = (name) => w.states[name] || String(name).replace("_", " ");
+            // The note under the exit button, by its words' key, so that it follows the language (null: the
+            // kiosk's own answer is shown as it came).
+            let noteKey = null;
+            function note(key) { noteKey = key; $("exitResult").textContent = key ? w[key] : ""; }
             let last = null;
             function render(s) {
               last = s;
+              languages(s);
+              if (noteKey) $("exitResult").textContent = w[noteKey];
               $("store").textContent = s.store + " · " + s.device;
               const q = s.queue;
               $("occupancy").textContent = q.inside + " / " + q.capacity;
@@ -73,47 +130,50 @@ enum ManagerPage {
               const d = s.door;
               if (d) {
                 $("exit").disabled = !q.exitCounts || !mayPress;
-                $("counts").textContent = "admitted " + d.admitted + " · refused " + d.refused + " · exits " + d.exits;
-                $("scanner").textContent = "Scanner: " + d.state + (d.exitInput ? " · exit key: " + d.exitInput : "");
+                $("counts").textContent = w.admitted + " " + d.admitted + " · " + w.refused + " " + d.refused + " · "
+                  + w.exits + " " + d.exits;
+                $("scanner").textContent = w.scanner + ": " + state(d.state) + (d.exitInput ? " · " + w.exitKey + ": " + d.exitInput : "");
                 $("scanner").className = d.state == "ready" ? "" : "warn";
                 if (d.last) {
                   $("decision").className = d.last.reason == "admit" ? "admit" : "refuse";
                   $("decision").querySelector(".code").textContent = d.last.code || "—";
-                  $("message").textContent = d.last.message;
+                  $("message").textContent = w.reasons[d.last.reason] || d.last.message;
+                } else {
+                  $("message").textContent = w.scan;
                 }
               } else {
                 $("exit").disabled = true;
-                $("scanner").textContent = "The door role is not enabled on this kiosk.";
+                $("scanner").textContent = w.noDoor;
               }
               const y = s.sync;
               const notes = [];
               if (y && y.upgradeRequired) notes.push(y.upgradeRequired);
-              if (y && y.newerEvents > 0) notes.push(y.newerEvents + " events of a newer version of the server: update kioskd");
-              if (y && y.quarantined > 0) notes.push(y.quarantined + " events the server refused: " + (y.lastRefusal || ""));
+              if (y && y.newerEvents > 0) notes.push(w.newer(y.newerEvents));
+              if (y && y.quarantined > 0) notes.push(w.quarantined(y.quarantined) + (y.lastRefusal || ""));
               $("sync").textContent = notes.join(" · ");
               $("sync").hidden = notes.length == 0;
               const p = s.printer;
               if (p) {
-                let text = "Printer: " + p.state + (p.waitingTicket ? " · ticket " + p.waitingTicket + " waiting" : "");
-                if (p.paper != "ok") text += " · paper " + p.paper.replace("_", " ");
+                let text = w.printer + ": " + state(p.state)
+                  + (p.waitingTicket ? " · " + w.ticket + " " + p.waitingTicket + " " + w.waitingTicket : "");
+                if (p.paper != "ok") text += " · " + w.paper + " " + state(p.paper);
                 if (p.action) text += " — " + p.action;
                 $("printer").textContent = text;
                 $("printer").className = p.state == "ready" || p.state == "printing" ? "" : "warn";
               }
             }
             let mayPress = true;
-            function askLogin(message) {
+            function askLogin(key, message) {
               mayPress = false;
-              if (last) render(last);
               $("login").hidden = false;
-              $("exitResult").textContent = message;
+              if (key) note(key); else { noteKey = null; $("exitResult").textContent = message; }
+              if (last) render(last);
             }
             fetch("session").then((r) => r.json()).then((s) => {
               if (s.local) return;
               if (s.manager) { $("logout").hidden = false; return; }
-              if (s.passwordSet) askLogin("Log in to use the buttons from this device.");
-              else { mayPress = false; if (last) render(last); $("exitResult").textContent =
-                "The buttons work only on the kiosk itself: no manager password is set (kioskd manager-password)."; }
+              if (s.passwordSet) askLogin("askLogin");
+              else { mayPress = false; note("localOnly"); if (last) render(last); }
             }).catch(() => {});
             $("login").addEventListener("submit", async (e) => {
               e.preventDefault();
@@ -123,23 +183,24 @@ enum ManagerPage {
                 $("password").value = "";
                 if (r.ok) {
                   mayPress = true; $("login").hidden = true; $("logout").hidden = false;
-                  $("exitResult").textContent = "Logged in.";
+                  note("loggedIn");
                   if (last) render(last);
-                } else $("exitResult").textContent = (await r.json()).error;
-              } catch (e) { $("exitResult").textContent = "could not reach the kiosk"; }
+                } else { noteKey = null; $("exitResult").textContent = (await r.json()).error; }
+              } catch (e) { note("unreachable"); }
             });
             // A tablet shared by the shift: log out ends the session here and on the kiosk.
             $("logout").addEventListener("click", async () => {
               try { await fetch("logout", { method: "POST" }); } catch (e) {}
               $("logout").hidden = true;
-              askLogin("Logged out.");
+              askLogin("loggedOut");
             });
             $("exit").addEventListener("click", async () => {
               try {
                 const r = await fetch("door/exit", { method: "POST" });
-                if (r.status == 401) askLogin((await r.json()).error);
-                else $("exitResult").textContent = r.ok ? "" : (await r.json()).error;
-              } catch (e) { $("exitResult").textContent = "could not reach the kiosk"; }
+                if (r.status == 401) askLogin(null, (await r.json()).error);
+                else if (r.ok) note(null);
+                else { noteKey = null; $("exitResult").textContent = (await r.json()).error; }
+              } catch (e) { note("unreachable"); }
             });
             """
     )

@@ -73,10 +73,12 @@ extension PrinterLoop {
             estimatedWait: max(told.point - untilOpen, .zero),
             estimatedRange: max(told.low - untilOpen, .zero)...max(told.high - untilOpen, .zero),
             printedAt: Timestamp.localText(ticket.ticket.issuedAt, zone: station.days.zone),
-            opensAt: queue.opensAt(after: time).map { calendar.text(of: $0, from: time) },
+            opensAt: queue.opensAt(after: time).map { calendar.zone.clockText($0) },
             footer: station.days.schedule.footer,
             logo: logo
         )
+        // A day or more away, the opening's weekday, named in each language the ticket is printed in.
+        printout.opensOn = queue.opensAt(after: time).flatMap { calendar.weekday(of: $0, from: time) }
         printout.largePrint = station.days.schedule.largePrint
         printout.languages = station.days.schedule.languages
         printout.columns = device.profile.columns
