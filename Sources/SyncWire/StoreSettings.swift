@@ -6,6 +6,8 @@ import KioskCore
 /// the server leaves out keeps the kiosk's own configuration. Capacity and hours travel too, as events and as
 /// ``EventPage/hours``.
 public struct StoreSettings: Codable, Sendable, Equatable {
+    /// The store's name, as its tickets and pages show it.
+    public var name: String?
     /// The languages of what customers read and hear — the printed ticket, the window display, the voice —
     /// first the main one (``SpokenLanguage`` codes: `en`, `it`).
     public var languages: [String]?
@@ -22,6 +24,7 @@ public struct StoreSettings: Codable, Sendable, Equatable {
     public var footer: String?
 
     public init(
+        name: String? = nil,
         languages: [String]? = nil,
         callWindowMinutes: Int? = nil,
         averageVisitMinutes: Int? = nil,
@@ -29,6 +32,7 @@ public struct StoreSettings: Codable, Sendable, Equatable {
         voiceVolume: Int? = nil,
         footer: String? = nil
     ) {
+        self.name = name
         self.languages = languages
         self.callWindowMinutes = callWindowMinutes
         self.averageVisitMinutes = averageVisitMinutes

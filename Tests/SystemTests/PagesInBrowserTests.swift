@@ -149,6 +149,31 @@ import Testing
         }
     }
 
+    /// A closed store's window display says when it opens in the store's language, not the kiosk's English.
+    @Test(.enabled(if: HIL.chromiumReady, "needs chromium, chromium-driver and selenium in .venv-test"))
+    func aClosedStoresDisplaySaysWhenItOpensInItsLanguage() async throws {
+        let hour =
+            (Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour! + 2)
+            % 24
+        let opens = (hour < 10 ? "0" : "") + "\(hour):00"
+        let rig = try StationRig(profile: "citizen-ppu-700") {
+            $0.store.timeZone = .utc
+            $0.store.hours = try! StoreHours.daily(
+                open: TimeOfDay(hour: hour, minute: 0),
+                close: TimeOfDay(hour: (hour + 1) % 24, minute: 0)
+            )
+            $0.voice.languages = [.italian, .english]
+        }
+        let stop = { await rig.stop() }
+        try await Self.inBrowser(then: stop) { browser in
+            let port = try #require(rig.kiosk.httpPort.wait())
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            #expect(await browser.ask("open display http://127.0.0.1:\(port)/display") == "ok")
+            #expect(await browser.ask("expect display link live") == "ok")
+            #expect(await browser.ask("text display called") == "ok Chiuso — il negozio apre alle \(opens)")
+        }
+    }
+
     /// A manager's tablet on the shop's network (issue 45): Chromium opens the manager page by the box's LAN
     /// address, is asked for the manager password before the exit button works, logs in, and the click counts.
     @Test(

@@ -43,6 +43,7 @@ import Testing
             $0.voice.languages = [.english]
             $0.voice.volume = 90
             $0.printer.footer = "the box's own line"
+            $0.store.name = "The Box's Name"
             $0.store.averageVisit = .seconds(30 * 60)
         }
         do {
@@ -59,6 +60,9 @@ import Testing
             #expect(settings.largePrint.value && settings.largePrint.from == .server, "\(settings)")
             #expect(settings.voiceVolume.value == 40 && settings.footer.value == "Grazie — thank you")
             #expect(settings.averageVisitMinutes.value == 15 && settings.averageVisitMinutes.from == .server)
+            #expect(
+                settings.name.value == "Test Market" && settings.name.from == .server && status.store == "Test Market"
+            )
             #expect(kiosk.kiosk.voice == nil || kiosk.kiosk.voice?.volume() == 40)
             // The ticket printed next speaks Italian first, English below.
             await kiosk.customerTakes()
@@ -70,6 +74,7 @@ import Testing
             let english = try #require(text.range(of: "ahead"))
             #expect(italian.lowerBound < english.lowerBound, "the main language first: \(text)")
             #expect(text.contains("Grazie") && !text.contains("the box's own line"), "the store's footer: \(text)")
+            #expect(text.contains("Test Market") && !text.contains("The Box's Name"), "the store's name: \(text)")
             // Large print: the number six lines tall (ESC/POS `GS !` with height 6), which the first ticket, printed
             // before the store's settings came, was not.
             func sixHigh(_ bytes: [UInt8]) -> Bool {

@@ -85,6 +85,7 @@ struct EventRoutes {
     /// What the store decides that its kiosks follow, as a page of its log carries it.
     static func settings(_ profile: StoreProfile, callWindow: Duration) -> StoreSettings {
         StoreSettings(
+            name: profile.name,
             languages: profile.languages,
             callWindowMinutes: Int(callWindow.components.seconds / 60),
             averageVisitMinutes: profile.averageVisitMinutes,

@@ -60,6 +60,10 @@ enum DisplayPage {
               en: { now: "Now serving", last: "Last called", waiting: "Waiting", wait: "Wait for a new ticket",
                     inside: "Inside", person: "person", people: "people", noTickets: "no tickets for a moment",
                     closed: "Closed", pleaseWait: "please wait", goIn: "take a ticket and go in",
+                    at: (day, clock) => (day ? day + " " : "") + "at " + clock,
+                    from: (day, clock) => (day ? day + " " : "") + clock,
+                    closedUntil: (t) => "Closed — the store opens " + t,
+                    closedTickets: (f, t) => "Closed — tickets from " + f + ", the store opens " + t, days: {},
                     call: (c) => "Number " + c + ", please come to the entrance.",
                     clock: "The kiosk's clock is not set — please ask a member of staff.",
                     paper: "The ticket printer is out of paper — please ask a member of staff.",
@@ -68,6 +72,12 @@ enum DisplayPage {
               it: { now: "Chiamati ora", last: "Ultimi chiamati", waiting: "In attesa",
                     wait: "Attesa per un nuovo biglietto", inside: "Dentro", person: "persona", people: "persone",
                     noTickets: "niente biglietti per un momento", closed: "Chiuso", pleaseWait: "attendere, prego",
+                    at: (day, clock) => (day ? day + " " : "") + "alle " + clock,
+                    from: (day, clock) => day ? "da " + day + " alle " + clock : "dalle " + clock,
+                    closedUntil: (t) => "Chiuso — il negozio apre " + t,
+                    closedTickets: (f, t) => "Chiuso — biglietti " + f + ", il negozio apre " + t,
+                    days: { Monday: "lunedì", Tuesday: "martedì", Wednesday: "mercoledì", Thursday: "giovedì",
+                            Friday: "venerdì", Saturday: "sabato", Sunday: "domenica" },
                     goIn: "prendete un biglietto ed entrate",
                     call: (c) => "Numero " + c + ", si avvicini all'ingresso, per favore.",
                     clock: "L'orologio del chiosco non è regolato — chiedete al personale.",
@@ -101,6 +111,17 @@ enum DisplayPage {
             function codes(list) {
               return list.map((c) => { const span = document.createElement("span"); span.textContent = c; return span; });
             }
+            // A time as the status says it ("07:00", or "Monday 07:00" a day or more ahead), in the main language.
+            function when(text, form) {
+              const parts = String(text).split(" ");
+              const day = parts.length == 2 ? (w.days[parts[0]] || parts[0]) : null;
+              return (form || w.at)(day, parts[parts.length - 1]);
+            }
+            function closedText(q) {
+              if (!q.opensAt) return w.closed;
+              return q.ticketsFrom
+                ? w.closedTickets(when(q.ticketsFrom, w.from), when(q.opensAt)) : w.closedUntil(when(q.opensAt));
+            }
             function render(s) {
               languages(s);
               $("store").textContent = s.store;
@@ -115,7 +136,7 @@ enum DisplayPage {
                 called.textContent = w.noTickets;
               } else if (!q.open) {
                 called.className = "none";
-                called.textContent = q.notice || w.closed;
+                called.textContent = closedText(q);
               } else if (q.called.length > 0) {
                 called.className = "";
                 called.replaceChildren(...codes(q.called.slice(0, 6)));

@@ -110,7 +110,7 @@ public enum StationHTTP {
             let clockStatus = clockWatch?.status
             let wrongClock = clockStatus?.problem.map { "Waiting for the right time: \($0)" }
             return StationStatus(
-                store: config.store.name,
+                store: schedule.storeName,
                 device: config.device.id,
                 printer: printer?.status,
                 door: door?.status,

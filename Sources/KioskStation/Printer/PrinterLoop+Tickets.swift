@@ -66,7 +66,7 @@ extension PrinterLoop {
             ticket.told
             ?? station.days.schedule.estimator.wait(position: ahead, in: queue, at: time)
         var printout = TicketPrintout(
-            storeName: config.store.name,
+            storeName: station.days.schedule.storeName,
             code: ticket.ticket.code,
             qrPayload: ticket.qr,
             peopleAhead: ahead,

@@ -13,6 +13,8 @@ public struct EffectiveSettings: Codable, Sendable, Equatable {
         public var from: Source
     }
 
+    /// The store's name on its tickets and pages.
+    public var name: Setting<String>
     /// ``SpokenLanguage`` codes, the main one first.
     public var languages: Setting<[String]>
     public var callWindowMinutes: Setting<Int>

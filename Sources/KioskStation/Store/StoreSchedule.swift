@@ -21,6 +21,7 @@ import Synchronization
 public final class StoreSchedule: Sendable {
     private let configured: Configured
     private struct Configured: Sendable {
+        var name: String
         var zone: StoreTimeZone?
         var hours: StoreHours
         var languages: [SpokenLanguage]
@@ -38,6 +39,7 @@ public final class StoreSchedule: Sendable {
 
     public init(configured: KioskConfig, store: LocalStore, logger: Logger) {
         self.configured = Configured(
+            name: configured.store.name,
             zone: configured.store.timeZone,
             hours: configured.store.hours,
             languages: configured.voice.languages,
@@ -92,6 +94,8 @@ public final class StoreSchedule: Sendable {
     /// How long a called ticket may go unused: the store's, else `[door] call_window_minutes`.
     public var callWindow: Duration { .seconds(settings.callWindowMinutes.value * 60) }
 
+    /// The store's name: clup-server's, else `[store] name`.
+    public var storeName: String { settings.name.value }
     /// Large print on the tickets: the store's, else `[printer] large_print`.
     public var largePrint: Bool { settings.largePrint.value }
     /// The voice's volume in percent: the store's, else `[voice] volume`.
@@ -106,6 +110,7 @@ public final class StoreSchedule: Sendable {
             .init(value: value ?? configured, from: value == nil ? .configuration : .server)
         }
         return EffectiveSettings(
+            name: setting(server.name, else: configured.name),
             languages: setting(server.languages?.map(\.rawValue), else: configured.languages.map(\.rawValue)),
             callWindowMinutes: setting(server.callWindow, else: configured.callWindow),
             averageVisitMinutes: setting(server.averageVisit, else: configured.averageVisitMinutes),
@@ -119,13 +124,14 @@ public final class StoreSchedule: Sendable {
     private static func usable(
         _ server: StoreSettings?
     ) -> (
-        languages: [SpokenLanguage]?, callWindow: Int?, averageVisit: Int?, largePrint: Bool?, voiceVolume: Int?,
-        footer: String?
+        name: String?, languages: [SpokenLanguage]?, callWindow: Int?, averageVisit: Int?, largePrint: Bool?,
+        voiceVolume: Int?, footer: String?
     ) {
         func within(_ value: Int?, _ range: ClosedRange<Int>) -> Int? {
             value.flatMap { range.contains($0) ? $0 : nil }
         }
         return (
+            server?.name.flatMap { TextLimit(1...200).allows($0) ? $0 : nil },
             server?.spokenLanguages,
             within(server?.callWindowMinutes, StoreSettings.callWindowRange),
             within(server?.averageVisitMinutes, StoreSettings.averageVisitRange),
