@@ -13,18 +13,7 @@ extension DaemonBenchmarks {
         logger.logLevel = .error
         let store = try server.registerStore(capacity: 1000, name: "Bench Pairing Market")
         let console = try LoopbackHTTP(port: server.port)
-        _ = try console.request(
-            "POST",
-            "/console/login",
-            json: "token=\(BenchServer.token)",
-            contentType: "application/x-www-form-urlencoded"
-        )
-        guard
-            let field = console.head.split(separator: "\r\n").first(where: {
-                $0.lowercased().hasPrefix("set-cookie: clup_console=")
-            })
-        else { throw BenchError("no console session: \(console.head)") }
-        let cookie = String(field.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
+        let cookie = try console.consoleSession(token: BenchServer.token)
         var toCode = Samples()
         var toTicket = Samples()
         for run in 1...runs {

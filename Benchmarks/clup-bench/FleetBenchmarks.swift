@@ -266,18 +266,7 @@ enum FleetBenchmarks {
     /// (JSON) and the console's page (`/console/fleet`, HTML), each asked 100 times, whole and filtered.
     static func fleetView(_ replica: ServerProcess, kiosks: Int) throws {
         let client = try LoopbackHTTP(port: replica.port)
-        _ = try client.request(
-            "POST",
-            "/console/login",
-            json: "token=\(token)",
-            contentType: "application/x-www-form-urlencoded"
-        )
-        guard
-            let field = client.head.split(separator: "\r\n").first(where: {
-                $0.lowercased().hasPrefix("set-cookie: clup_console=")
-            })
-        else { throw BenchError("no console session: \(client.head)") }
-        let cookie = String(field.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
+        let cookie = try client.consoleSession(token: token)
         var lines: [String] = []
         for (name, path, bearer) in [
             ("GET /v1/devices", "/v1/devices", true),

@@ -67,6 +67,22 @@ final class LoopbackHTTP: @unchecked Sendable {
         }
     }
 
+    /// Logs the system manager in to the console with `token`: the session cookie (`clup_console=…`) to send.
+    func consoleSession(token: String) throws -> String {
+        _ = try request(
+            "POST",
+            "/console/login",
+            json: "token=\(token)",
+            contentType: "application/x-www-form-urlencoded"
+        )
+        guard
+            let field = head.split(separator: "\r\n").first(where: {
+                $0.lowercased().hasPrefix("set-cookie: clup_console=")
+            })
+        else { throw BenchError("no console session: \(head)") }
+        return String(field.dropFirst("set-cookie: ".count).prefix { $0 != ";" })
+    }
+
     /// One GET on the kept-alive connection; the body (the server sends Content-Length for JSON).
     func get(_ path: String) throws -> [UInt8] {
         try request("GET", path)

@@ -11,6 +11,24 @@ struct ConsoleRig {
     let server: ServerRig
     let session: String
 
+    /// Runs `body` with a client that does not follow redirects, then shuts it down and stops `server`, whatever
+    /// happened.
+    static func run(_ server: ServerRig, _ body: (HTTPClient) async throws -> Void) async throws {
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow)
+        )
+        do {
+            try await body(client)
+        } catch {
+            try? await client.shutdown()
+            await server.stop()
+            throw error
+        }
+        try? await client.shutdown()
+        await server.stop()
+    }
+
     /// Logs `username` in with the test password (``ServerRig/registerStore(_:manager:)``'s).
     static func login(_ client: HTTPClient, _ server: ServerRig, as username: String) async throws -> ConsoleRig {
         let login = try await post(

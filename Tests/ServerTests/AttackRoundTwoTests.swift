@@ -473,19 +473,7 @@ import FoundationNetworking
     /// Runs `body` with an HTTP client that does not follow redirects; stops the server and the client after,
     /// whatever happened.
     static func run(_ server: ServerRig, _ body: (HTTPClient) async throws -> Void) async throws {
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow)
-        )
-        do {
-            try await body(client)
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
-        }
-        try? await client.shutdown()
-        await server.stop()
+        try await ConsoleRig.run(server, body)
     }
 
     static func alive(_ server: ServerRig) async throws -> Bool {

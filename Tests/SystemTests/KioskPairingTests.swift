@@ -54,39 +54,15 @@ struct KioskPairingTests {
     }
 
     @Test func aBoxPairsByThePrintedCodeAndStartsAsTheStoresKiosk() async throws {
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow)
-        )
         let server = try await ServerRig()
-        do {
-            try await pairs(client, server)
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
-        }
-        try? await client.shutdown()
-        await server.stop()
+        try await ConsoleRig.run(server) { try await pairs($0, server) }
     }
 
     /// A door with no printer: nothing to print its code on, so the manager shows a pairing QR in the console
     /// and the installer holds it to the door's own scanner; the box pairs as a door of the chosen store.
     @Test func aDoorWithNoPrinterPairsByScanningTheConsolesCode() async throws {
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow)
-        )
         let server = try await ServerRig()
-        do {
-            try await doorPairs(client, server)
-        } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
-        }
-        try? await client.shutdown()
-        await server.stop()
+        try await ConsoleRig.run(server) { try await doorPairs($0, server) }
     }
 
     func doorPairs(_ client: HTTPClient, _ server: ServerRig) async throws {
