@@ -105,8 +105,7 @@ struct ClupBench: AsyncParsableCommand {
             try await HistoryBenchmarks.kiosk(binary: kioskd, ticketsPerDay: historyTicketsPerDay)
         }
         if only == "all" || only == "estimate" {
-            try await EstimateBenchmarks.scenarios(in: scenarios)
-            if drawnStores > 0 { try await EstimateBenchmarks.drawn(count: drawnStores) }
+            try await EstimateBenchmarks.run(scenarios: scenarios, drawn: drawnStores)
         }
         if only == "all" || only == "daemon" {
             try await DaemonBenchmarks.footprintAndSoak(binary: kioskd, tearOffs: soakTearOffs)

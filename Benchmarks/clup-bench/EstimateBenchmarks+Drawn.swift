@@ -2,40 +2,12 @@ import Foundation
 import Logging
 import StoreSimulation
 
-/// `--only estimate`, second part: stores nobody tuned the estimator for (``Scenario/drawn(seed:)``), two at a
-/// time. Goals (issue 44): clup ÷ oracle p90 ≤ 1.2 and max ≤ 1.5; the range's coverage within ±7 points of its
-/// stated share in every store; ahead of every baseline by at least 10 % wherever a baseline is more than 10 %
-/// above the oracle. Every ratio of errors adds ``Score/errorFloorSeconds`` to both.
+/// `--only estimate`, second part: stores nobody tuned the estimator for (``Scenario/drawn(seed:)``). Goals
+/// (issue 44): clup ÷ oracle p90 ≤ 1.2 and max ≤ 1.5; the range's coverage within ±7 points of its stated share in
+/// every store; ahead of every baseline by at least 10 % wherever a baseline is more than 10 % above the oracle. Every ratio of errors adds ``Score/errorFloorSeconds`` to both.
 extension EstimateBenchmarks {
-    static func drawn(count: Int) async throws {
-        let logger = {
-            var logger = Logger(label: "clup-bench.estimate")
-            logger.logLevel = .warning
-            return logger
-        }()
-        let seeds = Array(1...UInt64(max(count, 1)))
-        var results: [(seed: UInt64, summary: Score.Summary)] = []
-        try await withThrowingTaskGroup(of: (UInt64, Score.Summary).self) { group in
-            var next = 0
-            func start() {
-                guard next < seeds.count else { return }
-                let seed = seeds[next]
-                next += 1
-                group.addTask {
-                    let scenario = Scenario.drawn(seed: seed)
-                    let simulation = try await Simulation(scenario, logger: logger)
-                    let score = try await simulation.run()
-                    return (seed, score.summary(scenario: scenario.name, model: simulation.model, truth: scenario))
-                }
-            }
-            start()
-            start()
-            while let (seed, summary) = try await group.next() {
-                results.append((seed, summary))
-                start()
-            }
-        }
-        results.sort { $0.seed < $1.seed }
+    static func drawn(_ summaries: [Score.Summary], seeds count: Int) {
+        let results = summaries.enumerated().map { (seed: UInt64($0.offset + 1), summary: $0.element) }
         print("\n== Wait estimate on \(results.count) stores drawn at random (Scenario.drawn, seeds 1…\(count))")
         let ratios = results.map(\.summary.clupOverOracle).sorted()
         // A store's coverage is a share of the tickets told a range: over too few it says nothing at ±7 points.

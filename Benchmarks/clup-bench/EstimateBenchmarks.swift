@@ -7,22 +7,58 @@ import StoreSimulation
 /// Goals (issue 31): clup MAE ÷ oracle MAE ≤ 1.2 and clup ahead of every other baseline in every scenario, the
 /// told range holding the actual wait 75–90% of the time, clup computed in ≤ 50 µs a ticket.
 enum EstimateBenchmarks {
-    static func scenarios(in directory: String) async throws {
+    /// The named scenarios of `directory`, then `drawn` stores drawn at random (seeds 1…`drawn`), simulated on
+    /// every core, each store's table printed as it ends; then the named scenarios' summary and the drawn
+    /// stores' distribution.
+    static func run(scenarios directory: String, drawn: Int) async throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix(".toml") }
             .sorted()
         guard !files.isEmpty else { throw BenchError("no scenario files (*.toml) in \(directory)") }
-        var logger = Logger(label: "clup-bench.estimate")
-        logger.logLevel = .warning
-        var summaries: [Score.Summary] = []
-        for file in files {
-            let scenario = try Scenario.load(path: "\(directory)/\(file)")
-            let simulation = try await Simulation(scenario, logger: logger)
-            let score = try await simulation.run()
-            let summary = score.summary(scenario: scenario.name, model: simulation.model, truth: scenario)
-            print(SummaryTable.text([summary]))
-            summaries.append(summary)
+        let named = try files.map { try Scenario.load(path: "\(directory)/\($0)") }
+        let stores = named + (drawn > 0 ? (1...UInt64(drawn)).map(Scenario.drawn(seed:)) : [])
+        let started = ContinuousClock.now
+        let summaries = try await simulate(stores)
+        print("\n(\(stores.count) stores simulated in \((ContinuousClock.now - started).components.seconds) s)")
+        summary(of: Array(summaries.prefix(named.count)))
+        if drawn > 0 { Self.drawn(Array(summaries.dropFirst(named.count)), seeds: drawn) }
+    }
+
+    /// Every store's score, in `stores`' order: as many at once as the machine has cores (a store's simulation
+    /// is one task), each store's table printed when it ends.
+    static func simulate(_ stores: [Scenario]) async throws -> [Score.Summary] {
+        let logger = {
+            var logger = Logger(label: "clup-bench.estimate")
+            logger.logLevel = .warning
+            return logger
+        }()
+        let workers = max(ProcessInfo.processInfo.activeProcessorCount, 1)
+        var results = [Score.Summary?](repeating: nil, count: stores.count)
+        try await withThrowingTaskGroup(of: (Int, Score.Summary).self) { group in
+            var next = 0
+            func start() {
+                guard next < stores.count else { return }
+                let (index, scenario) = (next, stores[next])
+                next += 1
+                group.addTask {
+                    let simulation = try await Simulation(scenario, logger: logger)
+                    let score = try await simulation.run()
+                    return (index, score.summary(scenario: scenario.name, model: simulation.model, truth: scenario))
+                }
+            }
+            for _ in 0..<workers { start() }
+            while let (index, summary) = try await group.next() {
+                results[index] = summary
+                // Written at once (a pipe would hold `print`'s lines until the end: an hour of nothing).
+                FileHandle.standardOutput.write(Data((SummaryTable.text([summary]) + "\n").utf8))
+                start()
+            }
         }
+        return results.compactMap { $0 }
+    }
+
+    /// The named scenarios' table.
+    static func summary(of summaries: [Score.Summary]) {
         print("\nwait estimate: clup against the oracle and the baselines")
         print("  scenario              clup MAE  oracle MAE  ratio  best baseline MAE  in range  µs/ticket")
         for summary in summaries {

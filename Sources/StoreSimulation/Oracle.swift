@@ -17,19 +17,27 @@ extension Simulation {
         }
         // What each holder at home reads on its ticket now: it leaves when that falls below its journey.
         let told = live.estimator.schedule(through: ahead, in: state, at: now).map { $0.point.minutes }
+        // What the runs read of each holder ahead, looked up once (the runs draw, in the same order, what differs).
+        let known = line.prefix(ahead).enumerated().map { position, ticket in
+            OracleRun.Known(
+                slot: ticket.slot,
+                calledAgo: state.callTime(of: ticket.id, at: now).map { (now - $0).minutes },
+                told: told[position],
+                atDoor: atDoor.contains(ticket.id),
+                shopper: shoppers[ticket.id].map { (leftHome: $0.leftHome, says: $0.plan.saysMinutes) }
+            )
+        }
+        let elapsedInside = inside.values.map { (now - $0).minutes }
         var calls: [Double] = []
         for _ in 0..<Self.oracleRuns {
             var run = OracleRun(capacity: scenario.capacity, window: Double(scenario.callWindowMinutes))
             // The people inside leave after what is left of their visits.
-            for admitted in inside.values {
-                run.departures.frees(at: scenario.remainingVisitMinutes(after: (now - admitted).minutes, &random))
+            for elapsed in elapsedInside {
+                run.departures.frees(at: scenario.remainingVisitMinutes(after: elapsed, &random))
             }
             run.inside = inside.count
             // The line ahead, and the ticket itself at its end.
-            for (position, ticket) in line.prefix(ahead).enumerated() {
-                let ago = state.callTime(of: ticket.id, at: now).map { (now - $0).minutes }
-                run.line.append(holder(ticket, calledAgo: ago, told: told[position], late: late, at: now))
-            }
+            for holder in known { run.line.append(self.holder(holder, late: late, at: now)) }
             run.line.append(OracleRun.Holder(arrives: 0, visit: 0))
             // The bookings to come that come: from their arrival (not before their slot) to the end of its window.
             run.bookings = slots.compactMap { slot -> OracleRun.Holder? in
@@ -51,14 +59,13 @@ extension Simulation {
     /// A holder of the line as this run draws it: at the door; a booking on its way (it comes in on a free place
     /// in its window, as at the door); an app holder on the way, or at home — who leaves when called or when its
     /// ticket's wait falls below its journey, whichever is first — or who never comes.
-    func holder(_ ticket: Ticket, calledAgo: Double?, told: Double, late: Double, at now: Timestamp) -> OracleRun.Holder
-    {
-        let visit = visit(ticket.id)
-        let calledAt = calledAgo.map { -$0 }
-        guard !atDoor.contains(ticket.id), let shopper = shoppers[ticket.id] else {
+    func holder(_ known: OracleRun.Known, late: Double, at now: Timestamp) -> OracleRun.Holder {
+        let visit = visit(says: known.shopper?.says)
+        let calledAt = known.calledAgo.map { -$0 }
+        guard !known.atDoor, let shopper = known.shopper else {
             return OracleRun.Holder(arrives: 0, visit: visit, calledAt: calledAt)
         }
-        if let slot = ticket.slot {
+        if let slot = known.slot {
             // Past its latest arrival and not at the door: it is not coming.
             let start = (slot.start - now).minutes
             let arrives = start + 7 < 0 ? Double.infinity : max(start + random.uniform(max(-2, -start)...7), start)
@@ -76,12 +83,14 @@ extension Simulation {
             return OracleRun.Holder(arrives: .infinity, visit: visit, calledAt: calledAt)
         }
         let travel = random.uniform(journey)
-        return OracleRun.Holder(leaves: max(told - travel, 0), travel: travel, visit: visit, calledAt: calledAt)
+        return OracleRun.Holder(leaves: max(known.told - travel, 0), travel: travel, visit: visit, calledAt: calledAt)
     }
 
     /// A visit drawn as the scenario draws them (a booking that said its stay: about that).
-    func visit(_ id: TicketID) -> Double {
-        if let says = shoppers[id]?.plan.saysMinutes { return Double(says) * random.logNormal(mean: 1, sd: 0.2) }
+    func visit(_ id: TicketID) -> Double { visit(says: shoppers[id]?.plan.saysMinutes) }
+
+    func visit(says: Int?) -> Double {
+        if let says { return Double(says) * random.logNormal(mean: 1, sd: 0.2) }
         return scenario.visitMinutes(&random)
     }
 }
@@ -91,6 +100,16 @@ extension Simulation {
 /// window, called or not; a called holder not there by the end of the call window loses its ticket. Minutes
 /// from now.
 struct OracleRun {
+    /// What the runs know of a holder ahead, the same in every run.
+    struct Known {
+        var slot: BookingSlot?
+        var calledAgo: Double?
+        var told: Double
+        var atDoor: Bool
+        /// The simulated shopper's own: when it left home, and the visit it said (a booking).
+        var shopper: (leftHome: Timestamp?, says: Int?)?
+    }
+
     struct Holder {
         /// When it is at the door (∞: never) — for an app holder at home, its journey after it leaves.
         var arrives: Double

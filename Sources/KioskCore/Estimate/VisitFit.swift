@@ -45,15 +45,25 @@ struct VisitFit {
             ends[k] = cdf - previous
             previous = cdf
         }
+        // Each admission adds its share to the bins it may end in (only bins someone came in: a quiet store's
+        // minutes are mostly empty); a bin nobody admitted within a visit's reach expects nothing and weighs
+        // nothing.
+        var mean = [Double](repeating: 0, count: exits.count)
+        mean.withUnsafeMutableBufferPointer { mean in
+            ends.withUnsafeBufferPointer { ends in
+                for bin in admissions.indices where admissions[bin] > 0 {
+                    let count = admissions[bin]
+                    for k in 0..<min(kernel, mean.count - bin) { mean[bin + k] += count * ends[k] }
+                }
+            }
+        }
         var total = 0.0
         var lastAdmission = -kernel
-        for bin in 0..<exits.count {
+        for bin in exits.indices {
             if admissions[bin] > 0 { lastAdmission = bin }
-            // Nobody admitted within a visit's reach: nothing expected, nothing to weigh.
             guard bin - lastAdmission < kernel else { continue }
-            var mean = 1e-6
-            for k in 0..<min(kernel, bin + 1) where admissions[bin - k] > 0 { mean += admissions[bin - k] * ends[k] }
-            total += exits[bin] * Double.log(mean) - mean
+            let expected = mean[bin] + 1e-6
+            total += exits[bin] * Double.log(expected) - expected
         }
         return total
     }
