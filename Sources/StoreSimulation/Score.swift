@@ -83,9 +83,9 @@ public struct Score: Sendable {
             let error = (told.point - waited).secondsValue
             errors.append(abs(error))
             bias += error
-            if told.low < told.point || told.point < told.high {
+            if told.isToldAsRange {
                 ranged += 1
-                if told.low <= waited && waited <= told.high { inside += 1 }
+                if told.holds(waited) { inside += 1 }
             }
         }
         guard !errors.isEmpty else {

@@ -73,7 +73,9 @@ import Testing
             #expect(value("clup_wait_estimate_error_seconds_sum") == 300)
             #expect(value("clup_wait_estimate_error_seconds_bucket", le: "30") == 1)
             #expect(value("clup_wait_estimate_error_seconds_bucket", le: "300") == 2)
-            #expect(value("clup_wait_estimate_in_range_total") == 1)
+            // A001 was told no range (a wait of 0); A002's range (8–12 min) missed its 5-minute wait.
+            #expect(value("clup_wait_estimate_ranged_total") == 1)
+            #expect(value("clup_wait_estimate_in_range_total") == 0)
         } catch {
             await server.stop()
             throw error

@@ -194,8 +194,11 @@ struct StoreConsole {
                 "median": ConsoleView.minutes(accuracy.medianAbsErrorSeconds, strings),
                 "p90": ConsoleView.minutes(accuracy.p90AbsErrorSeconds, strings),
                 "within3": "\(Int((accuracy.within3Minutes * 100).rounded())) %",
-                "inRange": strings.format("console.in_range_of", Int((accuracy.rangeCoverage * 100).rounded()))
-                    .replacingOccurrences(of: "{target}", with: "\(Int((accuracy.targetCoverage * 100).rounded()))"),
+                "inRange": accuracy.rangeCoverage.map { coverage in
+                    strings.format("console.in_range_of", Int((coverage * 100).rounded()))
+                        .replacingOccurrences(of: "{target}", with: "\(Int((accuracy.targetCoverage * 100).rounded()))")
+                        .replacingOccurrences(of: "{r}", with: "\(accuracy.ranged)")
+                } ?? strings["console.no_ranges"],
                 "worstHour": accuracy.worstHour.map { hour in
                     strings.format("console.worst_hour_at", text: String(format: "%02d:00", hour))
                         .replacingOccurrences(

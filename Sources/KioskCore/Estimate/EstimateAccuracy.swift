@@ -8,8 +8,11 @@ public struct EstimateAccuracy: Sendable, Equatable, Codable {
     public var p90AbsErrorSeconds: Int
     /// Share told within ±3 minutes of the actual wait.
     public var within3Minutes: Double
-    /// Share whose told range held the actual wait.
-    public var rangeCoverage: Double
+    /// Of the tickets told a range (``WaitRange/isToldAsRange``), how many, and the share whose range held the
+    /// actual wait (nil when none was: a store with no line tells waits of 0, and a range about them would hold
+    /// every time — a figure the target cannot be read against).
+    public var ranged: Int
+    public var rangeCoverage: Double?
     /// The share the range is meant to hold (``RangeCalibration/coverage``).
     public var targetCoverage: Double = RangeCalibration.coverage
     /// The hour of the day (the store's, 0–23, when the tickets joined) whose tickets were told worst (the
@@ -42,7 +45,8 @@ public struct EstimateAccuracy: Sendable, Equatable, Codable {
         medianAbsErrorSeconds = Int(errors[errors.count / 2])
         p90AbsErrorSeconds = Int(errors[min(errors.count * 9 / 10, errors.count - 1)])
         within3Minutes = Double(errors.count { $0 <= 180 }) / Double(errors.count)
-        let held = pairs.count { $0.told.holds($0.waited) }
-        rangeCoverage = Double(held) / Double(pairs.count)
+        let ranged = pairs.filter(\.told.isToldAsRange)
+        self.ranged = ranged.count
+        rangeCoverage = ranged.isEmpty ? nil : Double(ranged.count { $0.told.holds($0.waited) }) / Double(ranged.count)
     }
 }

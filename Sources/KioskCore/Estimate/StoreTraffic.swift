@@ -91,9 +91,9 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
     }
 
     /// Takes a scored ticket: told `told` when it joined, called after `waited` (at `time`). A ticket told no
-    /// range (a place free when it joined) says nothing of the range.
+    /// range (a place free when it joined, a wait told as 0 minutes) says nothing of the range.
     public mutating func observe(scored told: WaitRange, waited: Duration, at time: Timestamp) {
-        guard told.low < told.high else { return }
+        guard told.isToldAsRange else { return }
         let group = RangeCalibration.group(of: told.point)
         let bin = RangeCalibration.bin(point: told.point, waited: waited)
         count(time) { day, _ in
@@ -174,7 +174,13 @@ extension StoreTraffic.Day {
             try c.decodeIfPresent([Int].self, forKey: .appExpiredByWait).flatMap {
                 $0.count == bins ? $0 : nil
             } ?? appExpiredByWait
-        scored = try c.decodeIfPresent([[Int]].self, forKey: .scored) ?? []
+        // Counted in other bins by a server of an earlier version: not read as these (the range starts again
+        // from the model's spread, and the store's own days fill it anew).
+        scored =
+            try c.decodeIfPresent([[Int]].self, forKey: .scored).flatMap { groups in
+                groups.count == RangeCalibration.edges.count + 1
+                    && groups.allSatisfy { $0.count == RangeCalibration.binCount } ? groups : nil
+            } ?? []
         appDelays = try c.decode([Int].self, forKey: .appDelays)
         plannedAppDelays = try c.decode([Int].self, forKey: .plannedAppDelays)
         paperDelays = try c.decode([Int].self, forKey: .paperDelays)

@@ -179,6 +179,11 @@ public struct WaitRange: Sendable, Hashable {
         return (minutes, low.minutesRoundedUp...high.minutesRoundedUp)
     }
 
+    /// Whether a range is told with it (``shownMinutes(point:low:high:)``): its share held is what the pages
+    /// state ("8 times in 10"), so it is measured over these alone — a wait told 0 with a range of seconds about
+    /// it, in a store with no line, holds nearly every time and is no range anyone was shown.
+    public var isToldAsRange: Bool { Self.shownMinutes(point: point, low: low, high: high).range != nil }
+
     /// Whether `waited` fell inside the range, to the second a wait is told in.
     public func holds(_ waited: Duration) -> Bool {
         low - .seconds(1) < waited && waited < high + .seconds(1)

@@ -29,7 +29,7 @@ extension WaitModel {
         let late = days.reduce(0.0) { $0 + Double(min($1.cameAfterWindow, $1.expired)) }
         model.cameAfterWindow = min((late + priorCalls * prior.cameAfterWindow) / (called + priorCalls), model.noShow)
         model.neverCame = model.noShow - model.cameAfterWindow
-        model.appNoShowByWait = noShowByWait(days, overall: model.noShow)
+        model.appNoShowByWait = noShowByWait(days, overall: model.noShow, never: model.neverCame)
         // Bookings: the calls and expiries that are not app tickets'.
         let appCalled = days.reduce(0) { $0 + $1.appCalledByWait.reduce(0, +) }
         let appExpired = days.reduce(0) { $0 + $1.appExpiredByWait.reduce(0, +) }
@@ -57,12 +57,16 @@ extension WaitModel {
         return model
     }
 
-    /// Called app tickets that weigh as much as the overall share in one bin of waits.
+    /// Called app tickets that weigh as much as the prior share in one bin of waits.
     public static let priorCallsByWait = 10.0
 
-    /// The no-show share of app tickets by their wait when called, each bin blended with the overall share by
-    /// weight of evidence (a bin the store's log barely shows says what the store as a whole does).
-    static func noShowByWait(_ days: some Collection<StoreTraffic.Day>, overall: Double) -> [Double] {
+    /// The no-show share of app tickets by their wait when called, each bin blended by weight of evidence with
+    /// what a bin the store's log barely shows would most likely say: under ``plannedWait``, the store's overall
+    /// share; from it on, `never` — the share that never came —, since a holder who waited that long had time to
+    /// come, and what is left of its no-shows is those who never come at all. (The overall share, in a store whose
+    /// holders live farther than its call window lasts, is mostly holders told a short wait: it rolled the first
+    /// long line such a store ever had as if most of it would vanish.)
+    static func noShowByWait(_ days: some Collection<StoreTraffic.Day>, overall: Double, never: Double) -> [Double] {
         let bins = noShowWaitEdges.count + 1
         var called = [Double](repeating: 0, count: bins)
         var expired = [Double](repeating: 0, count: bins)
@@ -72,7 +76,11 @@ extension WaitModel {
                 expired[bin] += Double(day.appExpiredByWait[bin])
             }
         }
-        return (0..<bins).map { (expired[$0] + priorCallsByWait * overall) / (called[$0] + priorCallsByWait) }
+        let planned = plannedWait.minutes
+        return (0..<bins).map { bin in
+            let prior = bin > 0 && noShowWaitEdges[bin - 1] >= planned ? never : overall
+            return (expired[bin] + priorCallsByWait * prior) / (called[bin] + priorCallsByWait)
+        }
     }
 
     /// Shares of delay bins from the days' histograms, blended with the prior's shares.
