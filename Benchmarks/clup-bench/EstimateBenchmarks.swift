@@ -7,32 +7,34 @@ import StoreSimulation
 /// Goals (issue 31): clup MAE ÷ oracle MAE ≤ 1.2 and clup ahead of every other baseline in every scenario, the
 /// told range holding the actual wait 75–90% of the time, clup computed in ≤ 50 µs a ticket.
 enum EstimateBenchmarks {
-    /// The named scenarios of `directory`, then `drawn` stores drawn at random (seeds 1…`drawn`), simulated on
-    /// every core, each store's table printed as it ends; then the named scenarios' summary and the drawn
-    /// stores' distribution.
+    /// The named scenarios of `directory` one at a time (their µs a ticket is the estimate's cost alone), then
+    /// `drawn` stores drawn at random (seeds 1…`drawn`) on every core, each store's table printed as it ends;
+    /// then the named scenarios' summary and the drawn stores' distribution.
     static func run(scenarios directory: String, drawn: Int) async throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix(".toml") }
             .sorted()
         guard !files.isEmpty else { throw BenchError("no scenario files (*.toml) in \(directory)") }
-        let named = try files.map { try Scenario.load(path: "\(directory)/\($0)") }
-        let stores = named + (drawn > 0 ? (1...UInt64(drawn)).map(Scenario.drawn(seed:)) : [])
+        let scenarios = try files.map { try Scenario.load(path: "\(directory)/\($0)") }
+        let stores = drawn > 0 ? (1...UInt64(drawn)).map(Scenario.drawn(seed:)) : []
         let started = ContinuousClock.now
-        let summaries = try await simulate(stores)
-        print("\n(\(stores.count) stores simulated in \((ContinuousClock.now - started).components.seconds) s)")
-        summary(of: Array(summaries.prefix(named.count)))
-        if drawn > 0 { Self.drawn(Array(summaries.dropFirst(named.count)), seeds: drawn) }
+        let named = try await simulate(scenarios, workers: 1)
+        let summaries = try await simulate(stores, workers: max(ProcessInfo.processInfo.activeProcessorCount, 1))
+        print(
+            "\n(\(named.count + stores.count) stores simulated in \((ContinuousClock.now - started).components.seconds) s)"
+        )
+        summary(of: named)
+        if drawn > 0 { Self.drawn(summaries, seeds: drawn) }
     }
 
-    /// Every store's score, in `stores`' order: as many at once as the machine has cores (a store's simulation
-    /// is one task), each store's table printed when it ends.
-    static func simulate(_ stores: [Scenario]) async throws -> [Score.Summary] {
+    /// Every store's score, in `stores`' order: `workers` at once (a store's simulation is one task), each
+    /// store's table printed when it ends.
+    static func simulate(_ stores: [Scenario], workers: Int) async throws -> [Score.Summary] {
         let logger = {
             var logger = Logger(label: "clup-bench.estimate")
             logger.logLevel = .warning
             return logger
         }()
-        let workers = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         var results = [Score.Summary?](repeating: nil, count: stores.count)
         try await withThrowingTaskGroup(of: (Int, Score.Summary).self) { group in
             var next = 0

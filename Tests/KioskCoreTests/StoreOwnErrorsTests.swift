@@ -146,4 +146,24 @@ import Testing
         let held = Double(fresh.count { WaitRange(point: .minutes(40), low: range.low, high: range.high).holds($0) })
         #expect((0.72...0.88).contains(held / 400), "held \(held) of 400: \(range)")
     }
+
+    /// A day kept by a server whose errors were counted in other bins (61 a group) is not read as these: its
+    /// histograms are dropped, the rest of the day is kept.
+    @Test func errorsCountedInOtherBinsAreNotMisread() throws {
+        var day = StoreTraffic.Day()
+        day.called = 7
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(day)) as! [String: Any]
+        json["scored"] = Array(repeating: Array(repeating: 1, count: 61), count: RangeCalibration.edges.count + 1)
+        let old = try JSONDecoder().decode(StoreTraffic.Day.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(old.scored.isEmpty && old.called == 7)
+        json["scored"] = Array(
+            repeating: Array(repeating: 1, count: RangeCalibration.binCount),
+            count: RangeCalibration.edges.count + 1
+        )
+        let current = try JSONDecoder().decode(
+            StoreTraffic.Day.self,
+            from: JSONSerialization.data(withJSONObject: json)
+        )
+        #expect(current.scored.count == RangeCalibration.edges.count + 1)
+    }
 }
