@@ -63,6 +63,9 @@ import Testing
         // A001 was told 0 with no range; of the two told one (10 min, 8–12; 1 min, 1–2), V001's held its wait.
         #expect(accuracy.ranged == 2)
         #expect(accuracy.rangeCoverage == 0.5)
+        // A day of a store with no line: every wait told 0, no range told, no share made up.
+        let quiet = try #require(EstimateAccuracy([(told: WaitRange.zero, waited: Duration.zero)]))
+        #expect(quiet.ranged == 0 && quiet.rangeCoverage == nil)
         #expect(report.meanEstimateSeconds == 220)
         #expect(report.meanWaitSeconds == 753)
         #expect(report.toldAndWaited.map(\.told) == [0, 600, 60])
