@@ -126,9 +126,85 @@ import Testing
             if n == 0 { queue.apply(event(.ticketAdmitted(t.id, door: "d"), at: now - .seconds(580))) }
         }
         let told = estimator.wait(position: 1, in: queue, at: now)
-        if let calibrated = calibration.range(about: told.point) {
-            #expect(told.low == min(calibrated.low, told.point) && told.high == max(calibrated.high, told.point))
+        let calibrated = try! #require(calibration.range(about: told.point))
+        // Moved out as far as those 400 tickets, every one beyond its told range, moved the high end.
+        #expect(model.rangeShift.high == RangeShift.bounds.upperBound)
+        let shifted = model.rangeShift.applied(
+            to: WaitRange(point: told.point, low: calibrated.low, high: calibrated.high)
+        )
+        #expect(told.low == shifted.low && told.high == shifted.high && told.high > calibrated.high)
+    }
+
+    /// A day unlike those the range was calibrated on (waits fall beyond its high end more than half the time):
+    /// the shift moves the told range's ends with every scored ticket until it holds four in five again, and back
+    /// when the days settle — where the calibrated range alone would hold two in five.
+    @Test func aDayUnlikeTheCalibratedOnesMovesTheRangeUntilItHolds() {
+        let calibrated = WaitRange(point: .minutes(40), low: .minutes(36), high: .minutes(44))
+        var shift = RangeShift()
+        var u = 0.0
+        /// Spread evenly over `minutes` (a golden-ratio sequence: the same every run).
+        func wait(_ minutes: ClosedRange<Double>) -> Duration {
+            u = (u + 0.618_033_988_75).truncatingRemainder(dividingBy: 1)
+            return .minutes(minutes.lowerBound + u * (minutes.upperBound - minutes.lowerBound))
         }
+        func held(_ tickets: Int, _ minutes: ClosedRange<Double>) -> (shifted: Double, calibrated: Double) {
+            var shifted = 0
+            var alone = 0
+            for _ in 0..<tickets {
+                let told = shift.applied(to: calibrated)
+                let waited = wait(minutes)
+                if told.holds(waited) { shifted += 1 }
+                if calibrated.holds(waited) { alone += 1 }
+                shift.track(told: told, waited: waited)
+            }
+            return (Double(shifted) / Double(tickets), Double(alone) / Double(tickets))
+        }
+        _ = held(1_000, 35...55)
+        let slow = held(1_000, 35...55)
+        #expect((0.75...0.85).contains(slow.shifted), "held \(slow.shifted), shift \(shift)")
+        #expect(slow.calibrated < 0.45)
+        #expect(shift.high > 0.1)
+        // The days settle to within two minutes of the point: the ends come back in.
+        _ = held(3_000, 38...42)
+        let calm = held(1_000, 38...42)
+        #expect((0.75...0.85).contains(calm.shifted), "held \(calm.shifted), shift \(shift)")
+        #expect(shift.high < 0 && shift.low < 0)
+        // A call that is certain gets no range; a shift out of bounds (a damaged peer's) is brought within.
+        let certain = WaitRange(point: .minutes(3), low: .minutes(3), high: .minutes(3))
+        #expect(RangeShift(low: 1, high: 1).applied(to: certain) == certain)
+        #expect(
+            RangeShift(low: -9, high: 9)
+                == RangeShift(low: RangeShift.bounds.lowerBound, high: RangeShift.bounds.upperBound)
+        )
+    }
+
+    /// The shift lives across days in the store's kept traffic; traffic kept before it starts unshifted, and a
+    /// shift out of bounds in a model a kiosk receives is brought within them.
+    @Test func theShiftIsKeptAndReadBack() throws {
+        var traffic = StoreTraffic()
+        let now = Timestamp(milliseconds: 1_800_000_000_000)
+        let told = WaitRange(point: .minutes(20), low: .minutes(15), high: .minutes(25))
+        for _ in 0..<50 { traffic.observe(scored: told, waited: .minutes(30), at: now) }
+        #expect(traffic.rangeShift.high > 0.4)
+        let kept = try JSONDecoder().decode(StoreTraffic.self, from: JSONEncoder().encode(traffic))
+        #expect(kept == traffic)
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(traffic)) as! [String: Any]
+        json["rangeShift"] = nil
+        let old = try JSONDecoder().decode(StoreTraffic.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(old.rangeShift == RangeShift() && old.days == traffic.days)
+        // A wait told as 0 (no range shown) moves nothing.
+        var quiet = StoreTraffic()
+        quiet.observe(scored: .zero, waited: .minutes(5), at: now)
+        #expect(quiet.rangeShift == RangeShift())
+        var model =
+            try JSONSerialization.jsonObject(
+                with: JSONEncoder().encode(WaitModel.prior(averageVisit: .minutes(20)))
+            ) as! [String: Any]
+        model["rangeShift"] = ["low": -40.0, "high": 1e300]
+        let received = try JSONDecoder().decode(WaitModel.self, from: JSONSerialization.data(withJSONObject: model))
+        #expect(
+            received.rangeShift == RangeShift(low: RangeShift.bounds.lowerBound, high: RangeShift.bounds.upperBound)
+        )
     }
 
     /// A store told to within 3 %: its range is as narrow as its errors, and holds four in five waits — not all

@@ -36,6 +36,8 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
     }
 
     public private(set) var days: [Int64: Day] = [:]
+    /// The told range's ends as the scored tickets moved them, across days (``RangeShift``).
+    public private(set) var rangeShift = RangeShift()
 
     public init() {}
 
@@ -94,6 +96,7 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
     /// range (a place free when it joined, a wait told as 0 minutes) says nothing of the range.
     public mutating func observe(scored told: WaitRange, waited: Duration, at time: Timestamp) {
         guard told.isToldAsRange else { return }
+        rangeShift.track(told: told, waited: waited)
         let group = RangeCalibration.group(of: told.point)
         let bin = RangeCalibration.bin(point: told.point, waited: waited)
         count(time) { day, _ in
@@ -146,6 +149,17 @@ extension UInt16 {
     /// Adds one, staying at the largest value rather than wrapping.
     mutating func saturatingIncrement() {
         if self < .max { self += 1 }
+    }
+}
+
+extension StoreTraffic {
+    private enum CodingKeys: String, CodingKey { case days, rangeShift }
+
+    /// Traffic kept by a server before the range's shift starts unshifted.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        days = try c.decode([Int64: Day].self, forKey: .days)
+        rangeShift = try c.decodeIfPresent(RangeShift.self, forKey: .rangeShift) ?? RangeShift()
     }
 }
 

@@ -41,6 +41,7 @@ extension WaitModel {
             traffic.days.map { (Int(today - $0.key), $0.value.scored) }.filter { !$0.1.isEmpty }
         )
         model.calibration = calibration.groups.contains { $0 != nil } ? calibration : nil
+        model.rangeShift = traffic.rangeShift
         model.appDelay = delayShares(days.map(\.appDelays), prior: prior.appDelay)
         model.paperDelay = delayShares(days.map(\.paperDelays), prior: prior.paperDelay)
         model.plannedAppDelay = delayShares(days.map(\.plannedAppDelays), prior: prior.plannedAppDelay)

@@ -22,6 +22,8 @@ public struct WaitModel: Sendable, Hashable, Codable {
     public var bookingNoShow: Double
     /// The told range as the store's own scored tickets put it (nil until it has some: the model's own range).
     public var calibration: RangeCalibration?
+    /// How far the told range's ends are moved while the store's days go unlike those it was calibrated on.
+    public var rangeShift: RangeShift
     /// How long a called ticket that came took to reach the door: shares of ``delayBinSeconds`` bins from 0.
     public var appDelay: [Double]
     public var paperDelay: [Double]
@@ -48,6 +50,7 @@ public struct WaitModel: Sendable, Hashable, Codable {
         paperDelay: [Double] = [1],
         plannedAppDelay: [Double]? = nil,
         calibration: RangeCalibration? = nil,
+        rangeShift: RangeShift = RangeShift(),
         cameAfterWindow: Double = 0,
         days: Int = 0,
         admissions: Int = 0,
@@ -64,6 +67,7 @@ public struct WaitModel: Sendable, Hashable, Codable {
         self.paperDelay = Self.normalised(paperDelay)
         self.plannedAppDelay = Self.normalised(plannedAppDelay ?? appDelay)
         self.calibration = calibration
+        self.rangeShift = rangeShift
         self.days = days
         self.admissions = admissions
         self.computedAt = computedAt
@@ -84,12 +88,12 @@ public struct WaitModel: Sendable, Hashable, Codable {
 extension WaitModel {
     private enum CodingKeys: String, CodingKey {
         case visit, noShow, appNoShowByWait, appDelay, paperDelay, plannedAppDelay, calibration, days, admissions
-        case computedAt, cameAfterWindow, bookingNoShow
+        case computedAt, cameAfterWindow, bookingNoShow, rangeShift
     }
 
     /// A model from a server of an earlier version has no ``plannedAppDelay`` (its app delay serves for both)
     /// nor ``appNoShowByWait`` (its no-show share serves for every wait) nor ``bookingNoShow`` (the same)
-    /// nor ``calibration`` nor ``cameAfterWindow`` (none told apart).
+    /// nor ``calibration`` nor ``rangeShift`` nor ``cameAfterWindow`` (none told apart).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -103,6 +107,7 @@ extension WaitModel {
             plannedAppDelay: try c.decodeIfPresent([Double].self, forKey: .plannedAppDelay),
             calibration: try c.decodeIfPresent(RangeCalibration.self, forKey: .calibration)
                 .flatMap { $0.groups.count == RangeCalibration.edges.count + 1 ? $0 : nil },
+            rangeShift: try c.decodeIfPresent(RangeShift.self, forKey: .rangeShift) ?? RangeShift(),
             cameAfterWindow: try c.decodeIfPresent(Double.self, forKey: .cameAfterWindow) ?? 0,
             days: try c.decode(Int.self, forKey: .days),
             admissions: try c.decode(Int.self, forKey: .admissions),
