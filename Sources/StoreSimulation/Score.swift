@@ -168,6 +168,7 @@ public struct Score: Sendable {
                     "appDelayMinutes": Self.meanMinutes(model.appDelay),
                     "plannedAppDelayMinutes": Self.meanMinutes(model.plannedAppDelay),
                     "paperDelayMinutes": Self.meanMinutes(model.paperDelay), "bookingNoShow": model.bookingNoShow,
+                    "rangeShift": model.rangeShift.widths.max() ?? 0,
                 ]
                 for (bin, share) in model.appNoShowByWait.enumerated() { learnt[Self.waitBinName(bin)] = share }
                 return learnt

@@ -43,6 +43,10 @@ public enum SummaryTable {
                     "  learnt app places left unused (never came or after the window) by minutes waited when called: "
                         + byWait.joined(separator: ", ")
                         + String(format: "; bookings' %.0f%%", (summary.learnt["bookingNoShow"] ?? 0) * 100)
+                        + String(
+                            format: "; calibrated range's ends moved out ×%.2f",
+                            exp(summary.learnt["rangeShift"] ?? 0)
+                        )
                 )
             }
             lines.append("  estimator       MAE   p90 |err|  within 3 min    bias   in range   µs/ticket")

@@ -127,19 +127,19 @@ import Testing
         }
         let told = estimator.wait(position: 1, in: queue, at: now)
         let calibrated = try! #require(calibration.range(about: told.point))
-        // Moved out as far as those 400 tickets, every one beyond its told range, moved the high end.
-        #expect(model.rangeShift.high == RangeShift.bounds.upperBound)
-        let shifted = model.rangeShift.applied(
-            to: WaitRange(point: told.point, low: calibrated.low, high: calibrated.high)
-        )
-        #expect(told.low == shifted.low && told.high == shifted.high && told.high > calibrated.high)
+        #expect(told.low == min(calibrated.low, told.point) && told.high == max(calibrated.high, told.point))
+        // Those 400 were told before their group was calibrated (no earlier day had scored it): they do not move
+        // the calibrated range's ends.
+        #expect(model.rangeShift == RangeShift())
     }
 
     /// A day unlike those the range was calibrated on (waits fall beyond its high end more than half the time):
-    /// the shift moves the told range's ends with every scored ticket until it holds four in five again, and back
-    /// when the days settle — where the calibrated range alone would hold two in five.
+    /// the shift widens the told range with every scored ticket until it holds four in five again, and narrows it
+    /// when the days settle — where the calibrated range alone would hold two in five. Each group of told waits
+    /// has its own: a store's short waits may be told well while its long ones run long.
     @Test func aDayUnlikeTheCalibratedOnesMovesTheRangeUntilItHolds() {
         let calibrated = WaitRange(point: .minutes(40), low: .minutes(36), high: .minutes(44))
+        let group = RangeCalibration.group(of: calibrated.point)
         var shift = RangeShift()
         var u = 0.0
         /// Spread evenly over `minutes` (a golden-ratio sequence: the same every run).
@@ -163,19 +163,19 @@ import Testing
         let slow = held(1_000, 35...55)
         #expect((0.75...0.85).contains(slow.shifted), "held \(slow.shifted), shift \(shift)")
         #expect(slow.calibrated < 0.45)
-        #expect(shift.high > 0.1)
-        // The days settle to within two minutes of the point: the ends come back in.
+        #expect(shift.widths[group] > 0.1)
+        #expect(shift.widths.enumerated().allSatisfy { $0.offset == group || $0.element == 0 })
+        // The days settle to within two minutes of the point: the range narrows again.
         _ = held(3_000, 38...42)
         let calm = held(1_000, 38...42)
         #expect((0.75...0.85).contains(calm.shifted), "held \(calm.shifted), shift \(shift)")
-        #expect(shift.high < 0 && shift.low < 0)
+        #expect(shift.widths[group] < 0)
         // A call that is certain gets no range; a shift out of bounds (a damaged peer's) is brought within.
         let certain = WaitRange(point: .minutes(3), low: .minutes(3), high: .minutes(3))
-        #expect(RangeShift(low: 1, high: 1).applied(to: certain) == certain)
-        #expect(
-            RangeShift(low: -9, high: 9)
-                == RangeShift(low: RangeShift.bounds.lowerBound, high: RangeShift.bounds.upperBound)
-        )
+        #expect(RangeShift(widths: Array(repeating: 1, count: 10)).applied(to: certain) == certain)
+        let bounded = RangeShift(widths: [-9, 9, .nan] + Array(repeating: 0, count: 7)).widths
+        #expect(bounded.prefix(3) == [RangeShift.bounds.lowerBound, RangeShift.bounds.upperBound, 0])
+        #expect(RangeShift(widths: [1, 2]) == RangeShift(), "a list of other groups is not read as these")
     }
 
     /// The shift lives across days in the store's kept traffic; traffic kept before it starts unshifted, and a
@@ -184,8 +184,17 @@ import Testing
         var traffic = StoreTraffic()
         let now = Timestamp(milliseconds: 1_800_000_000_000)
         let told = WaitRange(point: .minutes(20), low: .minutes(15), high: .minutes(25))
+        let group = RangeCalibration.group(of: told.point)
+        // Yesterday calibrated the group (its own tickets did not move the shift: told before it was); today's
+        // waits fall beyond the high end.
+        for _ in 0..<40 { traffic.observe(scored: told, waited: .minutes(20), at: now - .seconds(86_400)) }
+        #expect(traffic.rangeShift == RangeShift())
         for _ in 0..<50 { traffic.observe(scored: told, waited: .minutes(30), at: now) }
-        #expect(traffic.rangeShift.high > 0.4)
+        #expect(traffic.rangeShift.widths[group] > 0.3)
+        let model = WaitModel.learn(traffic, prior: .prior(averageVisit: .minutes(20)), now: now)
+        let shifted = try #require(model.calibratedRange(about: .minutes(20)))
+        let alone = try #require(model.calibration?.range(about: .minutes(20)))
+        #expect(shifted.high > alone.high + .minutes(5))
         let kept = try JSONDecoder().decode(StoreTraffic.self, from: JSONEncoder().encode(traffic))
         #expect(kept == traffic)
         var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(traffic)) as! [String: Any]
@@ -196,15 +205,13 @@ import Testing
         var quiet = StoreTraffic()
         quiet.observe(scored: .zero, waited: .minutes(5), at: now)
         #expect(quiet.rangeShift == RangeShift())
-        var model =
+        var sent =
             try JSONSerialization.jsonObject(
                 with: JSONEncoder().encode(WaitModel.prior(averageVisit: .minutes(20)))
             ) as! [String: Any]
-        model["rangeShift"] = ["low": -40.0, "high": 1e300]
-        let received = try JSONDecoder().decode(WaitModel.self, from: JSONSerialization.data(withJSONObject: model))
-        #expect(
-            received.rangeShift == RangeShift(low: RangeShift.bounds.lowerBound, high: RangeShift.bounds.upperBound)
-        )
+        sent["rangeShift"] = ["widths": [-40.0, 1e300] + Array(repeating: 0.0, count: 8)]
+        let received = try JSONDecoder().decode(WaitModel.self, from: JSONSerialization.data(withJSONObject: sent))
+        #expect(received.rangeShift.widths.prefix(2) == [RangeShift.bounds.lowerBound, RangeShift.bounds.upperBound])
     }
 
     /// A store told to within 3 %: its range is as narrow as its errors, and holds four in five waits — not all

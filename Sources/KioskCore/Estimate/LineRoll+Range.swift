@@ -1,18 +1,12 @@
 /// The told range of a place in the roll, and the line past the roll's horizon.
 extension LineRoll {
     /// The wait of a place called at `step`: its spread is the count's, turned into time at the pace places free
-    /// then, or the store's own errors' (``RangeCalibration``); either moved as the day's scored tickets moved it
-    /// (``RangeShift``).
+    /// then.
     mutating func range(at step: Int) -> WaitRange {
-        estimator.model.rangeShift.applied(to: unshiftedRange(at: step))
-    }
-
-    private mutating func unshiftedRange(at step: Int) -> WaitRange {
         let point = Self.step * step
-        // The store's own scored tickets, where they say (``RangeCalibration``), else the count's spread.
-        if let calibrated = estimator.model.calibration?.range(about: point + untilStart) {
-            return WaitRange(point: point + untilStart, low: calibrated.low, high: calibrated.high)
-        }
+        // The store's own scored tickets, where they say (``WaitModel/calibratedRange(about:)``), else the
+        // count's spread.
+        if let calibrated = estimator.model.calibratedRange(about: point + untilStart) { return calibrated }
         let spread = countSpread(by: step).squareRoot()
         let pace = freedAround(step)
         let z = WaitEstimator.rangeZ
@@ -76,20 +70,13 @@ extension LineRoll {
     {
         let hold = max(estimator.model.visit.meanMinutes, 1)
         let pace = Double(max(state.capacity, 1)) / hold  // places a minute
+        let horizon = Self.step * WaitEstimator.horizonSteps
         return (index...position).map { n in
-            estimator.model.rangeShift.applied(
-                to: range(behind: n, cumulative: cumulative, demand: demand, called: called, pace: pace)
-            )
+            let behind = max(Double(n - called + 1) + demand - 0.5 - cumulative, 0)
+            let point = horizon + .minutes(behind / pace)
+            if let calibrated = estimator.model.calibratedRange(about: point + untilStart) { return calibrated }
+            let margin = Duration.minutes(WaitEstimator.rangeZ * (behind.squareRoot() + 1) / pace)
+            return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
         }
-    }
-
-    private func range(behind n: Int, cumulative: Double, demand: Double, called: Int, pace: Double) -> WaitRange {
-        let behind = max(Double(n - called + 1) + demand - 0.5 - cumulative, 0)
-        let point = Self.step * WaitEstimator.horizonSteps + .minutes(behind / pace)
-        if let calibrated = estimator.model.calibration?.range(about: point + untilStart) {
-            return WaitRange(point: point + untilStart, low: calibrated.low, high: calibrated.high)
-        }
-        let margin = Duration.minutes(WaitEstimator.rangeZ * (behind.squareRoot() + 1) / pace)
-        return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
     }
 }

@@ -11,7 +11,7 @@ extension RangeCalibration {
         var weighed = [[Double]](repeating: [Double](repeating: 0, count: binCount), count: edges.count + 1)
         var earlier = [Double](repeating: 0, count: edges.count + 1)
         for (age, scored) in days where age < Self.days {
-            let weight = Double.pow(0.5, Double(age) / halfLifeDays)
+            let weight = Self.weight(age: age)
             for (group, histogram) in scored.enumerated() where group < weighed.count {
                 for (bin, count) in histogram.enumerated() where bin < binCount {
                     weighed[group][bin] += weight * Double(count)
@@ -27,6 +27,20 @@ extension RangeCalibration {
                 return Bounds(low: quantile(histogram, tail * total), high: quantile(histogram, (1 - tail) * total))
             }
         )
+    }
+
+    /// How much a scored ticket `age` days old weighs.
+    static func weight(age: Int) -> Double { Double.pow(0.5, Double(age) / halfLifeDays) }
+
+    /// Whether `group` has enough weighed tickets of the days before `day` (its key) to be calibrated on them.
+    static func isCalibrated(_ group: Int, before day: Int64, in days: [Int64: StoreTraffic.Day]) -> Bool {
+        var earlier = 0.0
+        for age in 1..<Self.days {
+            guard let scored = days[day - Int64(age)]?.scored, group < scored.count else { continue }
+            earlier += weight(age: age) * Double(scored[group].reduce(0, +))
+            if earlier >= minimumScored { return true }
+        }
+        return false
     }
 
     /// The error below which `target` of a histogram's weight lies, read linearly inside its bin (in the bins'

@@ -96,8 +96,11 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
     /// range (a place free when it joined, a wait told as 0 minutes) says nothing of the range.
     public mutating func observe(scored told: WaitRange, waited: Duration, at time: Timestamp) {
         guard told.isToldAsRange else { return }
-        rangeShift.track(told: told, waited: waited)
         let group = RangeCalibration.group(of: told.point)
+        // The shift moves calibrated ranges alone: a ticket of a group told the model's own spread (a quiet
+        // store's first long line) says nothing of them.
+        let day = time.milliseconds.floorDivided(by: 86_400_000)
+        if RangeCalibration.isCalibrated(group, before: day, in: days) { rangeShift.track(told: told, waited: waited) }
         let bin = RangeCalibration.bin(point: told.point, waited: waited)
         count(time) { day, _ in
             if day.scored.isEmpty {

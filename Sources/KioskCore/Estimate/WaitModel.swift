@@ -22,7 +22,7 @@ public struct WaitModel: Sendable, Hashable, Codable {
     public var bookingNoShow: Double
     /// The told range as the store's own scored tickets put it (nil until it has some: the model's own range).
     public var calibration: RangeCalibration?
-    /// How far the told range's ends are moved while the store's days go unlike those it was calibrated on.
+    /// How far the calibrated range's ends are moved while the store's days go unlike those it was calibrated on.
     public var rangeShift: RangeShift
     /// How long a called ticket that came took to reach the door: shares of ``delayBinSeconds`` bins from 0.
     public var appDelay: [Double]
@@ -71,6 +71,13 @@ public struct WaitModel: Sendable, Hashable, Codable {
         self.days = days
         self.admissions = admissions
         self.computedAt = computedAt
+    }
+
+    /// The told range about `point` as the store's own scored tickets put it, its ends moved by ``rangeShift``;
+    /// nil where its group has too few (the model's own spread stands, unshifted).
+    public func calibratedRange(about point: Duration) -> WaitRange? {
+        guard let calibrated = calibration?.range(about: point) else { return nil }
+        return rangeShift.applied(to: WaitRange(point: point, low: calibrated.low, high: calibrated.high))
     }
 
     /// The model of a store that has no history: its configured average visit.
