@@ -44,7 +44,7 @@ public enum SummaryTable {
                         + byWait.joined(separator: ", ")
                         + String(format: "; bookings' %.0f%%", (summary.learnt["bookingNoShow"] ?? 0) * 100)
                         + String(
-                            format: "; calibrated range's ends moved out ×%.2f",
+                            format: "; widest group's calibrated range moved out ×%.2f",
                             exp(summary.learnt["rangeShift"] ?? 0)
                         )
                 )

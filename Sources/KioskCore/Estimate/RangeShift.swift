@@ -1,14 +1,14 @@
 import RealModule
 
-/// The calibrated range (``RangeCalibration``) kept at its share while the days go unlike those it was calibrated
-/// on (adaptive conformal inference by quantile tracking): every scored ticket told a calibrated range widens the
-/// range a little when its wait fell outside it (by ``step`` × (1 − ``RangeCalibration/coverage``)) and narrows it
-/// a little when it held (by ``step`` × ``RangeCalibration/coverage``). Where the range holds its share the width
-/// stays put on average; where waits fall outside one time in three (a weekend whose line moves slower than any
-/// weekday the calibration saw), it widens a little with every ticket until the range holds again, and narrows
-/// back when the days settle. Both ends move together, in the log of (wait + 30 s) as ``RangeCalibration`` counts
-/// errors: which side the errors fall on is the calibration's to say, and an end that cannot be missed (a range
-/// from zero; one whose waits all ran long, its low end at the point) would otherwise be moved for ever.
+/// The calibrated range (``RangeCalibration``) kept at its share while the days go unlike those it was calibrated on
+/// (adaptive conformal inference by quantile tracking): every scored ticket told a calibrated range widens the range a
+/// little when its wait fell outside it (by ``step`` × ``RangeCalibration/coverage``) and narrows it a little when it
+/// held (by ``step`` × (1 − ``RangeCalibration/coverage``)). Where the range holds its share the width stays put on
+/// average; where waits fall outside one time in three (a weekend whose line moves slower than any weekday the
+/// calibration saw), it widens a little with every ticket until the range holds again, and narrows back when the days
+/// settle. Both ends move together, in the log of (wait + 30 s) as ``RangeCalibration`` counts errors: which side the
+/// errors fall on is the calibration's to say, and an end that cannot be missed (a range from zero; one whose waits all
+/// ran long, its low end at the point) would otherwise be moved for ever.
 ///
 /// The ticket is judged by the range it was told (the shift already in it), so the shift answers for its own
 /// effect: that is what keeps the long-run share at its target whatever the model and the calibration get wrong.
@@ -27,8 +27,9 @@ public struct RangeShift: Sendable, Hashable {
 
     public init(widths: [Double] = Array(repeating: 0, count: RangeCalibration.edges.count + 1)) {
         let groups = RangeCalibration.edges.count + 1
-        let padded = widths.count == groups ? widths : Array(repeating: 0, count: groups)
-        self.widths = padded.map { min(max($0.isFinite ? $0 : 0, Self.bounds.lowerBound), Self.bounds.upperBound) }
+        // A list of other groups (another version's) is not read as these.
+        let known = widths.count == groups ? widths : Array(repeating: 0, count: groups)
+        self.widths = known.map { min(max($0.isFinite ? $0 : 0, Self.bounds.lowerBound), Self.bounds.upperBound) }
     }
 
     /// Takes a ticket told `told` (a calibrated range, ``WaitRange/isToldAsRange``) that waited `waited` until

@@ -36,7 +36,7 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
     }
 
     public private(set) var days: [Int64: Day] = [:]
-    /// The told range's ends as the scored tickets moved them, across days (``RangeShift``).
+    /// How far the scored tickets moved each group's calibrated range, across days (``RangeShift``).
     public private(set) var rangeShift = RangeShift()
 
     public init() {}
