@@ -6,6 +6,14 @@ struct SimRandom: RandomNumberGenerator {
 
     init(seed: UInt64) { state = seed }
 
+    /// Seeded by `seed` run through SplitMix64's own mixing: seeds 1, 2, 3… start far apart. (Seeded as is,
+    /// seed `n + γ` is seed `n`'s stream one draw on, γ the constant `next()` adds: numbered seeds must not be
+    /// spaced by it, or stores drawn from neighbouring numbers share their parameters.)
+    init(mixing seed: UInt64) {
+        var mixer = SimRandom(seed: seed)
+        state = mixer.next()
+    }
+
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -57,6 +57,21 @@ import Testing
         #expect(abs(learnt - 12) < 2.5, "learnt \(learnt) min")
     }
 
+    /// The drawn stores are forty stores, not twenty pairs (seeded one after another, neighbouring seeds once
+    /// shared their parameters), and none is loaded beyond 1.5 times what it serves at its busiest hour.
+    @Test func drawnStoresAreApartAndServeTheirPeak() {
+        let stores = (1...40).map { Scenario.drawn(seed: UInt64($0)) }
+        #expect(Set(stores.map(\.appShare)).count == 40)
+        #expect(Set(stores.map(\.travelMinutes.lowerBound)).count == 40)
+        #expect(Set(stores.map(\.seed)).count == 40)
+        for store in stores {
+            let served = Double(store.capacity) * 60 / store.meanVisitMinutes
+            let busiest = store.perHour.flatMap { $0 }.max() ?? 0
+            #expect(busiest <= 1.5 * served + 1e-9, "\(store.name): \(busiest) an hour, serves \(served)")
+            #expect(busiest >= 0.5 * served, "\(store.name): \(busiest) an hour, serves \(served)")
+        }
+    }
+
     /// The queue-length baseline: average visit × the admissions to wait for ÷ capacity.
     @Test func theQueueLengthBaseline() {
         let estimate = QueueLengthEstimate(averageVisit: .seconds(20 * 60), capacity: 10)
