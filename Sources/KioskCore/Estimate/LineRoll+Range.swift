@@ -49,6 +49,7 @@ extension LineRoll {
 
     /// Places freed per step around `step` (over ten minutes).
     mutating func freedAround(_ step: Int) -> Double {
+        schedulePending()
         let window = steps(.seconds(300))
         let from = max(step - window, 0)
         let to = min(step + window, freeing.count - 1)

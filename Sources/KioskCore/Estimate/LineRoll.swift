@@ -22,9 +22,16 @@ struct LineRoll {
     /// Today's admissions by how many steps ago they were (who may still be inside), and the share of them
     /// inside now.
     var insiders: [(elapsed: Int, count: Double)] = []
+    /// The same by every step ago, those of no admission zero (``insidersLeaving(in:)``'s dot product).
+    var insidersByElapsed: [Double] = []
     var insiderScale = 0.0
     /// ``insidersLeaving(in:)`` of the steps computed so far.
     var insidersFreed: [Double] = []
+    /// Places taken in step `pendingStep` not yet added to ``freeing``, summed by holding time: a big store's
+    /// roll calls several places a step, each adding its whole holding time (hundreds of steps) to `freeing`;
+    /// those of one kind add it once (``pend(_:_:at:scale:)``). Added before any step is read.
+    var pending: [(kind: HoldKind, pmf: [Double], scale: Double)] = []
+    var pendingStep = 0
 
     /// A place holder: from step `from` it frees its place per `pmf` (probability per step), having held it
     /// `elapsed` steps already (its chances are those beyond), with weight `weight`.
@@ -207,6 +214,7 @@ struct LineRoll {
 
     /// The places those called are expected to free in `step`.
     mutating func freed(in step: Int) -> Double {
+        schedulePending()
         counted = max(counted, step)
         return step < freeing.count ? freeing[step] : 0
     }
@@ -232,24 +240,39 @@ struct LineRoll {
         }
         if stillIn > 1e-6 {
             insiderScale = inside / stillIn
+            insidersByElapsed = byElapsed
         } else {
             // Inside for longer than visits last (a missed exit, or no admission seen today): as if halfway.
-            insiders = [(steps(.minutes(estimator.model.visit.meanMinutes / 2)), inside / (1 - cdf[0]))]
+            let halfway = steps(.minutes(estimator.model.visit.meanMinutes / 2))
+            insiders = [(halfway, inside / (1 - cdf[0]))]
             insiderScale = 1
+            insidersByElapsed = Array(repeating: 0, count: halfway) + [inside / (1 - cdf[0])]
         }
     }
 
     /// The places the people inside are expected to free in `step` (computed once a step).
     mutating func insidersLeaving(in step: Int) -> Double {
+        let ends = estimator.visitEnds
         while insidersFreed.count <= step {
             let at = insidersFreed.count
-            let cdf = estimator.visitCDF
-            let last = cdf.count - 1
-            var total = 0.0
-            for (elapsed, count) in insiders where elapsed + at < last {
-                total += count * (cdf[min(elapsed + at + 1, last)] - cdf[elapsed + at])
+            // Σ count(elapsed) × P(a visit ends in step elapsed + at): a dot product over contiguous steps, in
+            // four running sums (one would wait on each addition; a long line's roll reads hundreds of steps).
+            let count = max(min(insidersByElapsed.count, ends.count - at), 0)
+            var sums = SIMD4<Double>()
+            insidersByElapsed.withUnsafeBufferPointer { inside in
+                ends.withUnsafeBufferPointer { ends in
+                    var elapsed = 0
+                    while elapsed + 4 <= count {
+                        sums += SIMD4(inside[elapsed..<elapsed + 4]) * SIMD4(ends[elapsed + at..<elapsed + at + 4])
+                        elapsed += 4
+                    }
+                    while elapsed < count {
+                        sums[0] += inside[elapsed] * ends[elapsed + at]
+                        elapsed += 1
+                    }
+                }
             }
-            insidersFreed.append(total * insiderScale)
+            insidersFreed.append(sums.sum() * insiderScale)
         }
         return insidersFreed[step]
     }
@@ -257,7 +280,7 @@ struct LineRoll {
     /// `ticket` takes a place at `step` (having held it `elapsed` steps already): the place is freed as its
     /// delay and visit end, or — for an app ticket or booking that may never come — at the call window's end.
     mutating func hold(_ ticket: Ticket, at step: Int, elapsed: Int, weight: Double = 1) {
-        let (pmf, cdf) = holding(ticket, calledAt: step - elapsed)
+        let (kind, (pmf, cdf)) = holding(ticket, calledAt: step - elapsed)
         var comes = weight
         if ticket.kind != .paper {
             // The chance it never comes, given it has not come in `elapsed` steps: an app ticket's by how long
@@ -275,7 +298,11 @@ struct LineRoll {
         }
         let done = cdf[min(elapsed, cdf.count - 1)]
         let left = max(1 - done, 1e-9)
-        schedule(pmf, from: step, elapsed: elapsed, scale: comes / left)
+        if elapsed == 0 {
+            pend(kind, pmf, at: step, scale: comes / left)
+        } else {
+            schedule(pmf, from: step, elapsed: elapsed, scale: comes / left)
+        }
         holders.append(Holder(from: step, elapsed: elapsed, weight: comes, cdf: cdf))
     }
 
@@ -283,14 +310,17 @@ struct LineRoll {
     /// already summed frees that step's share in the next.
     mutating func schedule(_ pmf: [Double], from: Int, elapsed: Int, scale: Double) {
         guard elapsed < pmf.count, from < freeing.count else { return }
-        let late = from <= counted
         let end = min(pmf.count - elapsed, freeing.count - from)
+        // The first step's share apart, so that the rest is one loop without a branch (the compiler vectorizes
+        // it: this loop is most of a long line's roll).
+        let first = from <= counted ? from + 1 : from
+        if first < freeing.count { freeing[first] += scale * pmf[elapsed] }
+        guard end > 1 else { return }
         pmf.withUnsafeBufferPointer { pmf in
             freeing.withUnsafeMutableBufferPointer { freeing in
-                for k in 0..<end {
-                    let at = late && k == 0 ? from + 1 : from + k
-                    if at < freeing.count { freeing[at] += scale * pmf[elapsed + k] }
-                }
+                let source = pmf.baseAddress! + elapsed
+                let target = freeing.baseAddress! + from
+                for k in 1..<end { target[k] += scale * source[k] }
             }
         }
     }
@@ -310,19 +340,47 @@ struct LineRoll {
     /// A ticket's holding time when called at step `calledAt` (negative: before the roll's start): delay to the
     /// door, then the visit (a booking's own expected visit, R20; an app ticket that waited long enough to plan
     /// its trip, the planned delay).
-    func holding(_ ticket: Ticket, calledAt: Int) -> WaitEstimator.Hold {
+    func holding(_ ticket: Ticket, calledAt: Int) -> (HoldKind, WaitEstimator.Hold) {
         switch ticket.kind {
         case .paper:
-            return estimator.paperHold
+            return (.paper, estimator.paperHold)
         case .booking:
             if let minutes = ticket.slot?.expectedVisitMinutes, minutes > 0 {
-                return estimator.bookingHold(minutes: minutes)
+                return (.booking(minutes: minutes), estimator.bookingHold(minutes: minutes))
             }
-            return estimator.appHold
+            return (.app, estimator.appHold)
         case .app:
             let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
-            return state.hadTimeToPlanTrip(ticket.id, calledAt: call) ? estimator.plannedAppHold : estimator.appHold
+            return state.hadTimeToPlanTrip(ticket.id, calledAt: call)
+                ? (.plannedApp, estimator.plannedAppHold) : (.app, estimator.appHold)
         }
+    }
+
+    /// Which of the estimator's holding times a place is held for (``holding(_:calledAt:)``).
+    enum HoldKind: Equatable {
+        case paper, app, plannedApp
+        case booking(minutes: Int)
+    }
+
+    /// A place taken at `step` from its start (held no step yet), freed per `pmf` × `scale`: summed with the
+    /// step's others of its kind until a step is read.
+    mutating func pend(_ kind: HoldKind, _ pmf: [Double], at step: Int, scale: Double) {
+        if step != pendingStep {
+            schedulePending()
+            pendingStep = step
+        }
+        if let index = pending.firstIndex(where: { $0.kind == kind }) {
+            pending[index].scale += scale
+        } else {
+            pending.append((kind, pmf, scale))
+        }
+    }
+
+    /// Adds the pending places to ``freeing`` (before a step is read: ``freed(in:)``, ``freedAround(_:)``).
+    mutating func schedulePending() {
+        guard !pending.isEmpty else { return }
+        for hold in pending { schedule(hold.pmf, from: pendingStep, elapsed: 0, scale: hold.scale) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     static func cdf(_ pmf: [Double]) -> [Double] {

@@ -30,6 +30,8 @@ public struct WaitEstimator: Sendable {
     /// The visit's CDF on the grid, and each kind's holding time (delay to the door, then the visit); an app
     /// ticket called after ``WaitModel/plannedWait`` in line has its own delay.
     let visitCDF: [Double]
+    /// The visit's chance of ending in each step of the grid (``visitCDF``'s differences, untrimmed).
+    let visitEnds: [Double]
     let appHold: Hold
     let paperHold: Hold
     let plannedAppHold: Hold
@@ -44,7 +46,8 @@ public struct WaitEstimator: Sendable {
         let steps = Self.horizonSteps
         visitCDF = model.visit.cdfGrid(step: Self.step, steps: steps)
         visitReach = (visitCDF.firstIndex { $0 > 1 - 1e-6 } ?? steps) + 1
-        let visitPMF = Self.trimmed(Self.pmf(visitCDF))
+        visitEnds = Self.pmf(visitCDF)
+        let visitPMF = Self.trimmed(visitEnds)
         appHold = Self.hold(delay: model.appDelay, visit: visitPMF)
         paperHold = Self.hold(delay: model.paperDelay, visit: visitPMF)
         plannedAppHold = Self.hold(delay: model.plannedAppDelay, visit: visitPMF)
