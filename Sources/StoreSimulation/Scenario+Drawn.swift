@@ -7,8 +7,9 @@ import KioskCore
 /// - visits log-normal, gamma or exponential, 6–60 minutes on average (at least a quarter of a minute per place:
 ///   at most 240 people an hour through the door), cv 0.2–1.5 (exponential: 1); the manager configured the
 ///   visit ×0.5–×2 off;
-/// - peak load 0.6–1.5 times what the store serves in an hour on its busiest day (a line forms above 1), the
-///   hours shaped by a morning, a noon and an evening peak, weekends 0.6–1.7 times a weekday;
+/// - peak load 0.6–1.5 times what the store serves in an hour on a weekday (a line forms above 1), the hours
+///   shaped by a morning, a noon and an evening peak, weekends 0.6–1.7 times a weekday but at most 1.6 times
+///   what the store serves;
 /// - app holders 0–80 %, bookings 0–30 %, no-shows 0–30 %, journeys to the door from 1 to 40 minutes against a
 ///   call window of 5–20 (both ways);
 /// - half the stores have a rush (1–3 times their capacity more people in one hour of the last week), a third are
@@ -42,9 +43,7 @@ extension Scenario {
         s.noShow = random.uniform(0...0.3)
         let from = random.uniform(1...25)
         s.travelMinutes = from...(from + random.uniform(1...15))
-        // People an hour at the busiest day's peak: the load times what the store serves in an hour. The other
-        // days' peaks are the weekend factor below it (a load above 1.5 all day long is a line that grows for
-        // ever: a store that stops issuing, not one whose waits can be told).
+        // People an hour at a weekday's peak: the load times what the store serves in an hour.
         let served = Double(s.capacity) * 60 / s.meanVisitMinutes
         let peak = served * random.uniform(0.6...1.5)
         let shape = (0..<s.openHours).map { hour -> Double in
@@ -52,10 +51,10 @@ extension Scenario {
             let peaks = [0.25, 0.5, 0.85].map { center in Self.bump(x, center: center, width: 0.12) }
             return 0.35 + 0.65 * (peaks.max() ?? 0)
         }
-        let weekend = random.uniform(0.6...1.7)
+        // A weekend's peak, at most ``busiestLoad`` times what the store serves.
+        let weekendPeak = min(peak * random.uniform(0.6...1.7), served * Self.busiestLoad)
         s.perHour = (0..<7).map { weekday in
-            let factor = (weekday >= 5 ? weekend : 1) / max(weekend, 1)
-            return shape.map { min(peak * $0 * factor, 10_000) }
+            shape.map { min((weekday >= 5 ? weekendPeak : peak) * $0, 10_000) }
         }
         if random.chance(0.5) {
             let day = s.days - 1 - Int(random.uniform(0...6.999))
@@ -77,6 +76,11 @@ extension Scenario {
             + "min, peak \(Int(perHour.flatMap { $0 }.max() ?? 0))/h, \(days) days"
             + (rush.map { ", rush +\(Int($0.people)) on day \($0.day)" } ?? "")
     }
+
+    /// The most people an hour a drawn store's peak brings, in times what it serves an hour: beyond, its line
+    /// grows for hours on end and reaches thousands (a store that would stop issuing tickets), and the oracle's
+    /// forward runs, one a ticket along the whole line, make one store cost more than an hour of the benchmark.
+    static let busiestLoad = 1.6
 
     private static func logUniform(_ range: ClosedRange<Double>, _ random: inout SimRandom) -> Double {
         .exp(random.uniform(.log(range.lowerBound)...(.log(range.upperBound))))
