@@ -158,9 +158,11 @@ import Testing
         let opens = (hour < 10 ? "0" : "") + "\(hour):00"
         let rig = try StationRig(profile: "citizen-ppu-700") {
             $0.store.timeZone = .utc
+            // Open for an hour from two hours on, within the day: from 21:00 on, 23:00 opens until 23:59 (a close
+            // at midnight would come before its opening, and the test died at that hour every evening).
             $0.store.hours = try! StoreHours.daily(
                 open: TimeOfDay(hour: hour, minute: 0),
-                close: TimeOfDay(hour: (hour + 1) % 24, minute: 0)
+                close: hour == 23 ? TimeOfDay(hour: 23, minute: 59) : TimeOfDay(hour: hour + 1, minute: 0)
             )
             $0.voice.languages = [.italian, .english]
         }
