@@ -168,12 +168,17 @@ struct OracleRun {
             settle()
             if line.count <= free { return clock }
             // The next thing that happens: someone leaves, a called holder or a booking comes or runs out of time.
+            // (Each time compared on its own: an array literal of the two, per holder per event, was a third of
+            // a drawn store's benchmark time in allocations.)
             var next = Double.infinity
+            func consider(_ time: Double) { if time > clock { next = min(next, time) } }
             for (i, holder) in line.dropLast().enumerated() where i < free || holder.gone != nil {
-                for time in [holder.at, holder.lost(window: window)] where time > clock { next = min(next, time) }
+                consider(holder.at)
+                consider(holder.lost(window: window))
             }
             for booking in bookings {
-                for time in [booking.at, booking.lost(window: window)] where time > clock { next = min(next, time) }
+                consider(booking.at)
+                consider(booking.lost(window: window))
             }
             if let leaving = departures.peek, leaving <= next {
                 _ = departures.next()
