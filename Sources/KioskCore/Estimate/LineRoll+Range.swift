@@ -40,7 +40,7 @@ extension LineRoll {
         }
         let cdf = estimator.visitCDF
         let last = cdf.count - 1
-        for (elapsed, count) in insiders {
+        for (elapsed, count) in insiders.enumerated() where count > 0 {
             let p = min(insiderScale * (cdf[min(elapsed + step, last)] - cdf[elapsed]), 1)
             variance += count * p * (1 - p)
         }

@@ -19,11 +19,9 @@ struct LineRoll {
     var holders: [Holder] = []
     var settledSpread = 0.0
     var nextSettling = 0
-    /// Today's admissions by how many steps ago they were (who may still be inside), and the share of them
-    /// inside now.
-    var insiders: [(elapsed: Int, count: Double)] = []
-    /// The same by every step ago, those of no admission zero (``insidersLeaving(in:)``'s dot product).
-    var insidersByElapsed: [Double] = []
+    /// Today's admissions by how many steps ago they were, every step (who may still be inside; a step of no
+    /// admission zero, so that ``insidersLeaving(in:)`` is a dot product), and the share of them inside now.
+    var insiders: [Double] = []
     var insiderScale = 0.0
     /// ``insidersLeaving(in:)`` of the steps computed so far.
     var insidersFreed: [Double] = []
@@ -235,18 +233,16 @@ struct LineRoll {
         }
         var stillIn = 0.0
         for (elapsed, count) in byElapsed.enumerated() where count > 0 {
-            insiders.append((elapsed, count))
             stillIn += count * (1 - cdf[elapsed])
         }
         if stillIn > 1e-6 {
+            insiders = byElapsed
             insiderScale = inside / stillIn
-            insidersByElapsed = byElapsed
         } else {
             // Inside for longer than visits last (a missed exit, or no admission seen today): as if halfway.
             let halfway = steps(.minutes(estimator.model.visit.meanMinutes / 2))
-            insiders = [(halfway, inside / (1 - cdf[0]))]
+            insiders = Array(repeating: 0, count: halfway) + [inside / (1 - cdf[0])]
             insiderScale = 1
-            insidersByElapsed = Array(repeating: 0, count: halfway) + [inside / (1 - cdf[0])]
         }
     }
 
@@ -257,9 +253,9 @@ struct LineRoll {
             let at = insidersFreed.count
             // Σ count(elapsed) × P(a visit ends in step elapsed + at): a dot product over contiguous steps, in
             // four running sums (one would wait on each addition; a long line's roll reads hundreds of steps).
-            let count = max(min(insidersByElapsed.count, ends.count - at), 0)
+            let count = max(min(insiders.count, ends.count - at), 0)
             var sums = SIMD4<Double>()
-            insidersByElapsed.withUnsafeBufferPointer { inside in
+            insiders.withUnsafeBufferPointer { inside in
                 ends.withUnsafeBufferPointer { ends in
                     var elapsed = 0
                     while elapsed + 4 <= count {
