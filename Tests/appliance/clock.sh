@@ -19,6 +19,9 @@ if ! dpkg-query -W -f='${Status}' clup-kiosk 2>/dev/null | grep -q 'install ok i
     install -m 0644 /rig/kioskd.toml /etc/kioskd/kioskd.toml
     cat /rig/credential >/etc/kioskd/credential
     systemctl enable --now kioskd.service
+    # timesyncd saves the time every minute (SaveIntervalSec=) and when it stops: stopped first, or the file
+    # comes back while the host waits for the first tickets and boot 2 starts at this boot's time.
+    systemctl stop systemd-timesyncd.service
     rm -f /var/lib/systemd/timesync/clock
     sync
     echo "installed $(dpkg-query -W -f='${Version}' clup-kiosk)" >/rig/install.txt
