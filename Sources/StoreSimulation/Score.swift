@@ -23,6 +23,8 @@ public struct Score: Sendable {
         var ahead: Int
         var told: [Estimator: WaitRange]
         var waited: Duration?
+        /// What the shipped estimate cost for this ticket (a page view's roll: the CSV's `clup_us`).
+        var clup: Duration = .zero
     }
 
     var rows: [Row] = []
@@ -41,11 +43,12 @@ public struct Score: Sendable {
         _ told: [Estimator: WaitRange],
         kind: TicketKind,
         ahead: Int,
-        joined: Timestamp
+        joined: Timestamp,
+        clup: Duration = .zero
     )
         -> Int
     {
-        rows.append(Row(kind: kind, joined: joined, ahead: ahead, told: told))
+        rows.append(Row(kind: kind, joined: joined, ahead: ahead, told: told, clup: clup))
         pending.insert(ticket)
         return rows.count - 1
     }
@@ -198,13 +201,14 @@ public struct Score: Sendable {
         return shares.enumerated().reduce(0) { $0 + $1.element * (Double($1.offset) + 0.5) * bin } / 60
     }
 
-    /// One line a scored ticket: when it joined, its kind, people ahead, its actual wait and what each said.
+    /// One line a scored ticket: when it joined, its kind, people ahead, its actual wait, what each said, and
+    /// what the shipped estimate cost (µs).
     public func csv() -> String {
         var lines = [
             "joined,kind,ahead,waited_s,"
                 + Estimator.allCases.map { "\($0.rawValue)_s,\($0.rawValue)_low_s,\($0.rawValue)_high_s" }.joined(
                     separator: ","
-                )
+                ) + ",clup_us"
         ]
         for row in rows {
             guard let waited = row.waited else { continue }
@@ -215,6 +219,7 @@ public struct Score: Sendable {
             let kind = ["paper", "app", "booking"][Int(row.kind.rawValue)]
             lines.append(
                 "\(row.joined.milliseconds),\(kind),\(row.ahead),\(Int(waited.secondsValue)),\(told.joined(separator: ","))"
+                    + String(format: ",%.1f", row.clup.secondsValue * 1e6)
             )
         }
         return lines.joined(separator: "\n") + "\n"

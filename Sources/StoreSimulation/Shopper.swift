@@ -143,8 +143,8 @@ extension Simulation {
         if now >= scoredFrom, let told {
             let state = live.state
             let ahead = state.position(of: ticket.id, at: now) ?? state.lineLength(at: now)
-            let said = estimates(for: ticket, told: told, ahead: ahead, at: now)
-            shopper.row = score.add(ticket.id, said, kind: ticket.kind, ahead: ahead, joined: now)
+            let (said, spent) = estimates(for: ticket, told: told, ahead: ahead, at: now)
+            shopper.row = score.add(ticket.id, said, kind: ticket.kind, ahead: ahead, joined: now, clup: spent)
             if plan.noShow { score.noShows += 1 }
         }
         shoppers[ticket.id] = shopper

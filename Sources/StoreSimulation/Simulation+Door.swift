@@ -12,7 +12,9 @@ extension Simulation {
         while changed {
             changed = false
             let state = live.state
-            for id in atDoor.sorted(by: { shoppers[$0]?.joined ?? now < shoppers[$1]?.joined ?? now }) {
+            // By when they joined (looked up once: a drawn store's door holds dozens, sorted after every admission).
+            let byJoining = atDoor.map { (joined: shoppers[$0]?.joined ?? now, id: $0) }
+            for (_, id) in byJoining.sorted(by: { $0.joined < $1.joined }) {
                 guard let shopper = shoppers[id], let stage = state.stage(of: id) else {
                     atDoor.remove(id)
                     continue

@@ -2,7 +2,13 @@ import KioskCore
 
 /// What every estimator says of a ticket as it joins the line, and how long it took to say it.
 extension Simulation {
-    func estimates(for ticket: Ticket, told: WaitRange, ahead: Int, at now: Timestamp) -> [Score.Estimator: WaitRange] {
+    /// Every estimator's wait for `ticket`, and what the shipped one cost (also summed in the score).
+    func estimates(
+        for ticket: Ticket,
+        told: WaitRange,
+        ahead: Int,
+        at now: Timestamp
+    ) -> (said: [Score.Estimator: WaitRange], clup: Duration) {
         let state = live.state
         let visit = Duration.seconds(scenario.averageVisitMinutes * 60)
         var out: [Score.Estimator: WaitRange] = [.clup: told]
@@ -18,10 +24,11 @@ extension Simulation {
         // The shipped estimate once more, timed: what a page view costs.
         var started = ContinuousClock.now
         _ = live.wait(position: ahead, at: now)
-        score.computing[.clup, default: .zero] += ContinuousClock.now - started
+        let clup = ContinuousClock.now - started
+        score.computing[.clup, default: .zero] += clup
         started = ContinuousClock.now
         out[.oracle] = oracle(ahead: ahead, at: now)
         score.computing[.oracle, default: .zero] += ContinuousClock.now - started
-        return out
+        return (out, clup)
     }
 }
