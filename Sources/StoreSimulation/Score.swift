@@ -171,9 +171,9 @@ public struct Score: Sendable {
                     "appDelayMinutes": Self.meanMinutes(model.appDelay),
                     "plannedAppDelayMinutes": Self.meanMinutes(model.plannedAppDelay),
                     "paperDelayMinutes": Self.meanMinutes(model.paperDelay), "bookingNoShow": model.bookingNoShow,
-                    "rangeShift": model.rangeShift.widths.max() ?? 0,
                 ]
                 for (bin, share) in model.appNoShowByWait.enumerated() { learnt[Self.waitBinName(bin)] = share }
+                for (group, width) in model.rangeShift.widths.enumerated() { learnt[Self.shiftName(group)] = width }
                 return learnt
             } ?? [:],
             truth: truth.map {
@@ -193,6 +193,14 @@ public struct Score: Sendable {
         if bin == 0 { return "appNoShow<\(edges[0])" }
         if bin >= edges.count { return "appNoShow\(edges[edges.count - 1])+" }
         return "appNoShow\(edges[bin - 1])-\(edges[bin])"
+    }
+
+    /// The name of a group's ``RangeShift`` width: `rangeShift<3`, `rangeShift3-6`, … `rangeShift90+` (told minutes).
+    static func shiftName(_ group: Int) -> String {
+        let edges = RangeCalibration.edges.map { Int($0) }
+        if group == 0 { return "rangeShift<\(edges[0])" }
+        if group >= edges.count { return "rangeShift\(edges[edges.count - 1])+" }
+        return "rangeShift\(edges[group - 1])-\(edges[group])"
     }
 
     /// The mean of a delay's ``WaitModel/delayBinSeconds`` bins, in minutes (a bin counts at its middle).

@@ -43,10 +43,18 @@ public enum SummaryTable {
                     "  learnt app places left unused (never came or after the window) by minutes waited when called: "
                         + byWait.joined(separator: ", ")
                         + String(format: "; bookings' %.0f%%", (summary.learnt["bookingNoShow"] ?? 0) * 100)
-                        + String(
-                            format: "; widest group's calibrated range moved out ×%.2f",
-                            exp(summary.learnt["rangeShift"] ?? 0)
-                        )
+                )
+            }
+            let shifts = (0...RangeCalibration.edges.count).compactMap { group -> String? in
+                let name = Score.shiftName(group)
+                return summary.learnt[name].map {
+                    "\(name.dropFirst("rangeShift".count)) ×\(String(format: "%.2f", exp($0)))"
+                }
+            }
+            if !shifts.isEmpty {
+                lines.append(
+                    "  calibrated ranges moved (out ×, or their reach from the point ×) by minutes told: "
+                        + shifts.joined(separator: ", ")
                 )
             }
             lines.append("  estimator       MAE   p90 |err|  within 3 min    bias   in range   µs/ticket")

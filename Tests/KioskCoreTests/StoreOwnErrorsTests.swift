@@ -170,6 +170,15 @@ import Testing
         let calm = held(1_000, 38...42)
         #expect((0.75...0.85).contains(calm.shifted), "held \(calm.shifted), shift \(shift)")
         #expect(shift.widths[group] < 0)
+        // Narrowed as far as it goes, a range still holds its point inside, on the side the errors fell: moved in
+        // by the same amount, [36, 44] ended as the point alone (no range told, no ticket to score it).
+        var narrowest = RangeShift()
+        narrowest.widths[group] = RangeShift.bounds.lowerBound
+        let narrow = narrowest.applied(to: calibrated)
+        #expect(narrow.low > .minutes(38) && narrow.low < narrow.point && narrow.point < narrow.high, "\(narrow)")
+        #expect(narrow.isToldAsRange)
+        let runsLong = narrowest.applied(to: WaitRange(point: .minutes(40), low: .minutes(40), high: .minutes(52)))
+        #expect(runsLong.low == .minutes(40) && runsLong.high > .minutes(41), "\(runsLong)")
         // A call that is certain gets no range; a shift out of bounds (a damaged peer's) is brought within.
         let certain = WaitRange(point: .minutes(3), low: .minutes(3), high: .minutes(3))
         #expect(RangeShift(widths: Array(repeating: 1, count: 10)).applied(to: certain) == certain)

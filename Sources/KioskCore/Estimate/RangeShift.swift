@@ -8,7 +8,10 @@ import RealModule
 /// calibration saw), it widens a little with every ticket until the range holds again, and narrows back when the days
 /// settle. Both ends move together, in the log of (wait + 30 s) as ``RangeCalibration`` counts errors: which side the
 /// errors fall on is the calibration's to say, and an end that cannot be missed (a range from zero; one whose waits all
-/// ran long, its low end at the point) would otherwise be moved for ever.
+/// ran long, its low end at the point) would otherwise be moved for ever. Out, both ends move by the width; in, each
+/// end's distance from the point shrinks by the factor e^width — moved in by the same amount, the ends of a range
+/// narrower than the width crossed the point, and the range told was the point alone: no range, so no ticket scored
+/// it and the shift could not widen it again (a drawn store's long waits, told points for days, held 2 % of them).
 ///
 /// The ticket is judged by the range it was told (the shift already in it), so the shift answers for its own
 /// effect: that is what keeps the long-run share at its target whatever the model and the calibration get wrong.
@@ -21,9 +24,9 @@ public struct RangeShift: Sendable, Hashable {
     /// tickets a day moves it within a week — and a half-hourly model (the server refreshes it every 30 minutes)
     /// does not overshoot, which a tenth of it per ticket did.
     static let step = 0.01
-    /// How far the ends may move: out up to ×7.4, in up to ×0.6 (a broken scorer must not make ranges of a day
-    /// or of nothing).
-    static let bounds = -0.5...2.0
+    /// How far the ends may move: out up to ×7.4, in to a seventh of their distance from the point (a broken
+    /// scorer must not make ranges of a day or of nothing).
+    static let bounds = -2.0...2.0
 
     public init(widths: [Double] = Array(repeating: 0, count: RangeCalibration.edges.count + 1)) {
         let groups = RangeCalibration.edges.count + 1
@@ -46,10 +49,23 @@ public struct RangeShift: Sendable, Hashable {
         let width = widths[RangeCalibration.group(of: range.point)]
         guard range.low < range.high, width != 0 else { return range }
         let half = 0.5
+        let point = range.point.minutes + half
+        /// An end at `minutes`, `outwards` (+1 high, −1 low), in log(minutes + 30 s).
+        func moved(_ minutes: Double, outwards: Double) -> Duration {
+            let end = minutes + half
+            let log: Double
+            if width > 0 {
+                log = Double.log(end) + outwards * width
+            } else {
+                // Its distance from the point shrunk: never past it.
+                log = Double.log(point) + Double.log(end / point) * Double.exp(width)
+            }
+            return .minutes(max(Double.exp(log) - half, 0))
+        }
         return WaitRange(
             point: range.point,
-            low: .minutes(max((range.low.minutes + half) * Double.exp(-width) - half, 0)),
-            high: .minutes((range.high.minutes + half) * Double.exp(width) - half)
+            low: moved(range.low.minutes, outwards: -1),
+            high: moved(range.high.minutes, outwards: 1)
         )
     }
 }
