@@ -6,7 +6,12 @@ extension LineRoll {
         let point = Self.step * step
         // The store's own scored tickets, where they say (``WaitModel/calibratedRange(about:)``), else the
         // count's spread.
-        if let calibrated = estimator.model.calibratedRange(about: point + untilStart) { return calibrated }
+        // (The same for every place called in the step: a big store calls several.)
+        if let kept = calibratedInStep, kept.step == step { return kept.range }
+        if let calibrated = estimator.model.calibratedRange(about: point + untilStart) {
+            calibratedInStep = (step, calibrated)
+            return calibrated
+        }
         let spread = countSpread(by: step).squareRoot()
         let pace = freedAround(step)
         let z = WaitEstimator.rangeZ

@@ -30,6 +30,8 @@ struct LineRoll {
     /// those of one kind add it once (``pend(_:_:at:scale:)``). Added before any step is read.
     var pending: [(kind: HoldKind, pmf: [Double], scale: Double)] = []
     var pendingStep = 0
+    /// The calibrated range told in a step (``range(at:)``).
+    var calibratedInStep: (step: Int, range: WaitRange)?
 
     /// A place holder: from step `from` it frees its place per `pmf` (probability per step), having held it
     /// `elapsed` steps already (its chances are those beyond), with weight `weight`.
@@ -83,7 +85,8 @@ struct LineRoll {
     /// it needs to tell the next ones (a roll is resumed, by the server's cache, as tickets join the line's end).
     struct Progress {
         var told: [WaitRange] = []
-        var line: [Ticket] = []
+        /// The line's tickets and when each joined (an app ticket's no-show and trip depend on it).
+        var line: [(ticket: Ticket, joined: Timestamp?)] = []
         var joining: [(joined: Timestamp, id: TicketID)] = []
         var nextBooking = 0
         var bookingDemand = 0.0
@@ -166,7 +169,9 @@ struct LineRoll {
                 p.told.append(
                     (everyRange || p.told.count == position) && !certain ? range(at: p.step) : point.after(untilStart)
                 )
-                if p.next < p.line.count { hold(p.line[p.next], at: p.step, elapsed: 0) }
+                if p.next < p.line.count {
+                    hold(p.line[p.next].ticket, joined: p.line[p.next].joined, at: p.step, elapsed: 0)
+                }
                 p.next += 1
             }
             p.step += 1
@@ -182,13 +187,13 @@ struct LineRoll {
             return p
         }
         p.free = state.freePlaces
-        p.line = state.line(at: start)
+        p.line = state.lineWithJoinTimes(at: start).map { ($0.ticket, $0.joined) }
         p.called = min(p.line.count, p.free)
         p.told = Array(repeating: WaitRange.zero.after(untilStart), count: p.called)
         seatInsiders()
-        for ticket in p.line.prefix(p.called) {
+        for (ticket, joined) in p.line.prefix(p.called) {
             let calledAt = state.callTime(ofCalled: ticket.id) ?? start
-            hold(ticket, at: 0, elapsed: steps(start - calledAt))
+            hold(ticket, joined: joined, at: 0, elapsed: steps(start - calledAt))
         }
         // Bookings join at their slot's start: looked up when the roll reaches it.
         p.joining = state.upcomingJoins(after: start, through: start + Self.step * WaitEstimator.horizonSteps)
@@ -204,7 +209,7 @@ struct LineRoll {
         let tickets = joined.compactMap { newer.ticket($0) }
         guard tickets.count == joined.count else { return false }
         state = newer
-        progress?.line += tickets  // in place: a copy would copy the whole line
+        progress?.line += tickets.map { ($0, nil) }  // in place: a copy would copy the whole line
         return true
     }
 
@@ -275,21 +280,21 @@ struct LineRoll {
 
     /// `ticket` takes a place at `step` (having held it `elapsed` steps already): the place is freed as its
     /// delay and visit end, or — for an app ticket or booking that may never come — at the call window's end.
-    mutating func hold(_ ticket: Ticket, at step: Int, elapsed: Int, weight: Double = 1) {
-        let (kind, (pmf, cdf)) = holding(ticket, calledAt: step - elapsed)
+    mutating func hold(_ ticket: Ticket, joined: Timestamp? = nil, at step: Int, elapsed: Int, weight: Double = 1) {
+        let (kind, (pmf, cdf)) = holding(ticket, joined: joined, calledAt: step - elapsed)
         var comes = weight
         if ticket.kind != .paper {
             // The chance it never comes, given it has not come in `elapsed` steps: an app ticket's by how long
             // it will have waited in line when called.
-            let noShow = self.noShow(ticket, calledAt: step - elapsed)
+            let noShow = self.noShow(ticket, joined: joined, calledAt: step - elapsed)
             let late = 1 - cdf[min(elapsed, cdf.count - 1)]
             let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
             let expiry = steps(estimator.callWindow) - elapsed
             let expires = max(step + expiry, counted + 1)  // a step already summed: the next
             if expiry >= 0, expires < freeing.count { freeing[expires] += weight * never }
-            holders.append(
-                Holder(from: step, elapsed: 0, weight: weight * never, cdf: Self.stepCDF(at: max(expiry, 0)))
-            )
+            let window =
+                expiry == estimator.windowSteps ? estimator.windowCDF : WaitEstimator.stepCDF(at: max(expiry, 0))
+            holders.append(Holder(from: step, elapsed: 0, weight: weight * never, cdf: window))
             comes = weight * (1 - never)
         }
         let done = cdf[min(elapsed, cdf.count - 1)]
@@ -323,10 +328,10 @@ struct LineRoll {
 
     /// The chance a called app ticket or booking never comes: a booking's, the bookings' share; an app
     /// ticket's, that of tickets which had waited in line as long as this one will have when called at step
-    /// `calledAt`.
-    func noShow(_ ticket: Ticket, calledAt: Int) -> Double {
+    /// `calledAt` (when it joined: `joined`, or looked up).
+    func noShow(_ ticket: Ticket, joined: Timestamp?, calledAt: Int) -> Double {
         if ticket.kind == .booking { return estimator.model.bookingNoShow }
-        guard ticket.kind == .app, case .waiting(let joined)? = state.stage(of: ticket.id) else {
+        guard ticket.kind == .app, let joined = joined ?? state.joinTime(of: ticket.id) else {
             return estimator.model.noShow
         }
         let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
@@ -335,8 +340,8 @@ struct LineRoll {
 
     /// A ticket's holding time when called at step `calledAt` (negative: before the roll's start): delay to the
     /// door, then the visit (a booking's own expected visit, R20; an app ticket that waited long enough to plan
-    /// its trip, the planned delay).
-    func holding(_ ticket: Ticket, calledAt: Int) -> (HoldKind, WaitEstimator.Hold) {
+    /// its trip, the planned delay; when it joined: `joined`, or looked up).
+    func holding(_ ticket: Ticket, joined: Timestamp?, calledAt: Int) -> (HoldKind, WaitEstimator.Hold) {
         switch ticket.kind {
         case .paper:
             return (.paper, estimator.paperHold)
@@ -347,12 +352,14 @@ struct LineRoll {
             return (.app, estimator.appHold)
         case .app:
             let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
-            return state.hadTimeToPlanTrip(ticket.id, calledAt: call)
-                ? (.plannedApp, estimator.plannedAppHold) : (.app, estimator.appHold)
+            guard let joined = joined ?? state.joinTime(of: ticket.id),
+                call - joined.milliseconds >= QueueState.plannedWaitMilliseconds
+            else { return (.app, estimator.appHold) }
+            return (.plannedApp, estimator.plannedAppHold)
         }
     }
 
-    /// Which of the estimator's holding times a place is held for (``holding(_:calledAt:)``).
+    /// Which of the estimator's holding times a place is held for (``holding(_:joined:calledAt:)``).
     enum HoldKind: Equatable {
         case paper, app, plannedApp
         case booking(minutes: Int)
@@ -377,19 +384,5 @@ struct LineRoll {
         guard !pending.isEmpty else { return }
         for hold in pending { schedule(hold.pmf, from: pendingStep, elapsed: 0, scale: hold.scale) }
         pending.removeAll(keepingCapacity: true)
-    }
-
-    static func cdf(_ pmf: [Double]) -> [Double] {
-        var total = 0.0
-        return [0]
-            + pmf.map {
-                total += $0
-                return total
-            }
-    }
-
-    /// A CDF that steps from 0 to 1 after `steps` steps.
-    static func stepCDF(at steps: Int) -> [Double] {
-        (0...(steps + 1)).map { $0 > steps ? 1 : 0 }
     }
 }

@@ -39,6 +39,10 @@ public struct WaitEstimator: Sendable {
     let bookingHolds = BookingHolds()
     /// Steps after which a visit has almost surely ended (the grid's CDF within 10⁻⁶ of 1).
     let visitReach: Int
+    /// The call window in steps, and the chance that a holder called from a step on has lost its place by each
+    /// step after (0 until the window ends, then 1): a long line's roll gives one to every app holder it calls.
+    let windowSteps: Int
+    let windowCDF: [Double]
 
     public init(model: WaitModel, callWindow: Duration) {
         self.model = model
@@ -47,6 +51,8 @@ public struct WaitEstimator: Sendable {
         visitCDF = model.visit.cdfGrid(step: Self.step, steps: steps)
         visitReach = (visitCDF.firstIndex { $0 > 1 - 1e-6 } ?? steps) + 1
         visitEnds = Self.pmf(visitCDF)
+        windowSteps = max(Int(callWindow.components.seconds / Self.step.components.seconds), 0)
+        windowCDF = Self.stepCDF(at: windowSteps)
         let visitPMF = Self.trimmed(visitEnds)
         appHold = Self.hold(delay: model.appDelay, visit: visitPMF)
         paperHold = Self.hold(delay: model.paperDelay, visit: visitPMF)
@@ -102,7 +108,7 @@ public struct WaitEstimator: Sendable {
     /// The holding time of a delay to the door (``WaitModel/delayBinSeconds`` bins), then a visit.
     static func hold(delay: [Double], visit: [Double]) -> Hold {
         let pmf = trimmed(convolve(delayPMF(delay), visit, limit: horizonSteps))
-        return (pmf, LineRoll.cdf(pmf))
+        return (pmf, cdf(pmf))
     }
 
     /// A distribution without its negligible tail (the roll adds each holder's pmf: fewer steps, faster).
@@ -110,6 +116,20 @@ public struct WaitEstimator: Sendable {
         var end = pmf.count
         while end > 1, pmf[end - 1] < 1e-9 { end -= 1 }
         return Array(pmf[..<end])
+    }
+
+    static func cdf(_ pmf: [Double]) -> [Double] {
+        var total = 0.0
+        return [0]
+            + pmf.map {
+                total += $0
+                return total
+            }
+    }
+
+    /// A CDF that steps from 0 to 1 after `steps` steps.
+    static func stepCDF(at steps: Int) -> [Double] {
+        (0...(steps + 1)).map { $0 > steps ? 1 : 0 }
     }
 
     static func pmf(_ cdf: [Double]) -> [Double] {

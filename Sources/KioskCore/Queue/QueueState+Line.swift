@@ -87,6 +87,11 @@ extension QueueState {
         order.keys(0..<lineLength(at: now)).map { entries[$0.id]!.ticket }
     }
 
+    /// ``line(at:)`` with when each joined (the key it is ordered by: no second lookup for it).
+    public func lineWithJoinTimes(at now: Timestamp) -> [(ticket: Ticket, joined: Timestamp)] {
+        order.keys(0..<lineLength(at: now)).map { (entries[$0.id]!.ticket, $0.joined) }
+    }
+
     /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
     public func position(of id: TicketID, at now: Timestamp) -> Int? {
         guard case .waiting(let joined)? = entries.stage(of: id), joined <= now else { return nil }
@@ -108,11 +113,17 @@ extension QueueState {
     /// 1970): its holder had time to time the trip to the door (the wait model learns and rolls such tickets'
     /// delays apart).
     func hadTimeToPlanTrip(_ id: TicketID, calledAt: Int64) -> Bool {
-        guard case .waiting(let joined)? = entries.stage(of: id) else { return false }
+        guard let joined = joinTime(of: id) else { return false }
         return calledAt - joined.milliseconds >= Self.plannedWaitMilliseconds
     }
 
-    private static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
+    static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
+
+    /// When `id` joined the line, if it is waiting.
+    func joinTime(of id: TicketID) -> Timestamp? {
+        guard case .waiting(let joined)? = entries.stage(of: id) else { return nil }
+        return joined
+    }
 
     /// Whether `id` is called at `now`.
     public func isCalled(_ id: TicketID, at now: Timestamp) -> Bool {
