@@ -85,8 +85,7 @@ struct LineRoll {
     /// it needs to tell the next ones (a roll is resumed, by the server's cache, as tickets join the line's end).
     struct Progress {
         var told: [WaitRange] = []
-        /// The line's tickets and when each joined (an app ticket's no-show and trip depend on it).
-        var line: [(ticket: Ticket, joined: Timestamp?)] = []
+        var line: [Place] = []
         var joining: [(joined: Timestamp, id: TicketID)] = []
         var nextBooking = 0
         var bookingDemand = 0.0
@@ -156,7 +155,7 @@ struct LineRoll {
                 if let booking = state.ticket(p.joining[p.nextBooking].id), booking.slot != nil {
                     let show = 1 - estimator.model.bookingNoShow
                     p.bookingDemand += show
-                    hold(booking, at: p.step, elapsed: 0, weight: show)
+                    hold(Place(id: booking.id, kind: .booking), at: p.step, elapsed: 0, weight: show)
                 }
                 p.nextBooking += 1
             }
@@ -170,7 +169,7 @@ struct LineRoll {
                     (everyRange || p.told.count == position) && !certain ? range(at: p.step) : point.after(untilStart)
                 )
                 if p.next < p.line.count {
-                    hold(p.line[p.next].ticket, joined: p.line[p.next].joined, at: p.step, elapsed: 0)
+                    hold(p.line[p.next], at: p.step, elapsed: 0)
                 }
                 p.next += 1
             }
@@ -187,13 +186,13 @@ struct LineRoll {
             return p
         }
         p.free = state.freePlaces
-        p.line = state.lineWithJoinTimes(at: start).map { ($0.ticket, $0.joined) }
+        p.line = state.linePlaces(at: start).map { Place(id: $0.id, kind: $0.kind, joined: $0.joined) }
         p.called = min(p.line.count, p.free)
         p.told = Array(repeating: WaitRange.zero.after(untilStart), count: p.called)
         seatInsiders()
-        for (ticket, joined) in p.line.prefix(p.called) {
-            let calledAt = state.callTime(ofCalled: ticket.id) ?? start
-            hold(ticket, joined: joined, at: 0, elapsed: steps(start - calledAt))
+        for place in p.line.prefix(p.called) {
+            let calledAt = state.callTime(ofCalled: place.id) ?? start
+            hold(place, at: 0, elapsed: steps(start - calledAt))
         }
         // Bookings join at their slot's start: looked up when the roll reaches it.
         p.joining = state.upcomingJoins(after: start, through: start + Self.step * WaitEstimator.horizonSteps)
@@ -209,7 +208,7 @@ struct LineRoll {
         let tickets = joined.compactMap { newer.ticket($0) }
         guard tickets.count == joined.count else { return false }
         state = newer
-        progress?.line += tickets.map { ($0, nil) }  // in place: a copy would copy the whole line
+        progress?.line += tickets.map { Place(id: $0.id, kind: $0.kind) }  // in place: a copy would copy the line
         return true
     }
 
@@ -278,15 +277,23 @@ struct LineRoll {
         return insidersFreed[step]
     }
 
+    /// A ticket of the roll's line: its kind, and when it joined (an app ticket's no-show and trip depend on it;
+    /// nil: looked up when needed).
+    struct Place {
+        var id: TicketID
+        var kind: TicketKind
+        var joined: Timestamp? = nil
+    }
+
     /// `ticket` takes a place at `step` (having held it `elapsed` steps already): the place is freed as its
     /// delay and visit end, or — for an app ticket or booking that may never come — at the call window's end.
-    mutating func hold(_ ticket: Ticket, joined: Timestamp? = nil, at step: Int, elapsed: Int, weight: Double = 1) {
-        let (kind, (pmf, cdf)) = holding(ticket, joined: joined, calledAt: step - elapsed)
+    mutating func hold(_ ticket: Place, at step: Int, elapsed: Int, weight: Double = 1) {
+        let (kind, (pmf, cdf)) = holding(ticket, calledAt: step - elapsed)
         var comes = weight
         if ticket.kind != .paper {
             // The chance it never comes, given it has not come in `elapsed` steps: an app ticket's by how long
             // it will have waited in line when called.
-            let noShow = self.noShow(ticket, joined: joined, calledAt: step - elapsed)
+            let noShow = self.noShow(ticket, calledAt: step - elapsed)
             let late = 1 - cdf[min(elapsed, cdf.count - 1)]
             let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
             let expiry = steps(estimator.callWindow) - elapsed
@@ -328,10 +335,10 @@ struct LineRoll {
 
     /// The chance a called app ticket or booking never comes: a booking's, the bookings' share; an app
     /// ticket's, that of tickets which had waited in line as long as this one will have when called at step
-    /// `calledAt` (when it joined: `joined`, or looked up).
-    func noShow(_ ticket: Ticket, joined: Timestamp?, calledAt: Int) -> Double {
+    /// `calledAt`.
+    func noShow(_ ticket: Place, calledAt: Int) -> Double {
         if ticket.kind == .booking { return estimator.model.bookingNoShow }
-        guard ticket.kind == .app, let joined = joined ?? state.joinTime(of: ticket.id) else {
+        guard ticket.kind == .app, let joined = ticket.joined ?? state.joinTime(of: ticket.id) else {
             return estimator.model.noShow
         }
         let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
@@ -340,26 +347,26 @@ struct LineRoll {
 
     /// A ticket's holding time when called at step `calledAt` (negative: before the roll's start): delay to the
     /// door, then the visit (a booking's own expected visit, R20; an app ticket that waited long enough to plan
-    /// its trip, the planned delay; when it joined: `joined`, or looked up).
-    func holding(_ ticket: Ticket, joined: Timestamp?, calledAt: Int) -> (HoldKind, WaitEstimator.Hold) {
+    /// its trip, the planned delay).
+    func holding(_ ticket: Place, calledAt: Int) -> (HoldKind, WaitEstimator.Hold) {
         switch ticket.kind {
         case .paper:
             return (.paper, estimator.paperHold)
         case .booking:
-            if let minutes = ticket.slot?.expectedVisitMinutes, minutes > 0 {
+            if let minutes = state.ticket(ticket.id)?.slot?.expectedVisitMinutes, minutes > 0 {
                 return (.booking(minutes: minutes), estimator.bookingHold(minutes: minutes))
             }
             return (.app, estimator.appHold)
         case .app:
             let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
-            guard let joined = joined ?? state.joinTime(of: ticket.id),
+            guard let joined = ticket.joined ?? state.joinTime(of: ticket.id),
                 call - joined.milliseconds >= QueueState.plannedWaitMilliseconds
             else { return (.app, estimator.appHold) }
             return (.plannedApp, estimator.plannedAppHold)
         }
     }
 
-    /// Which of the estimator's holding times a place is held for (``holding(_:joined:calledAt:)``).
+    /// Which of the estimator's holding times a place is held for (``holding(_:calledAt:)``).
     enum HoldKind: Equatable {
         case paper, app, plannedApp
         case booking(minutes: Int)

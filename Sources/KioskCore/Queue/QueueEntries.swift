@@ -40,6 +40,8 @@ extension QueueState {
 
         func stage(of id: TicketID) -> Stage? { packed[id]?.stage }
 
+        func kind(of id: TicketID) -> TicketKind? { packed[id]?.kind }
+
         /// The stage and the kind, in one lookup (every event that moves a ticket asks both).
         func stageAndKind(of id: TicketID) -> (stage: Stage, kind: TicketKind)? {
             packed[id].map { ($0.stage, $0.kind) }

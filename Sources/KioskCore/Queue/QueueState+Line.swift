@@ -87,9 +87,10 @@ extension QueueState {
         order.keys(0..<lineLength(at: now)).map { entries[$0.id]!.ticket }
     }
 
-    /// ``line(at:)`` with when each joined (the key it is ordered by: no second lookup for it).
-    public func lineWithJoinTimes(at now: Timestamp) -> [(ticket: Ticket, joined: Timestamp)] {
-        order.keys(0..<lineLength(at: now)).map { (entries[$0.id]!.ticket, $0.joined) }
+    /// The line at `now` as the wait estimate reads it: each ticket's id, kind and when it joined (the key it is
+    /// ordered by), without making the tickets (a long line's roll reads a thousand).
+    func linePlaces(at now: Timestamp) -> [(id: TicketID, kind: TicketKind, joined: Timestamp)] {
+        order.keys(0..<lineLength(at: now)).map { ($0.id, entries.kind(of: $0.id) ?? .paper, $0.joined) }
     }
 
     /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
