@@ -66,7 +66,7 @@ struct LineRoll {
 
     static var step: Duration { WaitEstimator.step }
 
-    func steps(_ duration: Duration) -> Int { max(Int(duration.components.seconds / Self.step.components.seconds), 0) }
+    func steps(_ duration: Duration) -> Int { WaitEstimator.steps(duration) }
 
     /// Whole steps from `start` back to `time` (in milliseconds: `Duration`'s arithmetic costs a 128-bit
     /// multiplication, and a big store's roll does this for each of the day's admissions).
@@ -168,9 +168,7 @@ struct LineRoll {
                 p.told.append(
                     (everyRange || p.told.count == position) && !certain ? range(at: p.step) : point.after(untilStart)
                 )
-                if p.next < p.line.count {
-                    hold(p.line[p.next], at: p.step, elapsed: 0)
-                }
+                if p.next < p.line.count { hold(p.line[p.next], at: p.step, elapsed: 0) }
                 p.next += 1
             }
             p.step += 1
@@ -296,7 +294,7 @@ struct LineRoll {
             let noShow = self.noShow(ticket, calledAt: step - elapsed)
             let late = 1 - cdf[min(elapsed, cdf.count - 1)]
             let never = noShow / max(noShow + (1 - noShow) * late, 1e-9)
-            let expiry = steps(estimator.callWindow) - elapsed
+            let expiry = estimator.windowSteps - elapsed
             let expires = max(step + expiry, counted + 1)  // a step already summed: the next
             if expiry >= 0, expires < freeing.count { freeing[expires] += weight * never }
             let window =
@@ -360,7 +358,7 @@ struct LineRoll {
         case .app:
             let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
             guard let joined = ticket.joined ?? state.joinTime(of: ticket.id),
-                call - joined.milliseconds >= QueueState.plannedWaitMilliseconds
+                QueueState.hadTimeToPlanTrip(joined: joined, calledAt: call)
             else { return (.app, estimator.appHold) }
             return (.plannedApp, estimator.plannedAppHold)
         }

@@ -51,7 +51,7 @@ public struct WaitEstimator: Sendable {
         visitCDF = model.visit.cdfGrid(step: Self.step, steps: steps)
         visitReach = (visitCDF.firstIndex { $0 > 1 - 1e-6 } ?? steps) + 1
         visitEnds = Self.pmf(visitCDF)
-        windowSteps = max(Int(callWindow.components.seconds / Self.step.components.seconds), 0)
+        windowSteps = Self.steps(callWindow)
         windowCDF = Self.stepCDF(at: windowSteps)
         let visitPMF = Self.trimmed(visitEnds)
         appHold = Self.hold(delay: model.appDelay, visit: visitPMF)
@@ -116,6 +116,11 @@ public struct WaitEstimator: Sendable {
         var end = pmf.count
         while end > 1, pmf[end - 1] < 1e-9 { end -= 1 }
         return Array(pmf[..<end])
+    }
+
+    /// Whole grid steps in `duration` (none for a negative one).
+    static func steps(_ duration: Duration) -> Int {
+        max(Int(duration.components.seconds / step.components.seconds), 0)
     }
 
     static func cdf(_ pmf: [Double]) -> [Double] {

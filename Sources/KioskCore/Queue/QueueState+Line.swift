@@ -114,11 +114,15 @@ extension QueueState {
     /// 1970): its holder had time to time the trip to the door (the wait model learns and rolls such tickets'
     /// delays apart).
     func hadTimeToPlanTrip(_ id: TicketID, calledAt: Int64) -> Bool {
-        guard let joined = joinTime(of: id) else { return false }
-        return calledAt - joined.milliseconds >= Self.plannedWaitMilliseconds
+        joinTime(of: id).map { Self.hadTimeToPlanTrip(joined: $0, calledAt: calledAt) } ?? false
     }
 
-    static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
+    /// The same of a ticket that joined at `joined` (the wait estimate reads it with the line).
+    static func hadTimeToPlanTrip(joined: Timestamp, calledAt: Int64) -> Bool {
+        calledAt - joined.milliseconds >= plannedWaitMilliseconds
+    }
+
+    private static let plannedWaitMilliseconds = Int64(WaitModel.plannedWait.components.seconds) * 1000
 
     /// When `id` joined the line, if it is waiting.
     func joinTime(of id: TicketID) -> Timestamp? {
