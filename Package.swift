@@ -274,6 +274,7 @@ let package = Package(
             name: "StoreSimulation",
             dependencies: [
                 "CLupServer", "KioskCore", "ServiceSupport", "StrictTOML",
+                .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RealModule", package: "swift-numerics"),
             ],

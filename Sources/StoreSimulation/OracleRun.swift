@@ -1,3 +1,4 @@
+import HeapModule
 import KioskCore
 
 /// One forward run of the oracle: the door's rule on the queue's rule — the first (capacity − inside) of the line
@@ -194,40 +195,13 @@ struct OracleRun {
     }
 }
 
-/// The times places free up in one forward run: a min-heap (minutes from now).
+/// The times places free up in one forward run, soonest first (minutes from now).
 struct ForwardRun {
-    private var times: [Double] = []
+    private var times = Heap<Double>()
 
-    var peek: Double? { times.first }
+    var peek: Double? { times.min }
 
-    mutating func frees(at time: Double) {
-        times.append(time)
-        var child = times.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard times[child] < times[parent] else { break }
-            times.swapAt(child, parent)
-            child = parent
-        }
-    }
+    mutating func frees(at time: Double) { times.insert(time) }
 
-    mutating func next() -> Double? {
-        guard !times.isEmpty else { return nil }
-        let first = times[0]
-        let last = times.removeLast()
-        if !times.isEmpty {
-            times[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                var smallest = parent
-                if left < times.count, times[left] < times[smallest] { smallest = left }
-                if left + 1 < times.count, times[left + 1] < times[smallest] { smallest = left + 1 }
-                guard smallest != parent else { break }
-                times.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
-        return first
-    }
+    mutating func next() -> Double? { times.popMin() }
 }

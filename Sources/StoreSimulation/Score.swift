@@ -188,19 +188,17 @@ public struct Score: Sendable {
     }
 
     /// The name of a no-show bin of ``WaitModel/appNoShowByWait``: `appNoShow<2`, `appNoShow2-5`, … `appNoShow60+`.
-    static func waitBinName(_ bin: Int) -> String {
-        let edges = WaitModel.noShowWaitEdges.map { Int($0) }
-        if bin == 0 { return "appNoShow<\(edges[0])" }
-        if bin >= edges.count { return "appNoShow\(edges[edges.count - 1])+" }
-        return "appNoShow\(edges[bin - 1])-\(edges[bin])"
-    }
+    static func waitBinName(_ bin: Int) -> String { binName("appNoShow", bin, edges: WaitModel.noShowWaitEdges) }
 
     /// The name of a group's ``RangeShift`` width: `rangeShift<3`, `rangeShift3-6`, … `rangeShift90+` (told minutes).
-    static func shiftName(_ group: Int) -> String {
-        let edges = RangeCalibration.edges.map { Int($0) }
-        if group == 0 { return "rangeShift<\(edges[0])" }
-        if group >= edges.count { return "rangeShift\(edges[edges.count - 1])+" }
-        return "rangeShift\(edges[group - 1])-\(edges[group])"
+    static func shiftName(_ group: Int) -> String { binName("rangeShift", group, edges: RangeCalibration.edges) }
+
+    /// `prefix` and the minutes of bin `bin` of those that `edges` divide: `<first`, `a-b`, … `last+`.
+    static func binName(_ prefix: String, _ bin: Int, edges: [Double]) -> String {
+        let edges = edges.map { Int($0) }
+        if bin == 0 { return "\(prefix)<\(edges[0])" }
+        if bin >= edges.count { return "\(prefix)\(edges[edges.count - 1])+" }
+        return "\(prefix)\(edges[bin - 1])-\(edges[bin])"
     }
 
     /// The mean of a delay's ``WaitModel/delayBinSeconds`` bins, in minutes (a bin counts at its middle).
