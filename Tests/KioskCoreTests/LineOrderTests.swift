@@ -14,7 +14,8 @@ import Testing
             if sorted.isEmpty || step < 3000 || Int.random(in: 0..<3, using: &rng) > 0 && step % 1000 < 700 {
                 let key = LineKey(
                     joined: Timestamp(milliseconds: Int64.random(in: 0..<500, using: &rng)),
-                    id: UUID()
+                    id: UUID(),
+                    kind: [.paper, .app, .booking].randomElement(using: &rng)!
                 )
                 #expect(line.insert(key) == sorted.insert(key))
             } else {
@@ -35,7 +36,7 @@ import Testing
         #expect(line.count == sorted.count && sorted.count > 1000)
         // A copy is its own line once changed.
         var copy = line
-        let extra = LineKey(joined: Timestamp(milliseconds: 250), id: UUID())
+        let extra = LineKey(joined: Timestamp(milliseconds: 250), id: UUID(), kind: .app)
         copy.insert(extra)
         #expect(copy.count == line.count + 1 && line.index(of: extra) == nil && copy != line)
         copy.remove(extra)

@@ -155,7 +155,7 @@ import Testing
                 let waited = wait(minutes)
                 if told.holds(waited) { shifted += 1 }
                 if calibrated.holds(waited) { alone += 1 }
-                shift.track(told: told, waited: waited)
+                shift.track(told: told, waited: waited, day: 20_000)
             }
             return (Double(shifted) / Double(tickets), Double(alone) / Double(tickets))
         }
@@ -179,12 +179,48 @@ import Testing
         #expect(narrow.isToldAsRange)
         let runsLong = narrowest.applied(to: WaitRange(point: .minutes(40), low: .minutes(40), high: .minutes(52)))
         #expect(runsLong.low == .minutes(40) && runsLong.high > .minutes(41), "\(runsLong)")
+        // Widened, a range grows with its own reach: one calibrated to within 3 % (a store told its long waits to
+        // the minute) after a busy day's misses is not hours wide (moved out by the width, 60 minutes became 10–355).
+        var widest = RangeShift()
+        let exact = WaitRange(point: .minutes(60), low: .minutes(58.2), high: .minutes(61.8))
+        widest.widths[RangeCalibration.group(of: exact.point)] = 1.73
+        let wide = widest.applied(to: exact)
+        #expect(wide.low > .minutes(35) && wide.high < .minutes(100) && wide.high > .minutes(70), "\(wide)")
+        let fromPoint = widest.applied(to: WaitRange(point: .minutes(60), low: .minutes(60), high: .minutes(61)))
+        #expect(fromPoint.low < .minutes(50), "an end at the point moves out too: \(fromPoint)")
         // A call that is certain gets no range; a shift out of bounds (a damaged peer's) is brought within.
         let certain = WaitRange(point: .minutes(3), low: .minutes(3), high: .minutes(3))
         #expect(RangeShift(widths: Array(repeating: 1, count: 10)).applied(to: certain) == certain)
         let bounded = RangeShift(widths: [-9, 9, .nan] + Array(repeating: 0, count: 7)).widths
         #expect(bounded.prefix(3) == [RangeShift.bounds.lowerBound, RangeShift.bounds.upperBound, 0])
         #expect(RangeShift(widths: [1, 2]) == RangeShift(), "a list of other groups is not read as these")
+    }
+
+    /// A roll reads each group's calibrated, shifted ends as factors made once (``CalibratedRanges``): the same
+    /// ranges as the model's, to the millisecond — widened, narrowed and unshifted groups, one of no width, one
+    /// with none, and short waits whose calibrated low end falls below zero.
+    @Test func aRollTellsTheModelsCalibratedRanges() {
+        var model = WaitModel.prior(averageVisit: .minutes(20))
+        typealias Bounds = RangeCalibration.Bounds
+        model.calibration = RangeCalibration(groups: [
+            Bounds(low: -2.5, high: 0.4), Bounds(low: -0.3, high: 0.2), nil, Bounds(low: 0.1, high: 0.1),
+            Bounds(low: -0.05, high: 0.02), Bounds(low: 0, high: 0.6), Bounds(low: -0.4, high: 0),
+            Bounds(low: -0.03, high: 0.03), Bounds(low: -1, high: 1), Bounds(low: 0.2, high: 0.9),
+        ])
+        model.rangeShift = RangeShift(widths: [1.2, -0.7, 0.5, 1, 0, -2, 2, 1.73, -0.1, 0.3])
+        let estimator = WaitEstimator(model: model, callWindow: .minutes(10))
+        var compared = 0
+        for seconds in stride(from: 0, through: 200 * 60, by: 7) {
+            let point = Duration.seconds(seconds)
+            let slow = model.calibratedRange(about: point)
+            let fast = estimator.calibrated.range(about: point)
+            #expect((slow == nil) == (fast == nil), "at \(point)")
+            guard let slow, let fast else { continue }
+            let off = max(abs((slow.low - fast.low).minutes), abs((slow.high - fast.high).minutes)) * 60_000
+            #expect(fast.point == slow.point && off <= 2, "at \(point): \(fast) against \(slow)")
+            compared += 1
+        }
+        #expect(compared > 1_500)
     }
 
     /// The shift lives across days in the store's kept traffic; traffic kept before it starts unshifted, and a
@@ -204,6 +240,11 @@ import Testing
         let shifted = try #require(model.calibratedRange(about: .minutes(20)))
         let alone = try #require(model.calibration?.range(about: .minutes(20)))
         #expect(shifted.high > alone.high + .minutes(5))
+        // The next day, today's errors are the calibration's: the shift fades by half.
+        var tomorrow = traffic
+        tomorrow.observe(scored: told, waited: .minutes(20), at: now + .seconds(86_400))
+        let faded = traffic.rangeShift.widths[group] * RangeShift.dailyKeep - RangeShift.step * 0.2
+        #expect(abs(tomorrow.rangeShift.widths[group] - faded) < 1e-9, "\(tomorrow.rangeShift)")
         let kept = try JSONDecoder().decode(StoreTraffic.self, from: JSONEncoder().encode(traffic))
         #expect(kept == traffic)
         var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(traffic)) as! [String: Any]

@@ -8,7 +8,7 @@ extension LineRoll {
         // count's spread.
         // (The same for every place called in the step: a big store calls several.)
         if let kept = calibratedInStep, kept.step == step { return kept.range }
-        if let calibrated = estimator.model.calibratedRange(about: point + untilStart) {
+        if let calibrated = estimator.calibrated.range(about: point + untilStart) {
             calibratedInStep = (step, calibrated)
             return calibrated
         }
@@ -80,7 +80,7 @@ extension LineRoll {
         return (index...position).map { n in
             let behind = max(Double(n - called + 1) + demand - 0.5 - cumulative, 0)
             let point = horizon + .minutes(behind / pace)
-            if let calibrated = estimator.model.calibratedRange(about: point + untilStart) { return calibrated }
+            if let calibrated = estimator.calibrated.range(about: point + untilStart) { return calibrated }
             let margin = Duration.minutes(WaitEstimator.rangeZ * (behind.squareRoot() + 1) / pace)
             return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
         }

@@ -27,8 +27,10 @@ struct LineRoll {
     var insidersFreed: [Double] = []
     /// Places taken in step `pendingStep` not yet added to ``freeing``, summed by holding time: a big store's
     /// roll calls several places a step, each adding its whole holding time (hundreds of steps) to `freeing`;
-    /// those of one kind add it once (``pend(_:_:at:scale:)``). Added before any step is read.
-    var pending: [(kind: HoldKind, pmf: [Double], scale: Double)] = []
+    /// those of one kind add it once (``pend(_:_:at:scale:)``). Added before any step is read. The kinds apart:
+    /// looked through for every place, they are read without touching the holding times' arrays.
+    var pendingKinds: [HoldKind] = []
+    var pending: [(pmf: [Double], scale: Double)] = []
     var pendingStep = 0
     /// The calibrated range told in a step (``range(at:)``).
     var calibratedInStep: (step: Int, range: WaitRange)?
@@ -152,10 +154,11 @@ struct LineRoll {
             }
             p.cumulative += freed(in: p.step) + insidersLeaving(in: p.step)
             while p.nextBooking < p.joining.count, steps(after: p.joining[p.nextBooking].joined) <= p.step {
-                if let booking = state.ticket(p.joining[p.nextBooking].id), booking.slot != nil {
+                let (joined, id) = p.joining[p.nextBooking]
+                if let booking = state.ticket(id), booking.slot != nil {
                     let show = 1 - estimator.model.bookingNoShow
                     p.bookingDemand += show
-                    hold(Place(id: booking.id, kind: .booking), at: p.step, elapsed: 0, weight: show)
+                    hold(Place(joined: joined, id: id, kind: .booking), at: p.step, elapsed: 0, weight: show)
                 }
                 p.nextBooking += 1
             }
@@ -184,7 +187,7 @@ struct LineRoll {
             return p
         }
         p.free = state.freePlaces
-        p.line = state.linePlaces(at: start).map { Place(id: $0.id, kind: $0.kind, joined: $0.joined) }
+        p.line = state.linePlaces(at: start)
         p.called = min(p.line.count, p.free)
         p.told = Array(repeating: WaitRange.zero.after(untilStart), count: p.called)
         seatInsiders()
@@ -203,10 +206,15 @@ struct LineRoll {
     /// (app tickets taken since): they join the roll's line, and the places told so far stand.
     mutating func extend(to newer: QueueState, joined: [TicketID]) -> Bool {
         guard progress?.settled == false else { return false }
-        let tickets = joined.compactMap { newer.ticket($0) }
-        guard tickets.count == joined.count else { return false }
+        let places = joined.compactMap { id in
+            newer.entries.stageAndKind(of: id).flatMap { entry -> Place? in
+                guard case .waiting(let at) = entry.stage else { return nil }
+                return Place(joined: at, id: id, kind: entry.kind)
+            }
+        }
+        guard places.count == joined.count else { return false }
         state = newer
-        progress?.line += tickets.map { Place(id: $0.id, kind: $0.kind) }  // in place: a copy would copy the line
+        progress?.line += places  // in place: a copy would copy the line
         return true
     }
 
@@ -275,13 +283,9 @@ struct LineRoll {
         return insidersFreed[step]
     }
 
-    /// A ticket of the roll's line: its kind, and when it joined (an app ticket's no-show and trip depend on it;
-    /// nil: looked up when needed).
-    struct Place {
-        var id: TicketID
-        var kind: TicketKind
-        var joined: Timestamp? = nil
-    }
+    /// A ticket of the roll's line: its kind, and when it joined (an app ticket's no-show and trip depend on it),
+    /// as the line keeps it.
+    typealias Place = LineKey
 
     /// `ticket` takes a place at `step` (having held it `elapsed` steps already): the place is freed as its
     /// delay and visit end, or — for an app ticket or booking that may never come — at the call window's end.
@@ -336,11 +340,9 @@ struct LineRoll {
     /// `calledAt`.
     func noShow(_ ticket: Place, calledAt: Int) -> Double {
         if ticket.kind == .booking { return estimator.model.bookingNoShow }
-        guard ticket.kind == .app, let joined = ticket.joined ?? state.joinTime(of: ticket.id) else {
-            return estimator.model.noShow
-        }
+        guard ticket.kind == .app else { return estimator.model.noShow }
         let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
-        return estimator.model.appNoShow(waitedMinutes: Double(max(call - joined.milliseconds, 0)) / 60_000)
+        return estimator.model.appNoShow(waitedMinutes: Double(max(call - ticket.joined.milliseconds, 0)) / 60_000)
     }
 
     /// A ticket's holding time when called at step `calledAt` (negative: before the roll's start): delay to the
@@ -357,9 +359,9 @@ struct LineRoll {
             return (.app, estimator.appHold)
         case .app:
             let call = start.milliseconds + Int64(calledAt) * Self.stepMilliseconds
-            guard let joined = ticket.joined ?? state.joinTime(of: ticket.id),
-                QueueState.hadTimeToPlanTrip(joined: joined, calledAt: call)
-            else { return (.app, estimator.appHold) }
+            guard QueueState.hadTimeToPlanTrip(joined: ticket.joined, calledAt: call) else {
+                return (.app, estimator.appHold)
+            }
             return (.plannedApp, estimator.plannedAppHold)
         }
     }
@@ -377,10 +379,11 @@ struct LineRoll {
             schedulePending()
             pendingStep = step
         }
-        if let index = pending.firstIndex(where: { $0.kind == kind }) {
+        if let index = pendingKinds.firstIndex(of: kind) {
             pending[index].scale += scale
         } else {
-            pending.append((kind, pmf, scale))
+            pendingKinds.append(kind)
+            pending.append((pmf, scale))
         }
     }
 
@@ -389,5 +392,6 @@ struct LineRoll {
         guard !pending.isEmpty else { return }
         for hold in pending { schedule(hold.pmf, from: pendingStep, elapsed: 0, scale: hold.scale) }
         pending.removeAll(keepingCapacity: true)
+        pendingKinds.removeAll(keepingCapacity: true)
     }
 }

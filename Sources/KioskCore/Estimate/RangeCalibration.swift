@@ -43,8 +43,11 @@ public struct RangeCalibration: Sendable, Hashable, Codable {
 
     /// The group of a told wait.
     public static func group(of point: Duration) -> Int {
-        let minutes = point.minutes
-        return edges.firstIndex { minutes < $0 } ?? edges.count
+        group(ofMinutes: point.minutes)
+    }
+
+    static func group(ofMinutes minutes: Double) -> Int {
+        edges.firstIndex { minutes < $0 } ?? edges.count
     }
 
     /// The error bin of a ticket told `point` that waited `waited`.

@@ -100,7 +100,9 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
         // The shift moves calibrated ranges alone: a ticket of a group told the model's own spread (a quiet
         // store's first long line) says nothing of them.
         let day = time.milliseconds.floorDivided(by: 86_400_000)
-        if RangeCalibration.isCalibrated(group, before: day, in: days) { rangeShift.track(told: told, waited: waited) }
+        if RangeCalibration.isCalibrated(group, before: day, in: days) {
+            rangeShift.track(told: told, waited: waited, day: day)
+        }
         let bin = RangeCalibration.bin(point: told.point, waited: waited)
         count(time) { day, _ in
             if day.scored.isEmpty {

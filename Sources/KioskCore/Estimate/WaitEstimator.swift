@@ -43,6 +43,8 @@ public struct WaitEstimator: Sendable {
     /// step after (0 until the window ends, then 1): a long line's roll gives one to every app holder it calls.
     let windowSteps: Int
     let windowCDF: [Double]
+    /// The model's calibrated ranges, ready for each step of a roll.
+    let calibrated: CalibratedRanges
 
     public init(model: WaitModel, callWindow: Duration) {
         self.model = model
@@ -53,6 +55,7 @@ public struct WaitEstimator: Sendable {
         visitEnds = Self.pmf(visitCDF)
         windowSteps = Self.steps(callWindow)
         windowCDF = Self.stepCDF(at: windowSteps)
+        calibrated = CalibratedRanges(model)
         let visitPMF = Self.trimmed(visitEnds)
         appHold = Self.hold(delay: model.appDelay, visit: visitPMF)
         paperHold = Self.hold(delay: model.paperDelay, visit: visitPMF)

@@ -1,8 +1,19 @@
 /// A waiting ticket's place in line: by the time it joined, ties broken by ticket id (its bytes, which sort
 /// like its upper-case string). Every station and the server order the same tickets the same way.
+///
+/// The ticket's kind rides along, outside the key's identity (a ticket's kind never changes): the wait estimate
+/// reads a long line's kinds with it, not one dictionary lookup a place.
 struct LineKey: Sendable, Hashable, Comparable {
     var joined: Timestamp
     var id: TicketID
+    var kind: TicketKind
+
+    static func == (a: Self, b: Self) -> Bool { a.joined == b.joined && a.id == b.id }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(joined)
+        hasher.combine(id)
+    }
 
     static func < (a: Self, b: Self) -> Bool {
         if a.joined != b.joined { return a.joined < b.joined }

@@ -17,8 +17,10 @@ extension QueueState {
 
     /// How many wait ahead of a ticket (all who wait, for a ticket not in the queue yet).
     public func peopleAhead(of id: TicketID) -> Int {
-        guard case .waiting(let joined)? = entries.stage(of: id) else { return order.count }
-        return order.index(of: LineKey(joined: joined, id: id)) ?? order.count
+        guard let (stage, kind) = entries.stageAndKind(of: id), case .waiting(let joined) = stage else {
+            return order.count
+        }
+        return order.index(of: LineKey(joined: joined, id: id, kind: kind)) ?? order.count
     }
 
     public func stage(of id: TicketID) -> Stage? { entries.stage(of: id) }
@@ -87,16 +89,18 @@ extension QueueState {
         order.keys(0..<lineLength(at: now)).map { entries[$0.id]!.ticket }
     }
 
-    /// The line at `now` as the wait estimate reads it: each ticket's id, kind and when it joined (the key it is
-    /// ordered by), without making the tickets (a long line's roll reads a thousand).
-    func linePlaces(at now: Timestamp) -> [(id: TicketID, kind: TicketKind, joined: Timestamp)] {
-        order.keys(0..<lineLength(at: now)).map { ($0.id, entries.kind(of: $0.id) ?? .paper, $0.joined) }
+    /// The line at `now` as the wait estimate reads it: each ticket's id, kind and when it joined (its key in
+    /// line), without making the tickets nor looking them up (a long line's roll reads a thousand).
+    func linePlaces(at now: Timestamp) -> [LineKey] {
+        order.keys(0..<lineLength(at: now))
     }
 
     /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
     public func position(of id: TicketID, at now: Timestamp) -> Int? {
-        guard case .waiting(let joined)? = entries.stage(of: id), joined <= now else { return nil }
-        return order.index(of: LineKey(joined: joined, id: id))
+        guard let (stage, kind) = entries.stageAndKind(of: id), case .waiting(let joined) = stage, joined <= now else {
+            return nil
+        }
+        return order.index(of: LineKey(joined: joined, id: id, kind: kind))
     }
 
     /// The tickets called at `now`: the first of the line, as many as there are free places (at most

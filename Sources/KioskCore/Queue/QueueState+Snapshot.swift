@@ -68,7 +68,7 @@ extension QueueState {
             entries.insert(stored.ticket, stage: stored.stage)
             if let called = stored.calledAt { entries.stampCall(stored.ticket.id, at: called) }
             if case .waiting(let joined) = stored.stage {
-                joinLine(LineKey(joined: joined, id: stored.ticket.id), kind: stored.ticket.kind)
+                joinLine(LineKey(joined: joined, id: stored.ticket.id, kind: stored.ticket.kind))
             }
         }
         inside = snapshot.inside

@@ -103,7 +103,9 @@ public struct QueueState: Sendable, Equatable {
             let stage: Stage =
                 ticket.kind == .paper ? .inPrinter : .waiting(joined: ticket.dayTime)
             entries.insert(ticket, stage: stage)
-            if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: ticket.id), kind: ticket.kind) }
+            if case .waiting(let joined) = stage {
+                joinLine(LineKey(joined: joined, id: ticket.id, kind: ticket.kind))
+            }
         case .ticketTaken(let id):
             // Taken before the current business day started (its event came late): that day's line is over.
             let ofEarlierDay = dayStartedAt.map { event.time < $0 } ?? false
@@ -242,18 +244,18 @@ public struct QueueState: Sendable, Equatable {
         change(&stage)
         guard stage != before else { return }
         entries.setStage(stage, of: id)
-        if case .waiting(let joined) = before { leaveLine(LineKey(joined: joined, id: id), kind: kind) }
-        if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: id), kind: kind) }
+        if case .waiting(let joined) = before { leaveLine(LineKey(joined: joined, id: id, kind: kind)) }
+        if case .waiting(let joined) = stage { joinLine(LineKey(joined: joined, id: id, kind: kind)) }
     }
 
-    mutating func joinLine(_ key: LineKey, kind: TicketKind) {
-        waitingByKind[Int(kind.rawValue)] += 1
+    mutating func joinLine(_ key: LineKey) {
+        waitingByKind[Int(key.kind.rawValue)] += 1
         let i = order.insert(key)
         if i < stamped.value { stamped.value = i }
     }
 
-    private mutating func leaveLine(_ key: LineKey, kind: TicketKind) {
-        waitingByKind[Int(kind.rawValue)] -= 1
+    private mutating func leaveLine(_ key: LineKey) {
+        waitingByKind[Int(key.kind.rawValue)] -= 1
         if let i = order.remove(key), i < stamped.value { stamped.value -= 1 }
     }
 
