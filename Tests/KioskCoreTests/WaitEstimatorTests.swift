@@ -64,6 +64,24 @@ import Testing
         }
     }
 
+    /// A long line told by the model alone (no scored tickets yet: a new store's first busy day, a quiet store's
+    /// rush) allows for its pace being a few per cent off: the range grows with the wait, not only with the
+    /// count's spread (which alone held 42 % of a drawn new store's first busy day, told 60–90 minutes).
+    @Test func aLongLineToldByTheModelAloneAllowsForItsPace() {
+        let corner = WaitEstimator(
+            model: WaitModel(visit: VisitLength(meanMinutes: 11, cv: 1, family: .gamma), paperDelay: [1]),
+            callWindow: .seconds(600)
+        )
+        let queue = store(capacity: 44, admitted: (0..<44).map { -Double($0) * 0.25 }, waiting: 480)
+        for position in [240, 479] {
+            let told = corner.wait(position: position, in: queue, at: base)
+            let half = (told.high - told.low).minutes / 2
+            let pace = WaitEstimator.rangeZ * WaitEstimator.paceError * told.point.minutes
+            #expect(half >= 0.95 * pace, "place \(position): \(told), ± \(half) min against \(pace)")
+            #expect(told.low < told.point && told.point < told.high)
+        }
+    }
+
     /// What a server keeps between requests: a roll of a line of 300 app tickets, asked about places, then
     /// gone on over 40 tickets taken at the line's end, tells every place what a roll made anew tells — and a
     /// place asked alone (a ticket's page) is called when the whole line's roll calls it.

@@ -16,8 +16,10 @@ extension LineRoll {
         let pace = freedAround(step)
         let z = WaitEstimator.rangeZ
         guard pace > 1e-6 else { return WaitRange(point: point, low: point, high: point).after(untilStart) }
-        // Steps per place near the call, times the count's spread; at least half a step either side.
-        let margin = max(z * spread / pace, 0.5)
+        // Steps per place near the call, times the count's spread, and the pace's own error; at least half a
+        // step either side.
+        let paceError = WaitEstimator.paceError * Double(step)
+        let margin = max(z * ((spread / pace) * (spread / pace) + paceError * paceError).squareRoot(), 0.5)
         return WaitRange(
             point: point,
             low: max(Self.step * (Double(step) - margin), .zero),
@@ -81,7 +83,9 @@ extension LineRoll {
             let behind = max(Double(n - called + 1) + demand - 0.5 - cumulative, 0)
             let point = horizon + .minutes(behind / pace)
             if let calibrated = estimator.calibrated.range(about: point + untilStart) { return calibrated }
-            let margin = Duration.minutes(WaitEstimator.rangeZ * (behind.squareRoot() + 1) / pace)
+            let count = (behind.squareRoot() + 1) / pace
+            let paceError = WaitEstimator.paceError * point.minutes
+            let margin = Duration.minutes(WaitEstimator.rangeZ * (count * count + paceError * paceError).squareRoot())
             return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
         }
     }
