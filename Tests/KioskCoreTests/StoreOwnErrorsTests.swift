@@ -197,8 +197,9 @@ import Testing
     }
 
     /// A roll reads each group's calibrated, shifted ends as factors made once (``CalibratedRanges``): the same
-    /// ranges as the model's, to the millisecond — widened, narrowed and unshifted groups, one of no width, one
-    /// with none, and short waits whose calibrated low end falls below zero.
+    /// ranges as the model's, within 5 ms (it rounds its calibrated ends to the millisecond before the shift
+    /// scales them up to 7.4 times) — widened, narrowed and unshifted groups, one of no width, one with none, ends
+    /// both above or both below the point, and short waits whose calibrated low end falls below zero.
     @Test func aRollTellsTheModelsCalibratedRanges() {
         var model = WaitModel.prior(averageVisit: .minutes(20))
         typealias Bounds = RangeCalibration.Bounds
@@ -217,7 +218,7 @@ import Testing
             #expect((slow == nil) == (fast == nil), "at \(point)")
             guard let slow, let fast else { continue }
             let off = max(abs((slow.low - fast.low).minutes), abs((slow.high - fast.high).minutes)) * 60_000
-            #expect(fast.point == slow.point && off <= 2, "at \(point): \(fast) against \(slow)")
+            #expect(fast.point == slow.point && off <= 5, "at \(point): \(fast) against \(slow)")
             compared += 1
         }
         #expect(compared > 1_500)

@@ -3,7 +3,7 @@ import RealModule
 /// ``WaitModel/calibratedRange(about:)`` as a roll asks it, for every step it calls a place in: each group's
 /// calibrated ends, moved by the model's ``RangeShift``, as factors of (point + 30 s), made once per estimator
 /// (asked anew, the logs, exponentials and conversions of each ask were a sixth of a long line's roll). The same
-/// ranges to the millisecond.
+/// ranges within a few milliseconds (the model's rounds its calibrated ends to the millisecond first).
 struct CalibratedRanges: Sendable {
     private struct Factors {
         /// The calibrated low end's factor, before the shift: an end that falls below zero is clamped there and
@@ -22,16 +22,13 @@ struct CalibratedRanges: Sendable {
         let calibrated: [RangeCalibration.Bounds?] = model.calibration?.groups ?? []
         groups = calibrated.enumerated().map { group, bounds in
             bounds.map { bounds in
-                // A range of no width is told as it is (``RangeShift/applied(to:)``).
-                let moved =
-                    bounds.low < bounds.high
-                    ? shift.moved(low: bounds.low, high: bounds.high, group: group)
-                    : (low: bounds.low, high: bounds.high)
-                return Factors(
-                    calibratedLow: Double.exp(bounds.low),
-                    low: Double.exp(moved.low),
-                    high: Double.exp(moved.high)
-                )
+                // A told range holds its point (``WaitRange``): ends on one side of it (a group whose waits all
+                // ran long) are moved from the point; a range of no width is told as it is
+                // (``RangeShift/applied(to:)``).
+                let low = min(bounds.low, 0)
+                let high = max(bounds.high, 0)
+                let moved = low < high ? shift.moved(low: low, high: high, group: group) : (low: low, high: high)
+                return Factors(calibratedLow: Double.exp(low), low: Double.exp(moved.low), high: Double.exp(moved.high))
             }
         }
     }
