@@ -14,12 +14,10 @@ extension LineRoll {
         }
         let spread = countSpread(by: step).squareRoot()
         let pace = freedAround(step)
-        let z = WaitEstimator.rangeZ
         guard pace > 1e-6 else { return WaitRange(point: point, low: point, high: point).after(untilStart) }
         // Steps per place near the call, times the count's spread, and the pace's own error; at least half a
         // step either side.
-        let paceError = WaitEstimator.paceError * Double(step)
-        let margin = max(z * ((spread / pace) * (spread / pace) + paceError * paceError).squareRoot(), 0.5)
+        let margin = max(WaitEstimator.margin(count: spread / pace, wait: Double(step)), 0.5)
         return WaitRange(
             point: point,
             low: max(Self.step * (Double(step) - margin), .zero),
@@ -84,8 +82,7 @@ extension LineRoll {
             let point = horizon + .minutes(behind / pace)
             if let calibrated = estimator.calibrated.range(about: point + untilStart) { return calibrated }
             let count = (behind.squareRoot() + 1) / pace
-            let paceError = WaitEstimator.paceError * point.minutes
-            let margin = Duration.minutes(WaitEstimator.rangeZ * (count * count + paceError * paceError).squareRoot())
+            let margin = Duration.minutes(WaitEstimator.margin(count: count, wait: point.minutes))
             return WaitRange(point: point, low: point - margin, high: point + margin).after(untilStart)
         }
     }

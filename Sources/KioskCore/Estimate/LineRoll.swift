@@ -206,12 +206,7 @@ struct LineRoll {
     /// (app tickets taken since): they join the roll's line, and the places told so far stand.
     mutating func extend(to newer: QueueState, joined: [TicketID]) -> Bool {
         guard progress?.settled == false else { return false }
-        let places = joined.compactMap { id in
-            newer.entries.stageAndKind(of: id).flatMap { entry -> Place? in
-                guard case .waiting(let at) = entry.stage else { return nil }
-                return Place(joined: at, id: id, kind: entry.kind)
-            }
-        }
+        let places = joined.compactMap { newer.lineKey(of: $0) }
         guard places.count == joined.count else { return false }
         state = newer
         progress?.line += places  // in place: a copy would copy the line

@@ -31,6 +31,14 @@ public struct WaitEstimator: Sendable {
     /// store's range holds 76 %, and the named scenarios' (80 ± 7 %) stay within.
     static let paceError = 0.03
 
+    /// How far either side of its point a range told by the model alone reaches: ``rangeZ`` times the count's
+    /// spread (turned into time at the pace places free) and the pace's own error on `wait`, in quadrature (both
+    /// in one unit: steps, or minutes).
+    static func margin(count: Double, wait: Double) -> Double {
+        let pace = paceError * wait
+        return rangeZ * (count * count + pace * pace).squareRoot()
+    }
+
     /// A holding time on the grid: probabilities per step, and their running sum.
     typealias Hold = (pmf: [Double], cdf: [Double])
 

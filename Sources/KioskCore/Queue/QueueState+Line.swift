@@ -17,10 +17,7 @@ extension QueueState {
 
     /// How many wait ahead of a ticket (all who wait, for a ticket not in the queue yet).
     public func peopleAhead(of id: TicketID) -> Int {
-        guard let (stage, kind) = entries.stageAndKind(of: id), case .waiting(let joined) = stage else {
-            return order.count
-        }
-        return order.index(of: LineKey(joined: joined, id: id, kind: kind)) ?? order.count
+        lineKey(of: id).flatMap { order.index(of: $0) } ?? order.count
     }
 
     public func stage(of id: TicketID) -> Stage? { entries.stage(of: id) }
@@ -97,10 +94,8 @@ extension QueueState {
 
     /// A waiting ticket's place in the line at `now` (0 = first); nil if it is not in that line.
     public func position(of id: TicketID, at now: Timestamp) -> Int? {
-        guard let (stage, kind) = entries.stageAndKind(of: id), case .waiting(let joined) = stage, joined <= now else {
-            return nil
-        }
-        return order.index(of: LineKey(joined: joined, id: id, kind: kind))
+        guard let key = lineKey(of: id), key.joined <= now else { return nil }
+        return order.index(of: key)
     }
 
     /// The tickets called at `now`: the first of the line, as many as there are free places (at most
@@ -132,6 +127,12 @@ extension QueueState {
     func joinTime(of id: TicketID) -> Timestamp? {
         guard case .waiting(let joined)? = entries.stage(of: id) else { return nil }
         return joined
+    }
+
+    /// `id`'s key in the line (when it joined, its kind), if it is waiting.
+    func lineKey(of id: TicketID) -> LineKey? {
+        guard let (stage, kind) = entries.stageAndKind(of: id), case .waiting(let joined) = stage else { return nil }
+        return LineKey(joined: joined, id: id, kind: kind)
     }
 
     /// Whether `id` is called at `now`.
