@@ -49,9 +49,14 @@ extension EstimateBenchmarks {
                 micros.last ?? 0
             )
         )
+        // Beside each store's coverage, the oracle's: its range comes from the world's true behaviour, so where even
+        // it falls outside the band the store's waits are too few independent samples (one rush's correlated
+        // tickets) to judge a range at ±7 points.
         func coverageText(_ seed: UInt64, _ summary: Score.Summary) -> String {
             let clup = summary.estimators["clup"]
-            return String(format: "%d (%.0f%% of %d)", seed, (clup?.rangeCoverage ?? 0) * 100, clup?.ranged ?? 0)
+            let oracle = summary.estimators["oracle"]?.rangeCoverage
+            return String(format: "%d (%.0f%% of %d", seed, (clup?.rangeCoverage ?? 0) * 100, clup?.ranged ?? 0)
+                + (oracle.map { String(format: "; the oracle's range %.0f%%)", $0 * 100) } ?? ")")
         }
         let outside = measured.filter {
             abs(($0.summary.estimators["clup"]?.rangeCoverage ?? 0) - EstimateBenchmarks.statedCoverage) > 0.07
