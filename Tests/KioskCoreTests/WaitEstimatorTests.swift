@@ -82,13 +82,14 @@ import Testing
         }
     }
 
-    /// What a server keeps between requests: a roll of a line of 300 app tickets, asked about places, then
-    /// gone on over 40 tickets taken at the line's end, tells every place what a roll made anew tells — and a
-    /// place asked alone (a ticket's page) is called when the whole line's roll calls it.
+    /// What a server keeps between requests: a roll of a line of 300 app tickets, asked about places (the place
+    /// after the last too: a ticket is told it before it joins), then gone on over 40 tickets taken at the line's
+    /// end, tells every place what a roll made anew tells — and a place asked alone (a ticket's page) is called
+    /// when the whole line's roll calls it.
     @Test func aKeptRollGoesOnOverTicketsJoiningTheEnd() {
         let queue = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 1.5 }, waiting: 300, kind: .app)
         var roll = estimator.roll(queue, at: base)
-        for position in [0, 150, 299] { _ = roll.wait(position: position) }
+        for position in [0, 150, 300] { _ = roll.wait(position: position) }
         var newer = queue
         var joined: [TicketID] = []
         for n in 0..<40 {

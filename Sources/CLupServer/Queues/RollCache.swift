@@ -5,14 +5,23 @@ import Synchronization
 /// thousand waiting rolled the whole line again, and ran six to eight times slower than at a store with thirty).
 /// A roll is good for the line it was made from, for the grid step it started in (30 s, the grid a roll tells
 /// waits on: a roll made later in the step tells the same steps), and it goes on over tickets that joined the
-/// line's end since (an app ticket taken: it takes the next place and changes no place ahead). Any other change
-/// of the line makes a new roll.
+/// line's end since (an app ticket taken: it takes the next place and changes no place ahead) and over admissions,
+/// exits and expiries (``WaitEstimator/Roll/realign(to:at:)``). Any other change of the store makes a new roll.
 final class RollCache: Sendable {
     private struct Kept {
         var roll: WaitEstimator.Roll
         var epoch: Int
         var joined: Int
         var grid: Int64
+
+        /// Goes on over `live`'s line at `now`, in the roll's grid step: over tickets joined at its end since, or
+        /// over any other change it can tell (``WaitEstimator/Roll/realign(to:at:)``).
+        mutating func goesOn(to live: StoreQueues.Live, at now: Timestamp) -> Bool {
+            if epoch == live.lineEpoch, joined <= live.joinedAtEnd.count {
+                return roll.extend(to: live.state, joined: Array(live.joinedAtEnd[joined...]))
+            }
+            return roll.realign(to: live.state, at: now)
+        }
     }
 
     private let kept = Mutex<Kept?>(nil)
@@ -23,10 +32,8 @@ final class RollCache: Sendable {
         return kept.withLock { kept in
             // Taken out while asked: a copy left in `kept` would make each change below copy the whole roll.
             var entry: Kept
-            if var previous = kept.take(), previous.epoch == live.lineEpoch, previous.grid == grid,
-                previous.joined <= live.joinedAtEnd.count,
-                previous.roll.extend(to: live.state, joined: Array(live.joinedAtEnd[previous.joined...]))
-            {
+            if var previous = kept.take(), previous.grid == grid, previous.goesOn(to: live, at: now) {
+                previous.epoch = live.lineEpoch
                 previous.joined = live.joinedAtEnd.count
                 entry = previous
             } else {

@@ -101,6 +101,9 @@ struct LineRoll {
     }
 
     var progress: Progress?
+    /// Set once the roll tells a changed line (``realign(to:at:)``): its place `p` is the roll's `p + shift`, and
+    /// the first `free` are called now.
+    var realigned: (shift: Int, free: Int)?
 
     /// The told waits of the line's places 0…`position`; with `everyRange` false only the last gets its range
     /// (the others are points), which is what one ticket's page needs. Called again with a later position, it
@@ -117,6 +120,7 @@ struct LineRoll {
     mutating func wait(at position: Int) -> WaitRange {
         guard position >= 0 else { return .zero }
         if let now = calledNow(position) { return now }
+        if let realigned { return wait(at: position, realigned) }
         advance(through: position, everyRange: true)
         guard let told = progress?.told, position < told.count else { return .zero }
         return told[position]
@@ -131,7 +135,7 @@ struct LineRoll {
         return WaitRange.zero.after(untilStart)
     }
 
-    private mutating func advance(through position: Int, everyRange: Bool) {
+    mutating func advance(through position: Int, everyRange: Bool) {
         if progress == nil { progress = begin() }
         // Taken out while it grows: a copy left behind would make each call copy the places told so far.
         guard var p = progress.take() else { return }
@@ -196,7 +200,7 @@ struct LineRoll {
             hold(place, at: 0, elapsed: steps(start - calledAt))
         }
         // Bookings join at their slot's start: looked up when the roll reaches it.
-        p.joining = state.upcomingJoins(after: start, through: start + Self.step * WaitEstimator.horizonSteps)
+        p.joining = state.upcomingJoins(after: start, through: bookingHorizon)
         p.cumulative = Double(p.free - p.called)
         p.next = p.called
         return p
@@ -209,7 +213,7 @@ struct LineRoll {
         let places = joined.compactMap { newer.lineKey(of: $0) }
         guard places.count == joined.count else { return false }
         state = newer
-        progress?.line += places  // in place: a copy would copy the line
+        join(places)
         return true
     }
 

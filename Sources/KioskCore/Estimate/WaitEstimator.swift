@@ -109,6 +109,13 @@ public struct WaitEstimator: Sendable {
         public mutating func extend(to newer: QueueState, joined: [TicketID]) -> Bool {
             line.extend(to: newer, joined: joined)
         }
+
+        /// Goes on over `newer` at `now`, in the grid step the roll started in, whatever changed in its line
+        /// (tickets gone from it, places freed or taken, tickets joined at its end; ``LineRoll/realign(to:at:)``);
+        /// false when it cannot (roll anew).
+        public mutating func realign(to newer: QueueState, at now: Timestamp) -> Bool {
+            line.realign(to: newer, at: now)
+        }
     }
 
     /// A booking's holding time when it said its visit: its delay to the door, then a visit of that mean and
