@@ -33,6 +33,28 @@ extension WaitEstimatorTests {
         }
     }
 
+    /// A roll asked only about the line's head (a ticket's page near the door) goes on over tickets joined at the
+    /// end, and tells them what a fresh roll tells (it crashed: the places told were fewer than the line).
+    @Test func aKeptRollAskedAboutTheHeadGoesOnOverTicketsJoined() {
+        let queue = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 1.5 }, waiting: 60, kind: .app)
+        var roll = estimator.roll(queue, at: base)
+        _ = roll.wait(position: 3)
+        var newer = queue
+        var joined: [TicketID] = []
+        for n in 0..<5 {
+            let t = ticket(900 + n, kind: .app, at: minutes(-0.2 + Double(n) / 1000))
+            newer.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
+            joined.append(t.id)
+        }
+        let extended = roll.extend(to: newer, joined: joined)
+        #expect(extended)
+        let fresh = estimator.schedule(through: 64, in: newer, at: base)
+        for position in [3, 30, 59, 64] {
+            let kept = roll.wait(position: position)
+            #expect(kept == fresh[position], "place \(position)")
+        }
+    }
+
     /// What a kept roll cannot tell makes a new roll: a ticket placed within the line, a changed capacity.
     @Test func aKeptRollIsNotToldAChangeItCannotTell() {
         let queue = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 1.5 }, waiting: 30)

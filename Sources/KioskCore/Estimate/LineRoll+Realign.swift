@@ -60,7 +60,9 @@ extension LineRoll {
         guard var p = progress.take() else { return }
         let first = p.line.count
         p.line += places  // in place: a copy would copy the line
-        let told = Array(p.told[min(first, p.told.count)..<min(p.line.count, p.next, p.told.count)])
+        // Told and not held: from the first joined to the last told (none when the roll told fewer places).
+        let end = min(p.line.count, p.next, p.told.count)
+        let told = first < end ? Array(p.told[first..<end]) : []
         progress = p
         for (offset, range) in told.enumerated() {
             hold(p.line[first + offset], at: steps(range.point - untilStart), elapsed: 0)
