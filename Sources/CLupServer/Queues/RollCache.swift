@@ -11,12 +11,14 @@ final class RollCache: Sendable {
     private struct Kept {
         var roll: WaitEstimator.Roll
         var epoch: Int
+        var estimatorEpoch: Int
         var joined: Int
         var grid: Int64
 
         /// Goes on over `live`'s line at `now`, in the roll's grid step: over tickets joined at its end since, or
         /// over any other change it can tell (``WaitEstimator/Roll/realign(to:at:)``).
         mutating func goesOn(to live: StoreQueues.Live, at now: Timestamp) -> Bool {
+            guard estimatorEpoch == live.estimatorEpoch else { return false }
             if epoch == live.lineEpoch, joined <= live.joinedAtEnd.count {
                 return roll.extend(to: live.state, joined: Array(live.joinedAtEnd[joined...]))
             }
@@ -40,6 +42,7 @@ final class RollCache: Sendable {
                 entry = Kept(
                     roll: live.estimator.roll(live.state, at: now),
                     epoch: live.lineEpoch,
+                    estimatorEpoch: live.estimatorEpoch,
                     joined: live.joinedAtEnd.count,
                     grid: grid
                 )

@@ -21,6 +21,8 @@ extension StoreQueues {
         /// holds: a count of the line's changes but tickets joining its end, and those since the last change.
         let rolls = RollCache()
         private(set) var lineEpoch = 0
+        /// Counts the estimator's changes (a learnt model, a changed visit): a kept roll of another is made anew.
+        private(set) var estimatorEpoch = 0
         private(set) var joinedAtEnd: [TicketID] = []
 
         init(record: StoreRecord, state: QueueState, lastSequence: Int64, callWindow: Duration) {
@@ -45,13 +47,17 @@ extension StoreQueues {
             guard model != self.model else { return }
             self.model = model
             estimator = WaitEstimator(model: model, callWindow: estimator.callWindow)
+            estimatorEpoch &+= 1
         }
 
         /// Takes the store's changed profile; without a learnt model the estimator follows its average visit.
         mutating func set(profile: StoreProfile) {
             let visitChanged = profile.averageVisitMinutes != record.profile.averageVisitMinutes
             record.profile = profile
-            if model == nil, visitChanged { estimator = WaitEstimator(model: prior, callWindow: estimator.callWindow) }
+            if model == nil, visitChanged {
+                estimator = WaitEstimator(model: prior, callWindow: estimator.callWindow)
+                estimatorEpoch &+= 1
+            }
         }
 
         /// Folds `event` into the queue, and what it says into the traffic (before: who was called when); the
