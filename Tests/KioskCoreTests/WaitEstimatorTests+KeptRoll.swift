@@ -39,13 +39,7 @@ extension WaitEstimatorTests {
         let queue = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 1.5 }, waiting: 60, kind: .app)
         var roll = estimator.roll(queue, at: base)
         _ = roll.wait(position: 3)
-        var newer = queue
-        var joined: [TicketID] = []
-        for n in 0..<5 {
-            let t = ticket(900 + n, kind: .app, at: minutes(-0.2 + Double(n) / 1000))
-            newer.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
-            joined.append(t.id)
-        }
+        let (newer, joined) = joining(5, to: queue)
         let extended = roll.extend(to: newer, joined: joined)
         #expect(extended)
         let fresh = estimator.schedule(through: 64, in: newer, at: base)

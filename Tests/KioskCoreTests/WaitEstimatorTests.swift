@@ -90,13 +90,7 @@ import Testing
         let queue = store(capacity: 20, admitted: (0..<20).map { -Double($0) * 1.5 }, waiting: 300, kind: .app)
         var roll = estimator.roll(queue, at: base)
         for position in [0, 150, 300] { _ = roll.wait(position: position) }
-        var newer = queue
-        var joined: [TicketID] = []
-        for n in 0..<40 {
-            let t = ticket(900 + n, kind: .app, at: minutes(-0.2 + Double(n) / 1000))
-            newer.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
-            joined.append(t.id)
-        }
+        let (newer, joined) = joining(40, to: queue)
         let extended = roll.extend(to: newer, joined: joined)
         #expect(extended)
         let fresh = estimator.schedule(through: 339, in: newer, at: base)
@@ -107,6 +101,18 @@ import Testing
             #expect(alone.point == fresh[position].point, "place \(position) asked alone")
         }
         #expect(fresh[339].point > fresh[299].point)
+    }
+
+    /// `queue` with `count` app tickets taken at its line's end, and their ids.
+    func joining(_ count: Int, to queue: QueueState) -> (QueueState, [TicketID]) {
+        var newer = queue
+        var joined: [TicketID] = []
+        for n in 0..<count {
+            let t = ticket(900 + n, kind: .app, at: minutes(-0.2 + Double(n) / 1000))
+            newer.apply(event(.ticketIssued(t, told: nil), at: t.issuedAt))
+            joined.append(t.id)
+        }
+        return (newer, joined)
     }
 
     /// 20 people came in together a minute ago (the store filled at once): the first place frees when the

@@ -1,7 +1,7 @@
 /// A kept roll told again after its line changed within the grid step it started in (issue 44: a long line
 /// changes every few seconds — a called holder comes in, a visit ends, a call window runs out — and a store of
 /// hundreds waiting rolled its whole line anew for most tickets taken: drawn store 7, lines of 500, 218 µs a told
-/// wait; 112 with this).
+/// wait; 17 with this).
 ///
 /// A place is told by how many places must be freed before it is called: in the roll, place `q` is called when
 /// `q − free + 1` places have been freed since its start (the first `free` are called at once). After the
@@ -67,15 +67,6 @@ extension LineRoll {
         for (offset, range) in told.enumerated() {
             hold(p.line[first + offset], at: steps(range.point - untilStart), elapsed: 0)
         }
-    }
-
-    /// The told wait of `position` in the line the roll was realigned to.
-    mutating func wait(at position: Int, _ realigned: (shift: Int, free: Int)) -> WaitRange {
-        if position < realigned.free { return WaitRange.zero.after(untilStart) }
-        let place = position + realigned.shift
-        advance(through: place, everyRange: true)
-        guard let told = progress?.told, place < told.count else { return .zero }
-        return told[place]
     }
 
     /// The end of the bookings a roll looks up as they join (``begin()``).

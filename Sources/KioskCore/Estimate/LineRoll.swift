@@ -120,10 +120,14 @@ struct LineRoll {
     mutating func wait(at position: Int) -> WaitRange {
         guard position >= 0 else { return .zero }
         if let now = calledNow(position) { return now }
-        if let realigned { return wait(at: position, realigned) }
-        advance(through: position, everyRange: true)
-        guard let told = progress?.told, position < told.count else { return .zero }
-        return told[position]
+        var place = position
+        if let realigned {
+            guard position >= realigned.free else { return WaitRange.zero.after(untilStart) }
+            place += realigned.shift
+        }
+        advance(through: place, everyRange: true)
+        guard let told = progress?.told, place < told.count else { return .zero }
+        return told[place]
     }
 
     /// A place free for it now calls it at once (the roll's first step would say so) unless a booking joins in
@@ -135,7 +139,7 @@ struct LineRoll {
         return WaitRange.zero.after(untilStart)
     }
 
-    mutating func advance(through position: Int, everyRange: Bool) {
+    private mutating func advance(through position: Int, everyRange: Bool) {
         if progress == nil { progress = begin() }
         // Taken out while it grows: a copy left behind would make each call copy the places told so far.
         guard var p = progress.take() else { return }
