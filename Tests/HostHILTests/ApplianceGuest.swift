@@ -15,6 +15,7 @@ final class GuestMachine {
     let statusPort: Int
     private var pid: pid_t?
     private var scanner: CInt = -1
+    private var booted = 0
 
     init(share: String) throws {
         self.share = share
@@ -38,6 +39,7 @@ final class GuestMachine {
     /// `qemu` adds options (`-rtc base=…`: the board's clock).
     func boot(number: Int, qemu: [String] = []) throws {
         try "\(number)".write(toFile: "\(share)/boot", atomically: true, encoding: .utf8)
+        booted = number
         let socket = "\(share)/scan.sock"
         try? FileManager.default.removeItem(atPath: socket)
         // boot.sh by system(3), its output to a file: Foundation's Process did not see it end in this process
@@ -92,6 +94,18 @@ final class GuestMachine {
 
     func removeDisk() { try? FileManager.default.removeItem(atPath: disk) }
 
+    /// What the guest left of its last boot, for a failure's message: whether qemu still runs, what the guest
+    /// script said of the install, and the ends of apt's, qemu's, the console's and kioskd's journal's output.
+    func evidence() -> String {
+        let running = pid.map { kill($0, 0) == 0 } ?? false
+        let files = ["install.txt", "apt.log", "qemu-\(booted).log", "console-\(booted).log", "journal-\(booted).txt"]
+        let tails = files.map { name in
+            let text = (try? String(contentsOfFile: "\(share)/\(name)", encoding: .utf8)) ?? "(none)"
+            return "--- \(name):\n\(text.suffix(1500))"
+        }
+        return (["boot \(booted), qemu \(running ? "running" : "not running")"] + tails).joined(separator: "\n")
+    }
+
     func status() async -> StationStatus? { try? await HIL.status(port: statusPort) }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -140,8 +154,11 @@ struct CutRun {
     /// kioskd up after a boot: its door reads the scanner and a ticket waits in the printer.
     func waitReady(guest: GuestMachine, timeout: Duration) async throws {
         let end = ContinuousClock.now + timeout
+        var seen: StationStatus?
         while ContinuousClock.now < end {
-            if let status = await guest.status(), let door = status.door,
+            let status = await guest.status()
+            seen = status ?? seen
+            if let status, let door = status.door,
                 !["starting", "disconnected"].contains(door.state),
                 rig.emulator.activeConditions.contains(.ticketPresent)
             {
@@ -149,7 +166,12 @@ struct CutRun {
             }
             try await Task.sleep(for: .milliseconds(250))
         }
-        throw GuestMachine.Failure("kioskd was not ready within \(timeout) of the boot")
+        let ticket = rig.emulator.activeConditions.contains(.ticketPresent)
+        throw GuestMachine.Failure(
+            "kioskd was not ready within \(timeout) of the boot: door \(seen?.door?.state ?? "never answered"), "
+                + "printer \(seen.map { String(describing: $0.printer?.state) } ?? "never answered"), "
+                + "a ticket in the printer: \(ticket)\n\(guest.evidence())"
+        )
     }
 
     /// Customers for `duration`: a tear-off every 0.4–0.6 s, and now and then one of those holding a ticket
