@@ -114,7 +114,7 @@ import Testing
         log.compactMap { event -> String? in
             let head = "#\(event.sequence ?? -1) \(event.device) at \(event.time.seconds)"
             switch event.body {
-            case .dayStarted(let day, let hours):
+            case .dayStarted(let day, let hours, _):
                 return "\(head): day \(day.dateText) opens \(hours.map { "\($0.opens.seconds)" } ?? "–")"
             case .ticketIssued(let ticket, _) where codes.contains(ticket.code.description):
                 return "\(head): \(ticket.code) issued at \(ticket.issuedAt.seconds)"

@@ -46,8 +46,9 @@ import Testing
         #expect(QueueState(snapshot: snapshot) == nil)
     }
 
-    /// `count` business days from 08:00 to 20:00: a `dayStarted` with its hours at 07:00, tickets before and
-    /// during opening hours, what happens to them at random, and now and then a late or repeated event.
+    /// `count` business days from 08:00 to 20:00: a `dayStarted` with its hours at 07:00 (one in four keeping
+    /// the line of the day before), tickets before and during opening hours, what happens to them at random, and
+    /// now and then a late or repeated event.
     static func days(_ count: Int, rng: inout SplitMix64, fixtures: some TicketFixtures) -> [StoreEvent] {
         var log: [StoreEvent] = []
         var number = 0
@@ -57,7 +58,13 @@ import Testing
         for d in 0..<count {
             let dayStart = epoch + .seconds(Int64(d) * 86_400)
             let hours = DayHours(opens: dayStart + .seconds(3_600), closes: dayStart + .seconds(13 * 3_600))
-            log.append(fixtures.event(.dayStarted(BusinessDay(number: 20_000 + Int64(d)), hours: hours), at: dayStart))
+            let keepsLine = Int.random(in: 0..<4, using: &rng) == 0
+            log.append(
+                fixtures.event(
+                    .dayStarted(BusinessDay(number: 20_000 + Int64(d)), hours: hours, keepsLine: keepsLine),
+                    at: dayStart
+                )
+            )
             var time = dayStart + .seconds(600)
             while time < dayStart + .seconds(13 * 3_600) {
                 time = time + .seconds(Int64.random(in: 20...400, using: &rng))

@@ -116,6 +116,39 @@ import Testing
         await server.stop()
     }
 
+    /// A round-the-clock store set as 00:00–23:59: the day turns at 23:59 and its line goes on into the next —
+    /// the holder called before midnight is still called after it, the one waiting still waits, first in line.
+    @Test func aRoundTheClockStoreKeepsItsLineOverMidnight() async throws {
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        offset.move(clock, to: Self.at(23, 56))
+        let server = try await ServerRig(clock: clock)
+        do {
+            let store = try await server.registerStore(
+                ["capacity": 1, "timeZone": "UTC", "openingHours": ServerRig.hours("00:00", "23:59")]
+            )
+            let path = "/v1/stores/\(store.uuidString)/tickets"
+            let first = try await server.call("POST", path, token: nil)
+            let second = try await server.call("POST", path, token: nil, headers: ["X-Forwarded-For": "10.0.0.2"])
+            #expect(first.body["stage"] as? String == "called" && second.body["stage"] as? String == "waiting")
+            let ids = [first, second].compactMap { ($0.body["ticket"] as? [String: Any])?["id"] as? String }
+            try #require(ids.count == 2)
+
+            offset.move(clock, to: Self.at(0, 0, day: 26) + .seconds(30))
+            try await waitFor { server.queue(store)?.day == BusinessDay(year: 2026, month: 11, day: 26) }
+            #expect(server.queue(store)?.lineKept == true)
+            let called = try await server.call("GET", "/v1/tickets/\(ids[0])", token: nil)
+            let waiting = try await server.call("GET", "/v1/tickets/\(ids[1])", token: nil)
+            #expect(called.status == 200 && called.body["stage"] as? String == "called", "\(called.body)")
+            #expect(waiting.status == 200 && waiting.body["stage"] as? String == "waiting", "\(waiting.body)")
+            #expect(waiting.body["peopleAhead"] as? Int == 1, "\(waiting.body)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// The manager opens later today, after the day's line began: the day's start is said again with the new
     /// hours, and nobody is called until then.
     @Test func newHoursRestateTheDay() async throws {

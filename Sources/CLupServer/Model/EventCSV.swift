@@ -45,7 +45,7 @@ enum EventCSV {
         case .capacityChanged(let capacity): return "capacity \(capacity)"
         case .ticketAdmitted(_, let door): return "door \(door)"
         case .scanRefused(let reason, _, let door): return "\(reason) at door \(door)"
-        case .dayStarted(let day, _): return "business day \(day.number)"
+        case .dayStarted(let day, _, _): return "business day \(day.number)"
         case .ticketIssued(_, let told?):
             return
                 "told \(told.point.components.seconds) s (\(told.low.components.seconds)-\(told.high.components.seconds))"

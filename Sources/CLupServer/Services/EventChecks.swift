@@ -40,7 +40,7 @@ struct EventChecks: Sendable {
                 continue
             }
             try shape(event, kiosk: kiosk, calendar: calendar, now: now, at: at)
-            if case .dayStarted(let day, _) = event.body {
+            if case .dayStarted(let day, _, _) = event.body {
                 // Its time and hours are the store's, not the kiosk's: a start dated months back would keep
                 // yesterday's whole line, one with other hours would move the store's opening.
                 let day = calendar.dayStarted(day, store: kiosk.store, device: kiosk.device)
@@ -144,7 +144,7 @@ struct EventChecks: Sendable {
             guard Self.reasonLimit.allows(reason) else {
                 throw APIError.badRequest("at most 200 characters (Unicode scalars)", field: "\(at).body.reason")
             }
-        case .dayStarted(let day, _):
+        case .dayStarted(let day, _, _):
             // The day's start that every device writes alike (its derived id); a kiosk does not restate hours.
             guard event.id == StoreEvent.dayStartedID(day, store: kiosk.store) else {
                 throw APIError(.forbidden, "a kiosk writes a day's start with its derived id", field: "\(at).id")

@@ -29,6 +29,8 @@ extension QueueState {
         var day: BusinessDay?
         var dayStartedAt: Timestamp?
         var hours: DayHours?
+        /// Absent from snapshots of versions before a day could keep the line (it did not).
+        var lineKept: Bool?
         var openingStamped: Bool
         var insideAtLastDayEnd: Int
         var admittedTimes: [Timestamp]
@@ -53,6 +55,7 @@ extension QueueState {
             day: day,
             dayStartedAt: dayStartedAt,
             hours: hours,
+            lineKept: lineKept,
             openingStamped: openingStamped.value,
             insideAtLastDayEnd: insideAtLastDayEnd,
             admittedTimes: admittedTimes,
@@ -79,6 +82,7 @@ extension QueueState {
         day = snapshot.day
         dayStartedAt = snapshot.dayStartedAt
         hours = snapshot.hours
+        lineKept = snapshot.lineKept ?? false
         openingStamped = Flag(value: snapshot.openingStamped)
         insideAtLastDayEnd = snapshot.insideAtLastDayEnd
         admittedTimes = snapshot.admittedTimes

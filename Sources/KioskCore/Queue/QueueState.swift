@@ -43,6 +43,8 @@ public struct QueueState: Sendable, Equatable {
     public internal(set) var dayStartedAt: Timestamp?
     /// When that day opens and closes: nobody is called outside (nil before the first day: always open).
     public internal(set) var hours: DayHours?
+    /// Whether that day's start kept the line of the day before (the store was open across the turn).
+    public internal(set) var lineKept = false
     /// Whether the tickets called at the day's opening were stamped with the opening instant. Left out of
     /// equality like ``Cursor``: a repeated event that changes nothing else (a day's start written by two
     /// devices) leaves the state equal.
@@ -107,8 +109,9 @@ public struct QueueState: Sendable, Equatable {
                 joinLine(LineKey(joined: joined, id: ticket.id, kind: ticket.kind))
             }
         case .ticketTaken(let id):
-            // Taken before the current business day started (its event came late): that day's line is over.
-            let ofEarlierDay = dayStartedAt.map { event.time < $0 } ?? false
+            // Taken before the current business day started (its event came late): that day's line is over,
+            // unless the day kept it.
+            let ofEarlierDay = !lineKept && dayStartedAt.map { event.time < $0 } ?? false
             update(id) { stage in
                 if stage == .inPrinter { stage = ofEarlierDay ? .expired : .waiting(joined: event.lineTime) }
             }
@@ -145,12 +148,13 @@ public struct QueueState: Sendable, Equatable {
                 inside = max(inside - 1, 0)
                 exitTimes.append(event.time)
             }
-        case .dayStarted(let newDay, let hours):
+        case .dayStarted(let newDay, let hours, let keepsLine):
             startDay(
                 newDay,
                 at: event.time,
                 hours: hours ?? DayHours(opens: event.time, closes: nil),
-                restated: hours != nil
+                restated: hours != nil,
+                keepsLine: keepsLine
             )
         case .ticketExpired(let id):
             update(id) { stage in
@@ -178,9 +182,16 @@ public struct QueueState: Sendable, Equatable {
     }
 
     /// Ends the day before `start`: its line expires (bookings and tickets that joined since stay), and the
-    /// count inside starts again from those admitted since, less those who left since. An older or repeated
-    /// day changes nothing.
-    private mutating func startDay(_ newDay: BusinessDay, at start: Timestamp, hours: DayHours, restated: Bool) {
+    /// count inside starts again from those admitted since, less those who left since — unless the store is
+    /// open across the turn (`keepsLine`): then the line and the count go on. An older or repeated day changes
+    /// nothing.
+    private mutating func startDay(
+        _ newDay: BusinessDay,
+        at start: Timestamp,
+        hours: DayHours,
+        restated: Bool,
+        keepsLine: Bool
+    ) {
         if let day, newDay < day { return }
         if let day, newDay == day {
             // The day's hours said again (changed by the store's manager): they replace the day's.
@@ -194,16 +205,23 @@ public struct QueueState: Sendable, Equatable {
         day = newDay
         dayStartedAt = start
         self.hours = hours
+        lineKept = keepsLine
         openingStamped.value = false
-        let stale = order.keys(0..<order.partitionPoint { $0.joined >= start })
-        for key in stale {
-            update(key.id) { $0 = .expired }
+        if !keepsLine {
+            let stale = order.keys(0..<order.partitionPoint { $0.joined >= start })
+            for key in stale {
+                update(key.id) { $0 = .expired }
+            }
         }
         forgetEarlierDays(before: start, printedBefore: previousStart)
         admittedTimes.removeAll { $0 < start }
         exitTimes.removeAll { $0 < start }
         // Conflicts are the day's news: the manager saw them in its report (the log keeps every admission).
         conflicts.removeAll { $0.secondAt < start }
+        guard !keepsLine else {
+            insideAtLastDayEnd = 0  // nobody's day ended: those inside are counted until they leave
+            return
+        }
         let today = max(admittedTimes.count - exitTimes.count, 0)
         insideAtLastDayEnd = max(inside - today, 0)
         inside = today
@@ -229,9 +247,11 @@ public struct QueueState: Sendable, Equatable {
         }
     }
 
-    /// Whether `id` was issued before the current business day started (a ticket of an earlier day).
+    /// Whether `id` was issued before the current business day started and that day's line ended with it (a
+    /// ticket of an earlier day). A day that kept the line keeps its tickets' stories: one expired since was
+    /// called and not used.
     public func isFromEarlierDay(_ id: TicketID) -> Bool {
-        guard let start = dayStartedAt, let dayTime = entries.dayTime(of: id) else { return false }
+        guard !lineKept, let start = dayStartedAt, let dayTime = entries.dayTime(of: id) else { return false }
         return dayTime < start
     }
 

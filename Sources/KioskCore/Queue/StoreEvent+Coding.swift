@@ -4,7 +4,7 @@
 /// server's event reaches an older kiosk, which goes on pulling.
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
-        case type, ticket, ticketId, door, reason, capacity, day, opens, closes, told
+        case type, ticket, ticketId, door, reason, capacity, day, opens, closes, keepsLine, told
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,7 +32,8 @@ extension StoreEvent.Body {
                 BusinessDay(number: try c.decode(Int64.self, forKey: .day)),
                 hours: try opens.map {
                     DayHours(opens: $0, closes: try c.decodeIfPresent(Timestamp.self, forKey: .closes))
-                }
+                },
+                keepsLine: try c.decodeIfPresent(Bool.self, forKey: .keepsLine) ?? false
             )
         case "scanRefused":
             self = .scanRefused(
@@ -79,11 +80,13 @@ extension StoreEvent.Body {
         case .capacityChanged(let capacity):
             try c.encode("capacityChanged", forKey: .type)
             try c.encode(capacity, forKey: .capacity)
-        case .dayStarted(let day, let hours):
+        case .dayStarted(let day, let hours, let keepsLine):
             try c.encode("dayStarted", forKey: .type)
             try c.encode(day.number, forKey: .day)
             try c.encodeIfPresent(hours?.opens, forKey: .opens)
             try c.encodeIfPresent(hours?.closes, forKey: .closes)
+            // Written only when true: a day that expires its line reads as it did before the field.
+            if keepsLine { try c.encode(true, forKey: .keepsLine) }
         case .scanRefused(let reason, let ticket, let door):
             try c.encode("scanRefused", forKey: .type)
             try c.encode(reason, forKey: .reason)

@@ -88,7 +88,7 @@ extension StoreEvent.Body {
         case .ticketAdmitted: ["type", "ticketId", "door"]
         case .customerExited: ["type"]
         case .capacityChanged: ["type", "capacity"]
-        case .dayStarted: ["type", "day", "opens", "closes"]
+        case .dayStarted: ["type", "day", "opens", "closes", "keepsLine"]
         case .scanRefused: ["type", "reason", "ticketId", "door"]
         case .unknown(_, let fields): Set(fields.keys).union(["type"])
         }

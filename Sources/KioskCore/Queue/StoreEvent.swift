@@ -63,10 +63,13 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         /// again from zero (a count still inside is kept as a figure, ``QueueState/insideAtLastDayEnd``). Paper
         /// tickets still in a printer and bookings stay. `hours`: when the day opens and closes — nobody is
         /// called before or after (nil, from devices before store hours: open from the event's time until the
-        /// next day's start). Every station and the server write it with the same id
-        /// (``StoreEvent/dayStarted(_:hours:store:device:at:)``), so the log holds it once. The same day again
-        /// with hours (``StoreCalendar/dayRestated(_:store:device:at:)``) changes only the day's hours.
-        case dayStarted(BusinessDay, hours: DayHours?)
+        /// next day's start). `keepsLine`: the store is open across the turn (it never closes, or reopens within
+        /// ``StoreCalendar/shortestClosing``), so the line and the count inside go on as they were — nobody
+        /// waiting loses their place (an older kiosk, which does not read it, expires them and says it wants an
+        /// update). Every station and the server write it with the same id
+        /// (``StoreEvent/dayStarted(_:hours:keepsLine:store:device:at:)``), so the log holds it once. The same day
+        /// again with hours (``StoreCalendar/dayRestated(_:store:device:at:)``) changes only the day's hours.
+        case dayStarted(BusinessDay, hours: DayHours?, keepsLine: Bool = false)
         /// The door refused a scan (`reason` is ``AdmissionDecision/reason``); the ticket if it could be read.
         /// Changes nothing in the queue: it keeps every decision in the log.
         case scanRefused(reason: String, ticket: TicketID?, door: DeviceID)
@@ -118,6 +121,7 @@ extension StoreEvent {
     public static func dayStarted(
         _ day: BusinessDay,
         hours: DayHours? = nil,
+        keepsLine: Bool = false,
         store: StoreID,
         device: DeviceID,
         at start: Timestamp
@@ -127,7 +131,7 @@ extension StoreEvent {
             store: store,
             device: device,
             time: start,
-            body: .dayStarted(day, hours: hours)
+            body: .dayStarted(day, hours: hours, keepsLine: keepsLine)
         )
     }
 
@@ -141,7 +145,7 @@ extension StoreEvent {
     /// store's id; one claimed by another event would keep the day it names from ever starting.
     public var isDerivedCorrectly: Bool {
         guard id.isDerived else { return true }
-        guard case .dayStarted(let day, _) = body else { return false }
+        guard case .dayStarted(let day, _, _) = body else { return false }
         return id == Self.dayStartedID(day, store: store)
     }
 }

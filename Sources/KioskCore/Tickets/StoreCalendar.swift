@@ -4,7 +4,10 @@
 ///   store is closed belongs to the next day it opens: that day's numbers, that day's line, in the order taken.
 /// - Nobody is called or admitted while the store is closed; at opening the early line is called in order, as
 ///   far as capacity allows (``QueueState`` knows the day's hours from its ``StoreEvent/Body/dayStarted``).
-/// - A ticket of a day whose opening hours ended unused is yesterday's: the next day's start expires it.
+/// - A ticket of a day whose opening hours ended unused is yesterday's: the next day's start expires it — unless
+///   the store is open across the turn (no closing time: the day turns at the next opening; or it reopens within
+///   ``shortestClosing``, as a round-the-clock store's 00:00–23:59 does): then the line and the count inside go
+///   on, and nobody waiting loses their place (numbers start again at the new day's first).
 /// - Tickets are handed out all the time the store is closed, or only from ``StoreHours/ticketsBeforeOpening``
 ///   before opening.
 ///
@@ -91,6 +94,15 @@ public struct StoreCalendar: Sendable, Hashable {
         return min(closes(previous), opens(day))
     }
 
+    /// A closing shorter than this between two days is no closing for the line: ``keepsLine(_:)``.
+    public static let shortestClosing: Duration = .seconds(5 * 60)
+
+    /// Whether `day`'s start keeps the line of the day before: the store closes for less than
+    /// ``shortestClosing`` between them (not at all when the day before has no closing time).
+    public func keepsLine(_ day: BusinessDay) -> Bool {
+        opens(day) - lineStarts(day) < Self.shortestClosing
+    }
+
     /// Where the store stands at `time`.
     public func phase(at time: Timestamp) -> Phase {
         let day = businessDay(at: time)
@@ -114,9 +126,17 @@ public struct StoreCalendar: Sendable, Hashable {
         DayHours(opens: opens(day), closes: closingTime(day))
     }
 
-    /// The `dayStarted` event of `day`: at its line's start, with its hours (see ``DayHours``).
+    /// The `dayStarted` event of `day`: at its line's start, with its hours (see ``DayHours``) and whether it
+    /// keeps the line of the day before.
     public func dayStarted(_ day: BusinessDay, store: StoreID, device: DeviceID) -> StoreEvent {
-        StoreEvent.dayStarted(day, hours: hours(of: day), store: store, device: device, at: lineStarts(day))
+        StoreEvent.dayStarted(
+            day,
+            hours: hours(of: day),
+            keepsLine: keepsLine(day),
+            store: store,
+            device: device,
+            at: lineStarts(day)
+        )
     }
 
     /// The day's start said again with the hours these are now (the store's manager changed them after the
