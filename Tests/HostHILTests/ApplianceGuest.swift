@@ -94,6 +94,27 @@ final class GuestMachine {
 
     func removeDisk() { try? FileManager.default.removeItem(atPath: disk) }
 
+    /// Waits for the guest script's first boot to install the package and start kioskd (it writes
+    /// install.txt last). apt unpacking a debug build's package of hundreds of MB under software emulation is
+    /// most of a first boot — over 400 s on a loaded 2-core machine, where this test's kioskd then starts in
+    /// seconds — and not kioskd's start, which ``CutRun/waitReady(guest:timeout:)`` times after it.
+    func waitInstalled(timeout: Duration) async throws {
+        let end = ContinuousClock.now + timeout
+        let file = "\(share)/install.txt"
+        while ContinuousClock.now < end {
+            // Read whole: the guest's shell creates the file, then writes its line.
+            if let said = try? String(contentsOfFile: file, encoding: .utf8), said.hasSuffix("\n") {
+                guard said.hasPrefix("installed") else { throw Failure("the package was not installed\n\(evidence())") }
+                return
+            }
+            guard let pid, kill(pid, 0) == 0 else {
+                throw Failure("the guest stopped before the package was installed\n\(evidence())")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw Failure("the package was not installed within \(timeout) of the boot\n\(evidence())")
+    }
+
     /// What the guest left of its last boot, for a failure's message: whether qemu still runs, what the guest
     /// script said of the install, and the ends of apt's, qemu's, the console's and kioskd's journal's output.
     func evidence() -> String {

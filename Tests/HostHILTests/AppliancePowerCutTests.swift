@@ -34,7 +34,8 @@ import Testing
             if final { _ = FileManager.default.createFile(atPath: "\(share)/final", contents: Data()) }
             let clock = ContinuousClock.now
             try guest.boot(number: boot)
-            try await run.waitReady(guest: guest, timeout: boot == 1 ? .seconds(400) : .seconds(240))
+            if boot == 1 { try await guest.waitInstalled(timeout: .seconds(900)) }
+            try await run.waitReady(guest: guest, timeout: .seconds(240))
             started.append(GuestMachine.seconds(ContinuousClock.now - clock))
             // Whoever tore a ticket before the cut comes to the door now.
             try await run.scanHeld(guest: guest)
