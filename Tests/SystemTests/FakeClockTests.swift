@@ -25,6 +25,7 @@ import FoundationNetworking
             store: """
                 capacity = 3
                 opening_time = "07:00"
+                closing_time = "23:00"
                 """
         )
         defer { entrance.stop() }
