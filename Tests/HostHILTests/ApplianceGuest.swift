@@ -100,10 +100,10 @@ final class GuestMachine {
     /// seconds — and not kioskd's start, which ``CutRun/waitReady(guest:timeout:)`` times after it.
     func waitInstalled(timeout: Duration) async throws {
         let end = ContinuousClock.now + timeout
-        let file = "\(share)/install.txt"
         while ContinuousClock.now < end {
             // Read whole: the guest's shell creates the file, then writes its line.
-            if let said = try? String(contentsOfFile: file, encoding: .utf8), said.hasSuffix("\n") {
+            let said = read("install.txt")
+            if said.hasSuffix("\n") {
                 guard said.hasPrefix("installed") else { throw Failure("the package was not installed\n\(evidence())") }
                 return
             }
@@ -121,10 +121,15 @@ final class GuestMachine {
         let running = pid.map { kill($0, 0) == 0 } ?? false
         let files = ["install.txt", "apt.log", "qemu-\(booted).log", "console-\(booted).log", "journal-\(booted).txt"]
         let tails = files.map { name in
-            let text = (try? String(contentsOfFile: "\(share)/\(name)", encoding: .utf8)) ?? "(none)"
-            return "--- \(name):\n\(text.suffix(1500))"
+            let text = read(name)
+            return "--- \(name):\n\(text.isEmpty ? "(none)" : text.suffix(1500))"
         }
         return (["boot \(booted), qemu \(running ? "running" : "not running")"] + tails).joined(separator: "\n")
+    }
+
+    /// A file the guest wrote back to the share ("" if there is none).
+    func read(_ name: String) -> String {
+        (try? String(contentsOfFile: "\(share)/\(name)", encoding: .utf8)) ?? ""
     }
 
     func status() async -> StationStatus? { try? await HIL.status(port: statusPort) }

@@ -21,11 +21,7 @@ import Testing
     @Test(arguments: Backend.available) func ticketsAreHandedOutFromTheStoresWindowAndCalledAtOpening(
         _ backend: Backend
     ) async throws {
-        let offset = WallClock.Offset()
-        let clock = WallClock.shifted(by: offset)
-        offset.move(clock, to: Self.at(5, 30))
-        let server = try await ServerRig(clock: clock, backend: backend)
-        do {
+        try await serving(at: Self.at(5, 30), backend: backend) { server, clock, offset in
             let store = try await server.registerStore([
                 "capacity": 1, "timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00"),
                 "ticketsBeforeOpeningMinutes": 60,
@@ -78,21 +74,13 @@ import Testing
             let called = try await server.call("GET", "/v1/tickets/\(id)", token: nil)
             #expect(called.body["stage"] as? String == "called" && called.body["opensAt"] == nil)
             #expect(server.queue(store)?.callTime(of: UUID(uuidString: id)!, at: clock.now()) == Self.at(7))
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// Registered in the evening after closing (its line waits for tomorrow), then open round the clock: the
     /// waiting day opens now, under its own number, and the door may admit at once.
     @Test func newHoursOpenAWaitingDayNow() async throws {
-        let offset = WallClock.Offset()
-        let clock = WallClock.shifted(by: offset)
-        offset.move(clock, to: Self.at(22, 0))
-        let server = try await ServerRig(clock: clock)
-        do {
+        try await serving(at: Self.at(22, 0)) { server, clock, offset in
             let store = try await server.registerStore(
                 ["timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00")]
             )
@@ -109,21 +97,13 @@ import Testing
             #expect(server.queue(store)?.day == tomorrow)
             let taken = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
             #expect(taken.status == 201 && taken.body["stage"] as? String == "called")
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// A round-the-clock store set as 00:00–23:59: the day turns at 23:59 and its line goes on into the next —
     /// the holder called before midnight is still called after it, the one waiting still waits, first in line.
     @Test func aRoundTheClockStoreKeepsItsLineOverMidnight() async throws {
-        let offset = WallClock.Offset()
-        let clock = WallClock.shifted(by: offset)
-        offset.move(clock, to: Self.at(23, 56))
-        let server = try await ServerRig(clock: clock)
-        do {
+        try await serving(at: Self.at(23, 56)) { server, clock, offset in
             let store = try await server.registerStore(
                 ["capacity": 1, "timeZone": "UTC", "openingHours": ServerRig.hours("00:00", "23:59")]
             )
@@ -142,21 +122,13 @@ import Testing
             #expect(called.status == 200 && called.body["stage"] as? String == "called", "\(called.body)")
             #expect(waiting.status == 200 && waiting.body["stage"] as? String == "waiting", "\(waiting.body)")
             #expect(waiting.body["peopleAhead"] as? Int == 1, "\(waiting.body)")
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// The manager opens later today, after the day's line began: the day's start is said again with the new
     /// hours, and nobody is called until then.
     @Test func newHoursRestateTheDay() async throws {
-        let offset = WallClock.Offset()
-        let clock = WallClock.shifted(by: offset)
-        offset.move(clock, to: Self.at(6, 0))
-        let server = try await ServerRig(clock: clock)
-        do {
+        try await serving(at: Self.at(6, 0)) { server, clock, offset in
             let store = try await server.registerStore(
                 ["timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00")]
             )
@@ -187,6 +159,22 @@ import Testing
                 json: ["openingHours": Array(repeating: NSNull(), count: 7)]
             )
             #expect(shut.status == 400 && shut.body["field"] as? String == "openingHours")
+        }
+    }
+
+    /// A server whose clock reads `start` (the test moves it on through `offset`), stopped after `body` whatever
+    /// `body` threw.
+    private func serving(
+        at start: Timestamp,
+        backend: Backend = .sqlite,
+        _ body: (ServerRig, WallClock, WallClock.Offset) async throws -> Void
+    ) async throws {
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        offset.move(clock, to: start)
+        let server = try await ServerRig(clock: clock, backend: backend)
+        do {
+            try await body(server, clock, offset)
         } catch {
             await server.stop()
             throw error
