@@ -2,6 +2,7 @@
 //
 // CLup Kiosk: the store-entrance daemon (kioskd), its drivers, clup-server and the device emulators.
 // Module layout and dependency direction: docs/architecture.md (Scripts/check-rules.py enforces them).
+import Foundation
 import PackageDescription
 
 /// Our own targets build with warnings as errors; dependencies keep their own settings.
@@ -351,3 +352,33 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: `make check`: only the modules its suites need.
+// CLUP_CHECK_SUITES names test targets (comma-separated); the package then declares them and the targets they
+// depend on, nothing else, so a change to KioskCore rebuilds neither the station, the server nor the suites that
+// need them. The Makefile builds it in its own scratch path (.build-check), beside the whole package's .build/.
+// Every package dependency stays declared, so that Package.resolved pins the same versions for both.
+if let suites = Context.environment["CLUP_CHECK_SUITES"] {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    func need(_ name: String) {
+        guard let target = byName[name], needed.insert(name).inserted else { return }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): need(name)
+            default: break
+            }
+        }
+    }
+    let tests = package.targets.filter { $0.type == .test }.map(\.name)
+    for suite in suites.split(separator: ",").map(String.init) {
+        guard tests.contains(suite) else {
+            let known = tests.joined(separator: ", ")
+            FileHandle.standardError.write(Data("CLUP_CHECK_SUITES: '\(suite)' is not a test target (\(known))\n".utf8))
+            exit(2)
+        }
+        need(suite)
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll()
+}
