@@ -92,6 +92,35 @@ import Testing
         #expect(folded == plain, "the rest of the fold is the same")
     }
 
+    /// Each type's name is written once (``StoreEvent/Kind``): the body maps to it, writes it and is read back by
+    /// it, with every field it names. The switch below fails to compile when a type is added without its sample.
+    @Test func everyTypeThisVersionKnowsIsWrittenAndReadByItsOneName() throws {
+        let t = ticket(1, kind: .app, at: base)
+        let hours = DayHours(opens: base, closes: base + .seconds(3600))
+        let told = WaitRange(point: .seconds(600), low: .seconds(480), high: .seconds(720))
+        for kind in StoreEvent.Kind.allCases {
+            let body: StoreEvent.Body =
+                switch kind {
+                case .ticketIssued: .ticketIssued(t, told: told)
+                case .ticketTaken: .ticketTaken(t.id)
+                case .ticketAdmitted: .ticketAdmitted(t.id, door: "door-1")
+                case .customerExited: .customerExited
+                case .ticketExpired: .ticketExpired(t.id)
+                case .ticketCancelled: .ticketCancelled(t.id)
+                case .capacityChanged: .capacityChanged(7)
+                case .dayStarted: .dayStarted(BusinessDay(number: 20_000), hours: hours, keepsLine: true)
+                case .scanRefused: .scanRefused(reason: "expired", ticket: t.id, door: "door-1")
+                }
+            #expect(body.known == kind)
+            let data = try JSONEncoder().encode(body)
+            let written = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            #expect(written?["type"] as? String == kind.rawValue)
+            #expect(Set(written?.keys.map { $0 } ?? []) == body.fieldNames, "\(kind): every field it reads, no other")
+            #expect(try JSONDecoder().decode(StoreEvent.Body.self, from: data) == body)
+            #expect(StoreEvent.new(body, store: store, device: "d", at: base).kind == kind.rawValue)
+        }
+    }
+
     @Test func aBodyWithoutAnObjectOrTypeIsStillAnError() {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(StoreEvent.Body.self, from: Data("[1]".utf8)) }
         #expect(throws: DecodingError.self) {

@@ -10,23 +10,23 @@ extension StoreEvent.Body {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(String.self, forKey: .type)
-        switch type {
-        case "ticketIssued":
+        switch StoreEvent.Kind(rawValue: type) {
+        case .ticketIssued:
             self = .ticketIssued(
                 try c.decode(Ticket.self, forKey: .ticket),
                 told: try c.decodeIfPresent(WaitRange.self, forKey: .told)
             )
-        case "ticketTaken": self = .ticketTaken(try c.decode(TicketID.self, forKey: .ticketId))
-        case "ticketAdmitted":
+        case .ticketTaken: self = .ticketTaken(try c.decode(TicketID.self, forKey: .ticketId))
+        case .ticketAdmitted:
             self = .ticketAdmitted(
                 try c.decode(TicketID.self, forKey: .ticketId),
                 door: try c.decode(DeviceID.self, forKey: .door)
             )
-        case "customerExited": self = .customerExited
-        case "ticketExpired": self = .ticketExpired(try c.decode(TicketID.self, forKey: .ticketId))
-        case "ticketCancelled": self = .ticketCancelled(try c.decode(TicketID.self, forKey: .ticketId))
-        case "capacityChanged": self = .capacityChanged(try c.decode(Int.self, forKey: .capacity))
-        case "dayStarted":
+        case .customerExited: self = .customerExited
+        case .ticketExpired: self = .ticketExpired(try c.decode(TicketID.self, forKey: .ticketId))
+        case .ticketCancelled: self = .ticketCancelled(try c.decode(TicketID.self, forKey: .ticketId))
+        case .capacityChanged: self = .capacityChanged(try c.decode(Int.self, forKey: .capacity))
+        case .dayStarted:
             let opens = try c.decodeIfPresent(Timestamp.self, forKey: .opens)
             self = .dayStarted(
                 BusinessDay(number: try c.decode(Int64.self, forKey: .day)),
@@ -35,13 +35,13 @@ extension StoreEvent.Body {
                 },
                 keepsLine: try c.decodeIfPresent(Bool.self, forKey: .keepsLine) ?? false
             )
-        case "scanRefused":
+        case .scanRefused:
             self = .scanRefused(
                 reason: try c.decode(String.self, forKey: .reason),
                 ticket: try c.decodeIfPresent(TicketID.self, forKey: .ticketId),
                 door: try c.decode(DeviceID.self, forKey: .door)
             )
-        default:
+        case nil:
             guard case .object(var fields) = try JSONValue(from: decoder) else {
                 throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "an event is an object")
             }
@@ -57,38 +57,30 @@ extension StoreEvent.Body {
             return try JSONValue.object(object).encode(to: encoder)
         }
         var c = encoder.container(keyedBy: CodingKeys.self)
+        if let known { try c.encode(known.rawValue, forKey: .type) }
         switch self {
         case .ticketIssued(let ticket, let told):
-            try c.encode("ticketIssued", forKey: .type)
             try c.encode(ticket, forKey: .ticket)
             try c.encodeIfPresent(told, forKey: .told)
         case .ticketTaken(let id):
-            try c.encode("ticketTaken", forKey: .type)
             try c.encode(id, forKey: .ticketId)
         case .ticketAdmitted(let id, let door):
-            try c.encode("ticketAdmitted", forKey: .type)
             try c.encode(id, forKey: .ticketId)
             try c.encode(door, forKey: .door)
-        case .customerExited:
-            try c.encode("customerExited", forKey: .type)
+        case .customerExited: break
         case .ticketExpired(let id):
-            try c.encode("ticketExpired", forKey: .type)
             try c.encode(id, forKey: .ticketId)
         case .ticketCancelled(let id):
-            try c.encode("ticketCancelled", forKey: .type)
             try c.encode(id, forKey: .ticketId)
         case .capacityChanged(let capacity):
-            try c.encode("capacityChanged", forKey: .type)
             try c.encode(capacity, forKey: .capacity)
         case .dayStarted(let day, let hours, let keepsLine):
-            try c.encode("dayStarted", forKey: .type)
             try c.encode(day.number, forKey: .day)
             try c.encodeIfPresent(hours?.opens, forKey: .opens)
             try c.encodeIfPresent(hours?.closes, forKey: .closes)
             // Written only when true: a day that expires its line reads as it did before the field.
             if keepsLine { try c.encode(true, forKey: .keepsLine) }
         case .scanRefused(let reason, let ticket, let door):
-            try c.encode("scanRefused", forKey: .type)
             try c.encode(reason, forKey: .reason)
             try c.encodeIfPresent(ticket, forKey: .ticketId)
             try c.encode(door, forKey: .door)

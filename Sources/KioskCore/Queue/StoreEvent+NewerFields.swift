@@ -82,15 +82,17 @@ extension StoreEvent {
 extension StoreEvent.Body {
     /// The fields this version reads on a body of this type (`type` included).
     public var fieldNames: Set<String> {
+        let keys: [CodingKeys]
         switch self {
-        case .ticketIssued: ["type", "ticket", "told"]
-        case .ticketTaken, .ticketExpired, .ticketCancelled: ["type", "ticketId"]
-        case .ticketAdmitted: ["type", "ticketId", "door"]
-        case .customerExited: ["type"]
-        case .capacityChanged: ["type", "capacity"]
-        case .dayStarted: ["type", "day", "opens", "closes", "keepsLine"]
-        case .scanRefused: ["type", "reason", "ticketId", "door"]
-        case .unknown(_, let fields): Set(fields.keys).union(["type"])
+        case .ticketIssued: keys = [.type, .ticket, .told]
+        case .ticketTaken, .ticketExpired, .ticketCancelled: keys = [.type, .ticketId]
+        case .ticketAdmitted: keys = [.type, .ticketId, .door]
+        case .customerExited: keys = [.type]
+        case .capacityChanged: keys = [.type, .capacity]
+        case .dayStarted: keys = [.type, .day, .opens, .closes, .keepsLine]
+        case .scanRefused: keys = [.type, .reason, .ticketId, .door]
+        case .unknown(_, let fields): return Set(fields.keys).union([CodingKeys.type.stringValue])
         }
+        return Set(keys.map(\.stringValue))
     }
 }

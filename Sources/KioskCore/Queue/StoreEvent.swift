@@ -90,19 +90,38 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         }
     }
 
-    /// The event's kind as a short name (for logs, metrics and the database).
+    /// The event's type as it is named on the wire, in the database and in logs: a known one's ``Kind``, an
+    /// unknown one's as it came.
     public var kind: String {
-        switch body {
-        case .ticketIssued: return "ticketIssued"
-        case .ticketTaken: return "ticketTaken"
-        case .ticketAdmitted: return "ticketAdmitted"
-        case .customerExited: return "customerExited"
-        case .ticketExpired: return "ticketExpired"
-        case .ticketCancelled: return "ticketCancelled"
-        case .capacityChanged: return "capacityChanged"
-        case .dayStarted: return "dayStarted"
-        case .scanRefused: return "scanRefused"
-        case .unknown(let type, _): return type
+        if case .unknown(let type, _) = body { return type }
+        return body.known?.rawValue ?? ""  // every other body has its Kind
+    }
+}
+
+extension StoreEvent {
+    /// Every event type this version knows, each name written once: ``StoreEvent/Body/known`` maps every case of
+    /// the body to one, and the coding writes and reads a type by it, so a new type is a case here and in
+    /// ``Body``, its fields' coding and its fold — the compiler names every switch that lacks it.
+    public enum Kind: String, Sendable, CaseIterable {
+        case ticketIssued, ticketTaken, ticketAdmitted, customerExited, ticketExpired, ticketCancelled
+        case capacityChanged, dayStarted, scanRefused
+    }
+}
+
+extension StoreEvent.Body {
+    /// This body's type, nil for one this version does not know (``unknown(type:fields:)``).
+    public var known: StoreEvent.Kind? {
+        switch self {
+        case .ticketIssued: .ticketIssued
+        case .ticketTaken: .ticketTaken
+        case .ticketAdmitted: .ticketAdmitted
+        case .customerExited: .customerExited
+        case .ticketExpired: .ticketExpired
+        case .ticketCancelled: .ticketCancelled
+        case .capacityChanged: .capacityChanged
+        case .dayStarted: .dayStarted
+        case .scanRefused: .scanRefused
+        case .unknown: nil
         }
     }
 }

@@ -27,7 +27,7 @@ extension LocalStore {
     /// number of tickets the station printed before.
     static let waitingTicketSQL = """
         SELECT t.*, e.body FROM printed_tickets t
-        JOIN events e ON e.ticket = t.id AND e.kind = 'ticketIssued'
+        JOIN events e ON e.ticket = t.id AND e.kind = '\(StoreEvent.Kind.ticketIssued.rawValue)'
         WHERE t.prefix = ? AND t.taken_at IS NULL AND t.voided_at IS NULL
         ORDER BY t.issued_at DESC LIMIT 1
         """

@@ -262,7 +262,7 @@ public final class SyncClient: Service, Sendable {
                 let through = page.events.last?.sequence ?? after
                 _ = try store.storePulled(page.events, through: through)
                 queue.applyPulled(page.events)
-                let dayStarted = page.events.contains(where: { $0.kind == "dayStarted" })
+                let dayStarted = page.events.contains(where: { $0.body.known == .dayStarted })
                 try keepFold(through: through, dayStarted: dayStarted)
                 reportConflicts()
                 reportNewerEvents()
