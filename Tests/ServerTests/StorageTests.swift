@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import KioskCore
 import Logging
 import ServiceSupport
@@ -24,20 +25,36 @@ import Testing
     static func withDatabase(
         _ backend: Backend,
         clock: WallClock = .system,
-        _ body: (_ open: () async throws -> any ServerStorage) async throws -> Void
+        _ body: (_ open: @escaping () async throws -> any ServerStorage) async throws -> Void
+    ) async throws {
+        try await withDatabase(backend, clock: clock) { open, _ in try await body(open) }
+    }
+
+    /// The same, with `sql`: runs a statement on the database as its owner, beside the storages (a fault to
+    /// plant).
+    static func withDatabase(
+        _ backend: Backend,
+        clock: WallClock = .system,
+        _ body: (
+            _ open: @escaping () async throws -> any ServerStorage, _ sql: @escaping (String) throws -> Void
+        ) async throws -> Void
     ) async throws {
         switch backend {
         case .sqlite:
             let directory = HIL.temporaryDirectory("storage")
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            try await body { try SQLiteStorage(path: "\(directory)/clup.sqlite", clock: clock) }
+            let path = "\(directory)/clup.sqlite"
+            let open = { try SQLiteStorage(path: path, clock: clock) as any ServerStorage }
+            try await body(open) { statement in
+                try DatabaseQueue(path: path).write { try $0.execute(sql: statement) }
+            }
         case .postgres:
             let cluster = try PostgresRig()
             defer { cluster.stop() }
             let url = try cluster.createDatabase()
             var opened: [PostgresStorage] = []
             defer { for storage in opened { storage.close() } }
-            try await body {
+            let open = {
                 guard case .postgres(let address) = try DatabaseLocation(url) else {
                     throw StorageFailure(description: url)
                 }
@@ -45,7 +62,11 @@ import Testing
                 logger.logLevel = .error
                 let storage = try await PostgresStorage(address, clock: clock, logger: logger)
                 opened.append(storage)
-                return storage
+                return storage as any ServerStorage
+            }
+            try await body(open) { statement in
+                let result = try cluster.sql(statement, database: String(url.split(separator: "/").last ?? ""))
+                guard result.status == 0 else { throw StorageFailure(description: "\(statement): \(result.error)") }
             }
         }
     }
@@ -170,7 +191,7 @@ import Testing
 
             var changed = Self.profile()
             changed.capacity = 35
-            try await storage.setProfile(changed, store: record.id)
+            _ = try await storage.setProfile(changed, store: record.id, appending: []) { _ in }
             #expect(try await storage.stores().first?.profile.capacity == 35)
         }
     }

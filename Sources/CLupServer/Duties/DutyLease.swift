@@ -56,7 +56,7 @@ public final class DutyLease: Service, Sendable {
             // PostgreSQL restart): look first, and start again on a new connection.
             guard !connection.isClosed else { throw ConnectionEnded() }
             if held.load(ordering: .relaxed) {
-                try await connection.query("SELECT 1", logger: logger)
+                try await connection.run("SELECT 1", logger: logger)
             } else {
                 var taken = false
                 for try await value in try await connection.query(

@@ -122,11 +122,6 @@ public final class StoreQueues: Sendable {
         return live
     }
 
-    /// A store's changed profile, once stored.
-    func setProfile(_ profile: StoreProfile, store: StoreID) {
-        live.withLock { $0[store]?.set(profile: profile) }
-    }
-
     public var all: [Live] { live.withLock { Array($0.values) } }
 
     /// A ticket's entry while it is live: in a printer, booked, waiting or called (nil once it is over).

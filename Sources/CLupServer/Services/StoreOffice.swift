@@ -179,17 +179,7 @@ struct StoreOffice: Sendable {
         }
         profile.footer = settings.footer ?? profile.footer
         try profile.validate()
-        try await Self.storingAsync { try await database.setProfile(profile, store: store) }
-        logs.setProfile(profile, store: store)
-        if profile.capacity != live.state.capacity {
-            let event = StoreEvent.new(
-                .capacityChanged(profile.capacity),
-                store: store,
-                device: ServerIssue.device,
-                at: database.clock.now()
-            )
-            _ = try await Self.storingAsync { try await logs.append([event], store: store) }
-        }
+        try await Self.storingAsync { try await logs.change(profile, store: store, at: database.clock.now()) }
         return profile
     }
 

@@ -41,6 +41,8 @@ extension PostgresCommits {
                     slotOf[event.id] = slots.count
                     slots.append(Slot(event: event, piece: piece))
                 }
+            case .profile:
+                return nil  // a transaction's, alone in its batch (never sent here)
             case .issue(let issue):
                 // Numbered by the statement; 0 until then.
                 let (ticket, event) = try issue.rule.made(number: 0)
@@ -88,7 +90,7 @@ extension PostgresCommits {
         var reported: Set<EventID> = []
         return try batch.enumerated().map { piece, waiting in
             switch waiting.work {
-            case .append(let events):
+            case .append(let events), .profile(_, let events):  // no profile comes here (above)
                 var results: [AppendResult] = []
                 var added: [StoreEvent] = []
                 for var event in events {

@@ -29,6 +29,9 @@ final class PostgresCommits: Sendable {
     enum Work: Sendable {
         case append([StoreEvent])
         case issue(IssueOrder)
+        /// A store's changed profile and the events it makes (its capacity change), written together: always in
+        /// a transaction, alone in its batch.
+        case profile(StoreProfile, [StoreEvent])
     }
 
     enum Outcome: Sendable {
@@ -43,6 +46,14 @@ final class PostgresCommits: Sendable {
 
         /// A check (a booking's room in its slot) that must see every earlier write applied first.
         var check: IssueCheck? { if case .issue(let order) = work { order.check } else { nil } }
+        var changesProfile: Bool { if case .profile = work { true } else { false } }
+        /// The events it appends as they came (an issue's event is made in its batch).
+        var events: [StoreEvent] {
+            switch work {
+            case .append(let events), .profile(_, let events): events
+            case .issue: []
+            }
+        }
     }
 
     /// What one piece of work came to inside the transaction, before the commit.
@@ -62,7 +73,9 @@ final class PostgresCommits: Sendable {
     /// Batches the one statement handed to the transaction (``commitInOneStatement(_:store:)``).
     let handedOn = Atomic<Int>(0)
     static let writesPerTransaction = Recorder(label: "clup_db_writes_per_transaction")
-    private let batches = CommitBatches<StoreID, Waiting, Outcome>(limit: batchLimit, alone: { $0.check != nil })
+    private let batches = CommitBatches<StoreID, Waiting, Outcome>(limit: batchLimit) {
+        $0.check != nil || $0.changesProfile
+    }
 
     init(pool: PostgresPool, logger: Logger) {
         self.pool = pool
@@ -83,10 +96,11 @@ final class PostgresCommits: Sendable {
     private func commit(_ batch: [Waiting], store: StoreID) async -> [Result<Outcome, any Error>] {
         let done: [Done]
         do {
-            if batch[0].check == nil, let quick = try await commitInOneStatement(batch, store: store) {
+            let alone = batch[0].check != nil || batch[0].changesProfile
+            if !alone, let quick = try await commitInOneStatement(batch, store: store) {
                 done = quick
             } else {
-                if batch[0].check == nil { handedOn.add(1, ordering: .relaxed) }
+                if !alone { handedOn.add(1, ordering: .relaxed) }
                 done = try await pool.transaction { connection in
                     try await self.commit(batch, store: store, on: connection)
                 }
@@ -122,9 +136,12 @@ final class PostgresCommits: Sendable {
         var done: [Done] = []
         var added: [StoreEvent] = []
         var holders: [(ticket: TicketID, holder: Holder, at: Timestamp)] = []
+        var profile: StoreProfile?
         for waiting in batch {
             switch waiting.work {
-            case .append(let events):
+            case .append, .profile:
+                if case .profile(let changed, _) = waiting.work { profile = changed }
+                let events = waiting.events
                 var results: [AppendResult] = []
                 var new: [StoreEvent] = []
                 for var event in events {
@@ -160,6 +177,11 @@ final class PostgresCommits: Sendable {
             }
         }
         let counters = numbers.filter { before[$0.key] != $0.value }
+        if let profile {
+            let encoded = try PostgresStorage.encoder.encode(profile)
+            try await connection.run("UPDATE stores SET profile = \(encoded) WHERE id = \(store)", logger: logger)
+            try await PostgresStorage.notifyStoreChanged(store, on: connection, logger: logger)
+        }
         if !added.isEmpty {
             try await write(added, holders: holders, counters: counters, next: next, store: store, on: connection)
         }
@@ -172,9 +194,7 @@ final class PostgresCommits: Sendable {
         store: StoreID,
         on connection: PostgresConnection
     ) async throws -> [UUID: Int64] {
-        let ids = batch.flatMap { waiting -> [UUID] in
-            if case .append(let events) = waiting.work { events.map(\.id) } else { [] }
-        }
+        let ids = batch.flatMap { $0.events.map(\.id) }
         var known: [UUID: Int64] = [:]
         guard !ids.isEmpty else { return known }
         for try await (id, sequence) in try await connection.query(
@@ -235,7 +255,7 @@ final class PostgresCommits: Sendable {
         // Arrays cannot hold NULL here: '' stands for no ticket and Int64.min for no arrival stamp.
         let bodies = try events.map { ByteBuffer(data: try PostgresStorage.encoder.encode($0.storedBody)) }
         let last = events.last?.sequence ?? next - 1
-        try await connection.query(
+        try await connection.run(
             """
             WITH logged AS (
                 INSERT INTO events (store, sequence, id, device, time, kind, ticket, body, received_at)

@@ -141,8 +141,8 @@ enum PostgresMigrations {
         for step in steps {
             try await connection.withTransaction(logger: logger) { connection in
                 // Under the lock, even the bookkeeping table: two replicas creating it at once would collide.
-                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
-                try await connection.query(
+                try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                try await connection.run(
                     """
                     CREATE TABLE IF NOT EXISTS clup_migrations (
                         name text PRIMARY KEY,
@@ -157,9 +157,9 @@ enum PostgresMigrations {
                 ).collect()
                 guard done.isEmpty else { return }
                 for statement in step.sql {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query("INSERT INTO clup_migrations (name) VALUES (\(step.name))", logger: logger)
+                try await connection.run("INSERT INTO clup_migrations (name) VALUES (\(step.name))", logger: logger)
                 logger.info("database migrated", metadata: ["migration": "\(step.name)"])
             }
         }

@@ -78,3 +78,13 @@ extension Array where Element == PostgresRow {
         try map { row in try row.decode(columns) }
     }
 }
+
+extension PostgresConnection {
+    /// Runs one statement and reads its answer to the end. PostgreSQL may report a statement's failure after its
+    /// first rows (a trigger, a constraint checked as the rows are written): an answer left unread hides the
+    /// error, and the transaction's COMMIT then rolls back without one — a write that failed looks committed.
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try await self.query(query, logger: logger).collect()
+    }
+}

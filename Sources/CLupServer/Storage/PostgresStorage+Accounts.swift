@@ -19,7 +19,7 @@ extension PostgresStorage {
         let key = try vault.seal(Data(record.signer.privateKey.rawRepresentation))
         do {
             try await transaction { connection in
-                try await connection.query(
+                try await connection.run(
                     """
                     INSERT INTO stores (id, name, address, latitude, longitude, profile, signing_key, created_at)
                     VALUES (\(record.id), \(profile.name), \(profile.address), \(profile.location.latitude),
@@ -27,7 +27,7 @@ extension PostgresStorage {
                     """,
                     logger: logger
                 )
-                try await connection.query(
+                try await connection.run(
                     """
                     INSERT INTO managers (username, store, password_hash, salt, created_at)
                     VALUES (\(manager), \(record.id), \(passwordHash.hash), \(passwordHash.salt), \(now.milliseconds))
@@ -46,12 +46,18 @@ extension PostgresStorage {
         return record
     }
 
-    public func setProfile(_ profile: StoreProfile, store: StoreID) async throws {
-        let encoded = try Self.encoder.encode(profile)
-        try await transaction { connection in
-            try await connection.query("UPDATE stores SET profile = \(encoded) WHERE id = \(store)", logger: logger)
-            try await Self.notifyStoreChanged(store, on: connection, logger: logger)
+    /// The profile and its events in one batch of the store's commits (``PostgresCommits``), alone in it.
+    public func setProfile(
+        _ profile: StoreProfile,
+        store: StoreID,
+        appending events: [StoreEvent],
+        onCommit: @escaping CommitHook
+    ) async throws -> [AppendResult] {
+        let work = PostgresCommits.Work.profile(profile, events)
+        guard case .appended(let results) = try await commits.submit(work, store: store, onCommit: onCommit) else {
+            throw StorageFailure(description: "a profile's change came back as an issue")
         }
+        return results
     }
 
     public func stores() async throws -> [StoreRecord] {
@@ -80,7 +86,7 @@ extension PostgresStorage {
 
     /// Tells the other replicas (``LogFollower``) to read the store list again, once the change commits.
     static func notifyStoreChanged(_ store: StoreID, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_notify(\(eventsChannel), \("s:\(store.uuidString)"))", logger: logger)
+        try await connection.run("SELECT pg_notify(\(eventsChannel), \("s:\(store.uuidString)"))", logger: logger)
     }
 
     // MARK: Managers
@@ -99,8 +105,8 @@ extension PostgresStorage {
         let token = Secrets.token()
         let now = clock.now().milliseconds
         try await transaction { connection in
-            try await connection.query("DELETE FROM sessions WHERE expires_at < \(now)", logger: logger)
-            try await connection.query(
+            try await connection.run("DELETE FROM sessions WHERE expires_at < \(now)", logger: logger)
+            try await connection.run(
                 """
                 INSERT INTO sessions (token_hash, username, expires_at)
                 VALUES (\(Secrets.hash(token)), \(username), \(expires.milliseconds))

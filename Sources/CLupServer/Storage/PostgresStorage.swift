@@ -86,7 +86,7 @@ public final class PostgresStorage: ServerStorage {
         let rows = try await connection.query("SELECT id, signing_key FROM stores", logger: logger).collect()
         for (id, stored) in try rows.decode((UUID, Data).self) where vault.needsSealing(stored) {
             let sealed = try vault.seal(try vault.open(stored))
-            try await connection.query("UPDATE stores SET signing_key = \(sealed) WHERE id = \(id)", logger: logger)
+            try await connection.run("UPDATE stores SET signing_key = \(sealed) WHERE id = \(id)", logger: logger)
         }
     }
 

@@ -46,13 +46,18 @@ extension SQLiteStorage {
         return record
     }
 
-    /// Stores a store's changed profile (its name and address stay as registered).
-    public func setProfile(_ profile: StoreProfile, store: StoreID) throws {
-        try pool.write { db in
-            try db.execute(
-                sql: "UPDATE stores SET profile = ? WHERE id = ?",
-                arguments: [try Self.encoder.encode(profile), store.uuidString]
-            )
+    /// Stores a store's changed profile (its name and address stay as registered) and appends `events` in the
+    /// same transaction.
+    public func setProfile(
+        _ profile: StoreProfile,
+        store: StoreID,
+        appending events: [StoreEvent],
+        onCommit: @escaping CommitHook
+    ) async throws -> [AppendResult] {
+        let encoded = try Self.encoder.encode(profile)
+        return try await pool.write { db in
+            try db.execute(sql: "UPDATE stores SET profile = ? WHERE id = ?", arguments: [encoded, store.uuidString])
+            return try self.append(events, store: store, in: db, onCommit: onCommit)
         }
     }
 

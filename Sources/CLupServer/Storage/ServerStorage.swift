@@ -30,8 +30,15 @@ public protocol ServerStorage: Sendable {
         at now: Timestamp
     )
         async throws -> StoreRecord
-    /// Stores a store's changed profile (its name and address stay as registered).
-    func setProfile(_ profile: StoreProfile, store: StoreID) async throws
+    /// Stores a store's changed profile (its name and address stay as registered) and appends `events` — the
+    /// capacity change it makes — in the same transaction: after a crash both are there or neither. The events
+    /// are appended and `onCommit` runs as ``append(_:store:onCommit:)`` says.
+    func setProfile(
+        _ profile: StoreProfile,
+        store: StoreID,
+        appending events: [StoreEvent],
+        onCommit: @escaping CommitHook
+    ) async throws -> [AppendResult]
     /// Every store, oldest first.
     func stores() async throws -> [StoreRecord]
     /// One store, or nil when there is no such store.

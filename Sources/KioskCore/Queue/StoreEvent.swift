@@ -99,34 +99,6 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
 }
 
 extension StoreEvent {
-    /// Every event type this version knows, each name written once: ``StoreEvent/Body/known`` maps every case of
-    /// the body to one, and the coding writes and reads a type by it, so a new type is a case here and in
-    /// ``Body``, its fields' coding and its fold — the compiler names every switch that lacks it.
-    public enum Kind: String, Sendable, CaseIterable {
-        case ticketIssued, ticketTaken, ticketAdmitted, customerExited, ticketExpired, ticketCancelled
-        case capacityChanged, dayStarted, scanRefused
-    }
-}
-
-extension StoreEvent.Body {
-    /// This body's type, nil for one this version does not know (``unknown(type:fields:)``).
-    public var known: StoreEvent.Kind? {
-        switch self {
-        case .ticketIssued: .ticketIssued
-        case .ticketTaken: .ticketTaken
-        case .ticketAdmitted: .ticketAdmitted
-        case .customerExited: .customerExited
-        case .ticketExpired: .ticketExpired
-        case .ticketCancelled: .ticketCancelled
-        case .capacityChanged: .capacityChanged
-        case .dayStarted: .dayStarted
-        case .scanRefused: .scanRefused
-        case .unknown: nil
-        }
-    }
-}
-
-extension StoreEvent {
     /// A new event made by `device` at `now`: a fresh UUIDv7 id, no server sequence yet.
     public static func new(_ body: Body, store: StoreID, device: DeviceID, at now: Timestamp) -> StoreEvent {
         StoreEvent(id: .v7(at: now), store: store, device: device, time: now, body: body)
