@@ -29,31 +29,17 @@ extension PostgresStorage {
 
     /// The events a notification's JSON carries, in log order.
     static func notifiedEvents(_ json: Substring, store: StoreID) throws -> [StoreEvent] {
-        try decoder.decode([NotifiedEvent].self, from: Data(json.utf8)).map {
-            logged(sequence: $0.s, id: $0.i, device: $0.d, time: $0.t, body: $0.b, received: $0.r, store: store)
+        try decoder.decode([NotifiedEvent].self, from: Data(json.utf8)).map { row in
+            StoreEvent(
+                logged: row.i,
+                store: store,
+                device: row.d,
+                time: row.t,
+                body: row.b,
+                sequence: row.s,
+                receivedAt: row.r
+            )
         }
-    }
-
-    /// An event of the log from its columns (a row read, or a notification's copy of one).
-    private static func logged(
-        sequence: Int64,
-        id: UUID,
-        device: String,
-        time: Int64,
-        body: StoreEvent.StoredBody,
-        received: Int64?,
-        store: StoreID
-    ) -> StoreEvent {
-        StoreEvent(
-            id: id,
-            store: store,
-            device: device,
-            time: Timestamp(milliseconds: time),
-            body: body.body,
-            sequence: sequence,
-            receivedAt: received.map(Timestamp.init(milliseconds:)),
-            newerFields: body.newerFields
-        )
     }
 
     public func append(
@@ -111,14 +97,14 @@ extension PostgresStorage {
 
     private func event(_ row: EventsAfter.Row, store: StoreID) throws -> StoreEvent {
         let (sequence, id, device, time, body, received) = row
-        return Self.logged(
-            sequence: sequence,
-            id: id,
+        return StoreEvent(
+            logged: id,
+            store: store,
             device: device,
             time: time,
             body: try Self.decoder.decode(StoreEvent.StoredBody.self, from: body),
-            received: received,
-            store: store
+            sequence: sequence,
+            receivedAt: received
         )
     }
 

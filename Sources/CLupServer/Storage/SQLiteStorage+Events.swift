@@ -89,16 +89,14 @@ extension SQLiteStorage {
         guard let id = UUID(uuidString: row["id"]) else {
             throw StorageFailure(description: "corrupt event row \(row["sequence"] as Int64? ?? -1) of store \(store)")
         }
-        let stored = try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data)
         return StoreEvent(
-            id: id,
+            logged: id,
             store: store,
             device: row["device"],
-            time: Timestamp(milliseconds: row["time"]),
-            body: stored.body,
+            time: row["time"],
+            body: try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data),
             sequence: row["sequence"],
-            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:)),
-            newerFields: stored.newerFields
+            receivedAt: row["received_at"]
         )
     }
 

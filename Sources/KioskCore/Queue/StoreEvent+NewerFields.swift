@@ -39,6 +39,29 @@ extension StoreEvent {
         }
     }
 
+    /// An event from the columns a log keeps it in (times in milliseconds since 1970) and its stored body: the
+    /// one way the kiosk's database and both of the server's read a row back.
+    public init(
+        logged id: EventID,
+        store: StoreID,
+        device: DeviceID,
+        time: Int64,
+        body: StoredBody,
+        sequence: Int64?,
+        receivedAt: Int64?
+    ) {
+        self.init(
+            id: id,
+            store: store,
+            device: device,
+            time: Timestamp(milliseconds: time),
+            body: body.body,
+            sequence: sequence,
+            receivedAt: receivedAt.map(Timestamp.init(milliseconds:)),
+            newerFields: body.newerFields
+        )
+    }
+
     /// The body and its newer fields, as written.
     public var storedBody: StoredBody {
         get { StoredBody(body: body, newerFields: newerFields) }

@@ -288,16 +288,14 @@ public final class LocalStore: Sendable {
         guard let id = UUID(uuidString: row["id"]), let store = UUID(uuidString: row["store"]) else {
             throw StoreError(description: "corrupt event row \(row["local_order"] as Int64? ?? -1)")
         }
-        let stored = try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data)
         return StoreEvent(
-            id: id,
+            logged: id,
             store: store,
             device: row["device"],
-            time: Timestamp(milliseconds: row["time"]),
-            body: stored.body,
+            time: row["time"],
+            body: try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data),
             sequence: row["sequence"],
-            receivedAt: (row["received_at"] as Int64?).map(Timestamp.init(milliseconds:)),
-            newerFields: stored.newerFields
+            receivedAt: row["received_at"]
         )
     }
 }
