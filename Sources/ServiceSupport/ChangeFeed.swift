@@ -10,13 +10,18 @@ public final class ChangeFeed: Sendable {
     }
 
     private let subscribers = Mutex(Subscribers())
+    /// A wider feed each change here is also a change of (the station's pages follow its queue and statuses).
+    private let wider: ChangeFeed?
 
-    public init() {}
+    public init(alsoNotifying wider: ChangeFeed? = nil) {
+        self.wider = wider
+    }
 
     public func notify() {
         subscribers.withLock { s in
             for continuation in s.continuations.values { continuation.yield() }
         }
+        wider?.notify()
     }
 
     /// A stream that yields once now (so the subscriber sends the current status), after every change, and

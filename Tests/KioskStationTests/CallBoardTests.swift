@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceSupport
+import Synchronization
 import Testing
 
 @testable import KioskStation
@@ -64,4 +65,48 @@ import Testing
         #expect(board.recent == [next.code])
         #expect(voice.next()?.announcement == .called(next.code))
     }
+
+    /// The replica's own feed, which the board looks on, wakes on a change of the queue, not on a status (the
+    /// voice's, a printer's, sync's), while the station's pages follow both.
+    @Test func theQueuesFeedWakesForTheQueueNotForAStatus() async throws {
+        let dir = NSTemporaryDirectory() + "clup-calls-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let changes = ChangeFeed()
+        let queue = try QueueReplica(
+            store: try LocalStore(path: "\(dir)/kioskd.sqlite"),
+            capacity: 10,
+            changes: changes
+        )
+        let wakes = Wakes()
+        let watchers = [
+            Task { [queue, wakes] in
+                for await _ in queue.queueChanges.subscribe(heartbeat: .seconds(3600)) {
+                    wakes.queue.add(1, ordering: .relaxed)
+                }
+            },
+            Task { [changes, wakes] in
+                for await _ in changes.subscribe(heartbeat: .seconds(3600)) { wakes.pages.add(1, ordering: .relaxed) }
+            },
+        ]
+        defer { for watcher in watchers { watcher.cancel() } }
+        func woken() -> [Int] { [wakes.queue.load(ordering: .relaxed), wakes.pages.load(ordering: .relaxed)] }
+        func settled(_ expected: [Int]) async throws -> Bool {
+            for _ in 0..<100 where woken() != expected { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(100))  // and nothing more comes
+            return woken() == expected
+        }
+        #expect(try await settled([1, 1]), "each subscriber is woken once at first")
+        changes.notify()  // a status changed
+        #expect(try await settled([1, 2]), "a status wakes the pages alone: \(woken())")
+        let now = WallClock.system.now()
+        queue.apply([StoreEvent(id: .v7(at: now), store: storeID, device: "door", time: now, body: .customerExited)])
+        #expect(try await settled([2, 3]), "the queue wakes both: \(woken())")
+    }
+}
+
+/// How often each feed woke its watcher.
+private final class Wakes: Sendable {
+    let queue = Atomic(0)
+    let pages = Atomic(0)
 }

@@ -18,7 +18,10 @@ public final class QueueReplica: Sendable {
     }
 
     private let folds: Mutex<Folds>
+    /// Everything the station's pages follow: the queue's changes and the statuses.
     let changes: ChangeFeed
+    /// The queue's changes alone (each also one of ``changes``): what ``CallBoard`` looks after.
+    let queueChanges: ChangeFeed
 
     /// From the kept fold of the server's log (``LocalStore/keptConfirmedFold(capacity:)``) and what was pulled
     /// after it, or from the whole pulled log; this station's unconfirmed events on top.
@@ -38,6 +41,7 @@ public final class QueueReplica: Sendable {
         for event in pending { current.apply(event) }
         folds = Mutex(Folds(confirmed: base, pending: pending, current: current))
         self.changes = changes
+        queueChanges = ChangeFeed(alsoNotifying: changes)
     }
 
     public func apply(_ event: StoreEvent) {
@@ -54,7 +58,7 @@ public final class QueueReplica: Sendable {
                 folds.current.apply(event)
             }
         }
-        changes.notify()
+        queueChanges.notify()
     }
 
     /// Applies a page of the server's log (in sequence order, own events included): the server's order
@@ -69,7 +73,7 @@ public final class QueueReplica: Sendable {
             for event in folds.pending { current.apply(event) }
             folds.current = current
         }
-        changes.notify()
+        queueChanges.notify()
     }
 
     /// Drops a pending event the server refused for good (``LocalStore/quarantine(_:reason:at:)``): the queue
@@ -83,7 +87,7 @@ public final class QueueReplica: Sendable {
             folds.current = current
             return true
         }
-        if dropped { changes.notify() }
+        if dropped { queueChanges.notify() }
     }
 
     public var snapshot: QueueState { folds.withLock { $0.current } }

@@ -45,9 +45,9 @@ public final class CallBoard: Service, Sendable {
     }
 
     public func run() async throws {
-        // A change wakes the board at once; the heartbeat covers calls that come with time alone (the store
-        // opening, a booking's slot starting).
-        for await _ in changes.subscribe(heartbeat: .milliseconds(500)).cancelOnGracefulShutdown() {
+        // A change of the queue wakes the board at once (a status does not); the heartbeat covers calls that come
+        // with time alone (the store opening, a booking's slot starting).
+        for await _ in queue.queueChanges.subscribe(heartbeat: .milliseconds(500)).cancelOnGracefulShutdown() {
             look()
         }
     }
