@@ -13,8 +13,7 @@ extension StoreQueues {
             applyCommitted(added, store: store)
         }
         setProfile(profile, store: store)
-        ReplicaMetrics.eventsAppended.increment(by: results.count { $0.new })
-        try await catchUp(store, through: results.map(\.sequence).max() ?? 0)
+        try await counted(results, store: store)
     }
 
     /// A store's changed profile, once stored (here or by another replica).

@@ -18,9 +18,15 @@ extension StoreQueues {
         let results = try await database.append(events, store: store) { [self] added in
             applyCommitted(added, store: store)
         }
+        try await counted(results, store: store)
+        return results
+    }
+
+    /// After an append committed: counts its new events and reads the log up to them (a replica reads its own
+    /// write before it answers).
+    func counted(_ results: [AppendResult], store: StoreID) async throws {
         ReplicaMetrics.eventsAppended.increment(by: results.count { $0.new })
         try await catchUp(store, through: results.map(\.sequence).max() ?? 0)
-        return results
     }
 
     /// Issues an app ticket or a booking in the store's log; an app ticket is told the wait of the line's end

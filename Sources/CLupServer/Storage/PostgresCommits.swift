@@ -139,9 +139,8 @@ final class PostgresCommits: Sendable {
         var profile: StoreProfile?
         for waiting in batch {
             switch waiting.work {
-            case .append, .profile:
+            case .append(let events), .profile(_, let events):
                 if case .profile(let changed, _) = waiting.work { profile = changed }
-                let events = waiting.events
                 var results: [AppendResult] = []
                 var new: [StoreEvent] = []
                 for var event in events {
