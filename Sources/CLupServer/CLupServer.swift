@@ -11,7 +11,7 @@
 /// - `Duties/`: the long-running services of the group (no-show expiry, the business day's start, the wait
 ///   model's refresh, the kept state, retention, following other replicas, metrics, certificate reload).
 ///
-/// A request flows one way: routes → services → queues → storage, never back; services refuse with ``APIError``
+/// A request flows one way: routes → services → queues → storage, never back; services refuse with ``Refusal``
 /// (a status and what to fix), the one type they share with the routes. Storage knows no HTTP: it throws ``StorageRefusal``, which the routes answer. The queue's
 /// rules (the fold, admission, the wait estimate, how a ticket is issued: ``ServerIssue``) are KioskCore's, the
 /// same on every kiosk.

@@ -172,11 +172,11 @@ import Testing
             return WorkProof.solve(challenge: challenge.challenge, bits: challenge.bits)
         }
         for _ in 0..<3 { try work.spend(proof(busy), store: busy, at: now) }
-        #expect(throws: APIError.self) { try work.spend(proof(busy), store: busy, at: now) }
+        #expect(throws: Refusal.self) { try work.spend(proof(busy), store: busy, at: now) }
         do {
             try work.spend(proof(busy), store: busy, at: now)
         } catch {
-            #expect(error.status == .serviceUnavailable && error.message.contains("paper ticket"))
+            #expect(error.code == .unavailable && error.message.contains("paper ticket"))
         }
         try work.spend(proof(calm), store: calm, at: now)
         // Once the challenges expire, the busy store's proofs are forgotten and it takes tickets again.

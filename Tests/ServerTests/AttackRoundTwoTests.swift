@@ -301,7 +301,7 @@ import FoundationNetworking
                     do {
                         return try await checks.matches(n == 0 ? "correct horse battery" : "wrong \(n)", hash) ? 1 : 0
                     } catch {
-                        return (error as? APIError)?.status == .serviceUnavailable ? 503 : -1
+                        return (error as? Refusal)?.code == .unavailable ? 503 : -1
                     }
                 }
             }

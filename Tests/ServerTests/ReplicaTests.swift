@@ -157,13 +157,13 @@ struct ReplicaTests {
             // notification.
             let later = try await one.registerStore(["name": "Later Market"], manager: "later")
             for _ in 0..<30 {
-                await #expect(throws: APIError.self) { _ = try await unfollowed.require(UUID()) }
+                await #expect(throws: Refusal.self) { _ = try await unfollowed.require(UUID()) }
             }
             do {
                 _ = try await unfollowed.require(later)
                 Issue.record("the 21st look-up in a moment read the database")
             } catch {
-                #expect((error as? APIError)?.status == .notFound, "\(error)")
+                #expect((error as? Refusal)?.code == .notFound, "\(error)")
             }
             try await Task.sleep(for: .milliseconds(120))
             #expect(try await unfollowed.require(later).record.id == later, "found again once look-ups are allowed")

@@ -39,9 +39,9 @@ public struct Authenticator: Sendable {
     }
 
     /// The admin token's holder, or 401 (429 while the address waits for its wrong guesses).
-    func requireAdmin(_ request: Request, from peer: SocketAddress?) async throws(APIError) {
+    func requireAdmin(_ request: Request, from peer: SocketAddress?) async throws(Refusal) {
         guard let token = request.bearerToken else { throw .unauthorized }
-        try await throttled(request, from: peer) { () async throws(APIError) in
+        try await throttled(request, from: peer) { () async throws(Refusal) in
             guard isAdmin(token) else { throw .unauthorized }
         }
     }
@@ -51,8 +51,8 @@ public struct Authenticator: Sendable {
     func throttled<T>(
         _ request: Request,
         from peer: SocketAddress?,
-        _ check: () async throws(APIError) -> T
-    ) async throws(APIError) -> T {
+        _ check: () async throws(Refusal) -> T
+    ) async throws(Refusal) -> T {
         let key = LoginThrottle.addressKey(clients.of(request, peer: peer))
         let wait = throttle.reserve([key], at: database.clock.now())
         if wait > 0 { throw AccountRoutes.slowDown(wait) }
@@ -67,12 +67,12 @@ public struct Authenticator: Sendable {
     }
 
     /// The manager and store of an unexpired session token.
-    func manager(session token: String) async throws(APIError) -> (username: String, store: StoreID) {
+    func manager(session token: String) async throws(Refusal) -> (username: String, store: StoreID) {
         let session: (username: String, store: StoreID)?
         do {
             session = try await database.session(token, at: database.clock.now())
         } catch {
-            throw APIError(.internalServerError, "cannot read the session table")
+            throw Refusal(.failed, "cannot read the session table")
         }
         guard let session else { throw .unauthorized }
         return session
@@ -84,19 +84,19 @@ public struct Authenticator: Sendable {
     public func requireDevice(
         _ request: Request,
         store: StoreID? = nil
-    ) async throws(APIError) -> KioskGrant {
+    ) async throws(Refusal) -> KioskGrant {
         guard let token = request.bearerToken else { throw .unauthorized }
         let found: KioskGrant?
         do {
             found = try await database.device(credential: token)
         } catch {
-            throw APIError(.internalServerError, "cannot read the device table")
+            throw Refusal(.failed, "cannot read the device table")
         }
         guard let found else { throw .unauthorized }
-        if let store, store != found.store { throw APIError(.forbidden, "this device belongs to another store") }
+        if let store, store != found.store { throw Refusal(.forbidden, "this device belongs to another store") }
         let said = request.headers[values: HTTPField.Name(SyncProtocol.header)!]
         guard said.count <= 1, let spoken = SyncProtocol.of(header: said.first) else {
-            throw APIError.badRequest(
+            throw Refusal.invalid(
                 "\(SyncProtocol.header) must be one protocol number, e.g. \(SyncProtocol.current)",
                 field: SyncProtocol.header
             )
@@ -104,18 +104,31 @@ public struct Authenticator: Sendable {
         let now = database.clock.now()
         // Seen before the policy's check: the fleet view shows a refused kiosk as old, not as silent.
         contacts.seen(found.device, of: found.store, at: now, speaking: spoken)
-        if spoken < oldestKioskProtocol { throw APIError.upgradeKioskd(spoken: spoken, oldest: oldestKioskProtocol) }
+        if spoken < oldestKioskProtocol { throw Refusal.upgradeKioskd(spoken: spoken, oldest: oldestKioskProtocol) }
         kiosks.confirmed(token, device: found.device, of: found.store, at: now)
         return found
     }
 
     /// The admin, or a manager of `store` (with an unexpired session).
-    func requireManager(_ request: Request, from peer: SocketAddress?, of store: StoreID) async throws(APIError) {
+    func requireManager(_ request: Request, from peer: SocketAddress?, of store: StoreID) async throws(Refusal) {
         guard let token = request.bearerToken else { throw .unauthorized }
-        let manages = try await throttled(request, from: peer) { () async throws(APIError) -> StoreID? in
+        let manages = try await throttled(request, from: peer) { () async throws(Refusal) -> StoreID? in
             isAdmin(token) ? nil : try await manager(session: token).store
         }
-        if let manages, manages != store { throw APIError(.forbidden, "you manage another store") }
+        if let manages, manages != store { throw Refusal(.forbidden, "you manage another store") }
     }
 
+}
+
+extension Refusal {
+    /// To a kiosk older than the server serves: what it speaks, what the server serves, what to do.
+    static func upgradeKioskd(spoken: Int, oldest: Int) -> Refusal {
+        var refusal = Refusal(
+            .upgradeRequired,
+            "this kiosk speaks sync protocol \(spoken) and this clup-server serves \(oldest) and newer — update "
+                + "kioskd on this box (apt install --only-upgrade clup-kiosk); its tickets wait in its outbox"
+        )
+        refusal.reason = "upgrade_kioskd"
+        return refusal
+    }
 }

@@ -18,26 +18,26 @@ final class PasswordChecks: Sendable {
     }
 
     /// Whether `password` is the one `hash` was made from.
-    func matches(_ password: String, _ hash: PasswordHash) async throws(APIError) -> Bool {
+    func matches(_ password: String, _ hash: PasswordHash) async throws(Refusal) -> Bool {
         try await run { hash.matches(password) }
     }
 
     /// A new hash of `password`.
-    func hash(_ password: String) async throws(APIError) -> PasswordHash {
-        guard let hash = try await run({ try? PasswordHash(password: password) }) else { throw APIError.failed }
+    func hash(_ password: String) async throws(Refusal) -> PasswordHash {
+        guard let hash = try await run({ try? PasswordHash(password: password) }) else { throw Refusal.failed }
         return hash
     }
 
-    private func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(APIError) -> T {
+    private func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(Refusal) -> T {
         guard waiting.add(1, ordering: .relaxed).newValue <= maxWaiting else {
             waiting.subtract(1, ordering: .relaxed)
-            throw APIError(.serviceUnavailable, "busy checking passwords — try again in a few seconds", retryAfter: 2)
+            throw Refusal(.unavailable, "busy checking passwords — try again in a few seconds", retryAfter: 2)
         }
         defer { waiting.subtract(1, ordering: .relaxed) }
         do {
             return try await pool.runIfActive { work() }
         } catch {
-            throw APIError.failed
+            throw Refusal.failed
         }
     }
 }

@@ -38,7 +38,7 @@ struct AdminConsole {
                     status: .forbidden
                 )
             }
-            do throws(APIError) {
+            do throws(Refusal) {
                 let registration = try Self.registration(form)
                 _ = try await office.register(registration)
                 let name = registration.store.name
@@ -80,17 +80,17 @@ struct AdminConsole {
     }
 
     /// The form as the API's registration; numbers that are not numbers are named.
-    static func registration(_ form: ConsoleForm) throws(APIError) -> StoreOffice.Registration {
-        func number(_ name: String) throws(APIError) -> Double {
+    static func registration(_ form: ConsoleForm) throws(Refusal) -> StoreOffice.Registration {
+        func number(_ name: String) throws(Refusal) -> Double {
             guard let text = form[name], let value = Double(text.trimmingCharacters(in: .whitespaces)),
                 value.isFinite
-            else { throw APIError.badRequest("a number", field: name) }
+            else { throw Refusal.invalid("a number", field: name) }
             return value
         }
-        func whole(_ name: String) throws(APIError) -> Int {
+        func whole(_ name: String) throws(Refusal) -> Int {
             let value = try number(name)
             guard value == value.rounded(), abs(value) <= 1_000_000 else {
-                throw APIError.badRequest("a whole number", field: name)
+                throw Refusal.invalid("a whole number", field: name)
             }
             return Int(value)
         }

@@ -37,9 +37,9 @@ struct ConsoleRoutes {
             let now = sessions.auth.database.clock.now()
             if let token = form["token"], !token.isEmpty {
                 // Guessed like a password: counted against the address before it is checked.
-                do throws(APIError) {
+                do throws(Refusal) {
                     try await sessions.auth.throttled(request, from: context.remoteAddress) {
-                        () async throws(APIError) in
+                        () async throws(Refusal) in
                         guard sessions.auth.isAdmin(token) else { throw .unauthorized }
                     }
                 } catch {
@@ -54,7 +54,7 @@ struct ConsoleRoutes {
                 password: form["password"] ?? "",
                 device: request.cookies[ConsoleSessions.deviceCookie]?.value
             )
-            do throws(APIError) {
+            do throws(Refusal) {
                 let session = try await accounts.login(
                     attempt,
                     address: clients.of(request, peer: context.remoteAddress)
@@ -109,7 +109,7 @@ struct ConsoleRoutes {
 
     /// The login page again after a refused login: wrong credentials, or wait (429, or 503 while the server is
     /// busy checking passwords; with `Retry-After`).
-    private func failed(_ error: APIError, _ strings: PageStrings, next: String) -> Response {
+    private func failed(_ error: Refusal, _ strings: PageStrings, next: String) -> Response {
         let notice =
             switch error.status {
             case .tooManyRequests: strings.format("console.slow", error.retryAfter ?? 60)

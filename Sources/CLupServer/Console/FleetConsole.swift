@@ -18,14 +18,14 @@ struct FleetConsole {
             let version = query["version"].map(Fleet.formDecoded).flatMap { $0.isEmpty ? nil : $0 }
             let problem = query["problem"].map(Fleet.formDecoded).flatMap { $0.isEmpty ? nil : $0 }
             let filter: (version: String?, problem: KioskProblem?)
-            do throws(APIError) {
+            do throws(Refusal) {
                 filter = try Fleet.filter(version: version, problem: problem)
             } catch {
                 return refuse(request, error)
             }
             let who = await sessions.who(request)
             guard who == .admin else { return ConsoleRoutes.notAdmin(request, who, at: "/console/fleet", pages: pages) }
-            do throws(APIError) {
+            do throws(Refusal) {
                 let every = try await fleet.kiosks(of: nil)
                 let shown = every.filter { Fleet.matches($0, version: filter.version, problem: filter.problem) }
                 return page(request, every: every, shown: shown, version: filter.version, problem: filter.problem)
@@ -36,7 +36,7 @@ struct FleetConsole {
     }
 
     /// A page saying why nothing is shown (a wrong filter, storage that failed).
-    private func refuse(_ request: Request, _ error: APIError) -> Response {
+    private func refuse(_ request: Request, _ error: Refusal) -> Response {
         let strings = PageStrings(request)
         let text = strings.format("console.problem_query", text: error.description)
         return pages.message(strings["problem"], text, strings, status: error.status)

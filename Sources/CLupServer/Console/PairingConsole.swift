@@ -22,7 +22,7 @@ struct PairingConsole {
                 return ConsoleRoutes.toLogin(request, from: path)
             }
             guard !typed.isEmpty else { return page(request, who: who, code: "", status: .ok) }
-            do throws(APIError) {
+            do throws(Refusal) {
                 let found = try await pairing.pending(
                     code: typed,
                     manager: Self.name(who),
@@ -51,21 +51,21 @@ struct PairingConsole {
                     request,
                     who: who,
                     code: code,
-                    problem: APIError(.forbidden, strings["console.stale_form"]),
+                    problem: Refusal(.forbidden, strings["console.stale_form"]),
                     status: .forbidden
                 )
             }
-            do throws(APIError) {
+            do throws(Refusal) {
                 let approve = form["decision"] != "deny"
                 var store: StoreID?
                 if approve {
                     guard let chosen = (form["store"]).flatMap(UUID.init(uuidString:)), who.mayManage(chosen) else {
-                        throw APIError(.forbidden, strings["console.forbidden"], field: "store")
+                        throw Refusal(.forbidden, strings["console.forbidden"], field: "store")
                     }
                     store = chosen
                 }
                 guard let role = KioskRole(rawValue: form["role"] ?? "both") else {
-                    throw APIError.badRequest("printer, door or both", field: "role")
+                    throw Refusal.invalid("printer, door or both", field: "role")
                 }
                 let decided = try await pairing.decide(
                     code: code,
@@ -92,16 +92,16 @@ struct PairingConsole {
                 request,
                 who: who,
                 code: "",
-                problem: APIError(.forbidden, strings["console.stale_form"]),
+                problem: Refusal(.forbidden, strings["console.stale_form"]),
                 status: .forbidden
             )
         }
-        do throws(APIError) {
+        do throws(Refusal) {
             guard let store = form["store"].flatMap(UUID.init(uuidString:)), who.mayManage(store) else {
-                throw APIError(.forbidden, strings["console.forbidden"], field: "store")
+                throw Refusal(.forbidden, strings["console.forbidden"], field: "store")
             }
             guard let role = KioskRole(rawValue: form["role"] ?? "door") else {
-                throw APIError.badRequest("printer, door or both", field: "role")
+                throw Refusal.invalid("printer, door or both", field: "role")
             }
             let device = form["device"] ?? ""
             let secret = try await pairing.offer(device, store: store, role: role, manager: Self.name(who))
@@ -128,7 +128,7 @@ struct PairingConsole {
         found: Pairing? = nil,
         offer: [String: String]? = nil,
         notice: String? = nil,
-        problem: APIError? = nil,
+        problem: Refusal? = nil,
         status: HTTPResponse.Status
     ) -> Response {
         let strings = PageStrings(request)

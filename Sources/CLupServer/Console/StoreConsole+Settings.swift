@@ -3,10 +3,10 @@ import KioskCore
 /// The store page's settings form: read as the API's settings (``StoreOffice/Settings``), and its choices.
 extension StoreConsole {
     /// The settings form as the API's settings: a checked "closed" or an empty time closes that day.
-    static func settings(_ form: ConsoleForm) throws(APIError) -> StoreOffice.Settings {
-        func number(_ name: String) throws(APIError) -> Int {
+    static func settings(_ form: ConsoleForm) throws(Refusal) -> StoreOffice.Settings {
+        func number(_ name: String) throws(Refusal) -> Int {
             guard let text = form[name], let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-                throw APIError.badRequest("a whole number", field: name)
+                throw Refusal.invalid("a whole number", field: name)
             }
             return value
         }

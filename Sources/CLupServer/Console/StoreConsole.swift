@@ -31,16 +31,16 @@ struct StoreConsole {
             }
         }
         router.post("console/stores/:store/settings") { request, context -> Response in
-            try await act(request, context) { (live, form) throws(APIError) in
+            try await act(request, context) { (live, form) throws(Refusal) in
                 let settings = try Self.settings(form)
                 _ = try await office.update(live.record.id, settings)
                 return "saved=1"
             }
         }
         router.post("console/stores/:store/devices") { request, context -> Response in
-            try await act(request, context) { (live, form) throws(APIError) in
+            try await act(request, context) { (live, form) throws(Refusal) in
                 guard let role = KioskRole(rawValue: form["role"] ?? "both") else {
-                    throw APIError.badRequest("printer, door or both", field: "role")
+                    throw Refusal.invalid("printer, door or both", field: "role")
                 }
                 let enrolled = try await office.enroll(form["device"] ?? "", role: role, store: live.record.id)
                 return "enrolled=" + seal(enrolled, at: logs.clock.now())
@@ -48,14 +48,14 @@ struct StoreConsole {
         }
         router.post("console/stores/:store/devices/:device/revoke") { request, context -> Response in
             let device = context.parameters.get("device") ?? ""
-            return try await act(request, context) { (live, _) throws(APIError) in
+            return try await act(request, context) { (live, _) throws(Refusal) in
                 try await office.revoke(device, store: live.record.id)
                 return sessions.signedQuery("revoked", device)
             }
         }
         router.get("console/stores/:store/live") { request, context -> Response in
             switch await access(request, context) {
-            case .refused: throw APIError.unauthorized
+            case .refused: throw Refusal.unauthorized
             case .allowed(_, let live):
                 return stream(live, PageStrings(request)) { await access(request, context).isAllowed }
             }
@@ -64,7 +64,7 @@ struct StoreConsole {
             switch await access(request, context) {
             case .refused(let response): return response
             case .allowed(_, let live):
-                do throws(APIError) {
+                do throws(Refusal) {
                     return try await reports.export(
                         live.record.id,
                         date: request.uri.queryParameters["date"].map(String.init)
@@ -106,7 +106,7 @@ struct StoreConsole {
     private func act(
         _ request: Request,
         _ context: ServerContext,
-        _ action: (StoreQueues.Live, ConsoleForm) async throws(APIError) -> String
+        _ action: (StoreQueues.Live, ConsoleForm) async throws(Refusal) -> String
     ) async throws -> Response {
         let form = await ConsoleForm.read(request)
         switch await access(request, context) {
@@ -116,7 +116,7 @@ struct StoreConsole {
             guard sessions.formIsGenuine(request, csrf: form["csrf"]) else {
                 return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery("stale"))
             }
-            do throws(APIError) {
+            do throws(Refusal) {
                 return ConsoleRoutes.redirect(back + "?" + (try await action(live, form)))
             } catch {
                 return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery(error.description))
@@ -141,7 +141,7 @@ struct StoreConsole {
         let line = ConsoleView.line(live, devices: devices, now: now, strings)
         let report: DayReport
         var problem = sessions.problem(request).map { $0 == "stale" ? strings["console.stale_form"] : $0 }
-        do throws(APIError) {
+        do throws(Refusal) {
             report = try await reports.report(store, date: query["date"].map(String.init))
         } catch {
             problem = error.description

@@ -35,10 +35,10 @@ final class Holders: Sendable {
         kind: TicketKind,
         store: StoreID,
         live: (TicketID) -> Ticket?
-    ) throws(APIError) {
-        try state.withLock { state throws(APIError) in
+    ) throws(Refusal) {
+        try state.withLock { state throws(Refusal) in
             guard !state.issuing.contains(holder) else {
-                throw APIError(.conflict, "this device is already taking a ticket — wait for its answer")
+                throw Refusal(.conflict, "this device is already taking a ticket — wait for its answer")
             }
             let owned = state.tickets[holder] ?? []
             let stillLive = owned.compactMap(live)
@@ -51,7 +51,7 @@ final class Holders: Sendable {
             switch kind {
             case .app:
                 if let ticket = stillLive.first(where: { $0.kind == .app && $0.store == store }) {
-                    throw APIError(
+                    throw Refusal(
                         .conflict,
                         "this device already holds ticket \(ticket.code) for this store — cancel it to take another",
                         field: "ticket"
@@ -59,7 +59,7 @@ final class Holders: Sendable {
                 }
             case .booking:
                 if stillLive.count(where: { $0.kind == .booking }) >= maxBookings {
-                    throw APIError(
+                    throw Refusal(
                         .conflict,
                         "this device already holds \(maxBookings) bookings — cancel one to book another"
                     )

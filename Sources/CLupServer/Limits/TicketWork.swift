@@ -94,7 +94,7 @@ final class TicketWork: Sendable {
 
     /// Spends `proof` (the `Clup-Work` header) for a request at `store`, or refuses it: 428 with reason
     /// `work`, saying what to do.
-    func spend(_ proof: String?, store: StoreID, at now: Timestamp) throws(APIError) {
+    func spend(_ proof: String?, store: StoreID, at now: Timestamp) throws(Refusal) {
         guard let proof else { throw Self.refusal("send a proof of work: ask GET /v1/stores/{store}/work") }
         guard proof.utf8.count <= 64 else { throw Self.refusal("the proof of work is too long") }
         let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
@@ -112,7 +112,7 @@ final class TicketWork: Sendable {
                 "the nonce does not solve the challenge: find one whose hash begins with \(bits) zero bits"
             )
         }
-        try state.withLock { state throws(APIError) in
+        try state.withLock { state throws(Refusal) in
             // A challenge handed out before the store's pressure rose still counts one step below.
             let asked = rule.bits(pressure: Self.decayed(state.pressure[store], at: now))
             guard bits >= asked - 1 else {
@@ -125,8 +125,8 @@ final class TicketWork: Sendable {
                 Self.forgetExpired(&state, at: now)
             }
             guard state.spent[store, default: [:]].count < maxSpentPerStore, state.spentCount < maxSpent else {
-                throw APIError(
-                    .serviceUnavailable,
+                throw Refusal(
+                    .unavailable,
                     "too many tickets asked for at this store right now — take a paper ticket at the entrance, or "
                         + "try again in two minutes",
                     retryAfter: Int(rule.lifetime.components.seconds)
@@ -168,8 +168,8 @@ final class TicketWork: Sendable {
         Data(HMAC<SHA256>.authenticationCode(for: Data((store.uuidString + "." + body).utf8), using: key)).prefix(12)
     }
 
-    private static func refusal(_ what: String) -> APIError {
-        var error = APIError(.preconditionRequired, what, field: header)
+    private static func refusal(_ what: String) -> Refusal {
+        var error = Refusal(.workRequired, what, field: header)
         error.reason = "work"
         return error
     }

@@ -1,4 +1,3 @@
-import Hummingbird
 import KioskCore
 
 /// A store's figures for one local day, folded from that day's events (pure: the caller reads them):
@@ -6,7 +5,7 @@ import KioskCore
 /// the most people inside at once, and how right the told waits were — for tickets that joined the line that
 /// day told a wait (what the kiosk printed, what the app showed: their `ticketIssued` events keep it) and were
 /// called, the told point and range against the actual wait until the call.
-struct DayReport: ResponseCodable {
+struct DayReport: Codable, Sendable {
     var date: String
     /// Tickets that joined the line in each local hour, 0–23: paper at its tear-off, app tickets when
     /// taken, bookings when made.

@@ -78,8 +78,8 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     }
 
     /// Checks every field; the error names the first wrong one.
-    public func validate() throws(APIError) {
-        func bad(_ field: String, _ message: String) -> APIError { .badRequest(message, field: field) }
+    public func validate() throws(Refusal) {
+        func bad(_ field: String, _ message: String) -> Refusal { .invalid(message, field: field) }
         // Sizes in scalars, bounded in bytes, before anything walks the text.
         if !TextLimit(1...200).allows(name) || name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw bad("name", "must be 1 to 200 characters")

@@ -34,7 +34,7 @@ struct BookingPage {
                 "date": date, "firstDate": StoreClock.date(today),
                 "lastDate": StoreClock.date(today + Int64(desk.bookingHorizonDays)),
             ]
-            do throws(APIError) {
+            do throws(Refusal) {
                 let day = try desk.day(live, date: date)
                 values["slotsTitle"] = strings.format(
                     "slots_on",

@@ -40,7 +40,7 @@ struct PageResponse: Sendable {
     }
 
     /// The page for an API refusal: the page's own words for the status, the API's detail after them.
-    func refusal(_ error: APIError, _ strings: PageStrings) -> Response {
+    func refusal(_ error: Refusal, _ strings: PageStrings) -> Response {
         let words = strings.table["error.\(error.status.code)"] ?? strings["error.other"]
         return message(strings["problem"], "\(words) (\(error.description))", strings, status: error.status)
     }

@@ -20,7 +20,7 @@ struct StartPage {
             guard StoreSearch.parameters.contains(where: { query[$0[...]] != nil }) else {
                 return pages.page("start", values, strings)
             }
-            do throws(APIError) {
+            do throws(Refusal) {
                 let search = try StoreSearch(request)
                 values["searched"] = true
                 values["stores"] = desk.stores(for: search).map { store(($0), strings) }

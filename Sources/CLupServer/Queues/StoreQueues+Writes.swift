@@ -9,7 +9,7 @@ extension StoreQueues {
             if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
         }
         if let taken = try await database.ticketsOfOtherStores(events.compactMap(issued), store: store).first {
-            throw APIError(
+            throw Refusal(
                 .conflict,
                 "ticket id \(taken) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints",
                 field: "events[\(events.firstIndex { issued($0) == taken } ?? 0)].body.ticket.id"

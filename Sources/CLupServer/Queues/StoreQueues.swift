@@ -105,7 +105,7 @@ public final class StoreQueues: Sendable {
     /// The store, or 404. A store this replica does not know may have been registered through another replica
     /// a moment ago (its notification still on the way): it is looked up in the database before the 404 — a few
     /// a second at most, so that made-up ids in requests cannot turn into a database read each.
-    public func require(_ id: StoreID) async throws(APIError) -> Live {
+    public func require(_ id: StoreID) async throws(Refusal) -> Live {
         if let live = store(id) { return live }
         if lookups.take("unknown store", at: clock.now()) == nil {
             do {
@@ -115,10 +115,10 @@ public final class StoreQueues: Sendable {
                     try await catchUp(id)
                 }
             } catch {
-                throw APIError.failed  // as any request the database fails
+                throw Refusal.failed  // as any request the database fails
             }
         }
-        guard let live = store(id) else { throw APIError.notFound("store \(id)") }
+        guard let live = store(id) else { throw Refusal.notFound("store \(id)") }
         return live
     }
 

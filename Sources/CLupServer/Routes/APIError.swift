@@ -4,7 +4,8 @@ import KioskCore
 import NIOCore
 import SyncWire
 
-/// An error answer: a status and a JSON body `{"error": "...", "field": "..."}` that says what to fix.
+/// An error answer: a status and a JSON body `{"error": "...", "field": "..."}` that says what to fix. Routes,
+/// services and queues throw a ``Refusal``; ``ErrorEnvelope`` answers it as this (`Refusal+HTTP.swift`).
 public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
     public var status: HTTPResponse.Status
     public var message: String
@@ -33,24 +34,6 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
     public static let unauthorized = APIError(.unauthorized, "missing or invalid credentials")
 
     public static func notFound(_ what: String) -> APIError { APIError(.notFound, "\(what) not found") }
-
-    /// What an unexpected failure answers (500): nothing of the server's inside.
-    public static let failed = APIError(
-        .internalServerError,
-        "the server could not complete this request — try again later"
-    )
-
-    /// 426 to a kiosk older than the server serves: what it speaks, what the server serves, what to do.
-    static func upgradeKioskd(spoken: Int, oldest: Int) -> APIError {
-        var error = APIError(
-            .upgradeRequired,
-            "this kiosk speaks sync protocol \(spoken) and this clup-server serves \(oldest) and newer — update "
-                + "kioskd on this box (apt install --only-upgrade clup-kiosk); its tickets wait in its outbox"
-        )
-        error.reason = "upgrade_kioskd"
-        error.upgrade = "CLup-Sync/\(SyncProtocol.current)"
-        return error
-    }
 
     public var description: String { field.map { "\($0): \(message)" } ?? message }
 

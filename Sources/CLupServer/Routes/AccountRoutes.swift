@@ -32,8 +32,8 @@ struct AccountRoutes {
     /// What an unknown user's password is checked against, so that the check takes as long as a real one.
     static let dummy = try! PasswordHash(password: "no such manager — this hash is never matched")
 
-    static func slowDown(_ seconds: Int) -> APIError {
-        APIError(.tooManyRequests, "too many failed logins — try again in \(seconds) s", retryAfter: seconds)
+    static func slowDown(_ seconds: Int) -> Refusal {
+        Refusal(.tooMany, "too many failed logins — try again in \(seconds) s", retryAfter: seconds)
     }
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -42,7 +42,7 @@ struct AccountRoutes {
             return try await self.login(login, address: clients.of(request, peer: context.remoteAddress))
         }
         router.post("v1/logout") { request, _ -> Response in
-            guard let token = request.bearerToken else { throw APIError.unauthorized }
+            guard let token = request.bearerToken else { throw Refusal.unauthorized }
             try await logout(token)
             return Response(status: .noContent)
         }
@@ -54,7 +54,7 @@ struct AccountRoutes {
 
     /// Checks a login (throttled by address and by user name) and opens a session; the API and the
     /// console's login page both log in here.
-    func login(_ login: Login, address client: String) async throws(APIError) -> Session {
+    func login(_ login: Login, address client: String) async throws(Refusal) -> Session {
         let now = database.clock.now()
         let address = LoginThrottle.addressKey(client)
         // Sizes first, in bytes and scalars, before anything is kept or hashed: a 16 KB "user name" costs a
@@ -62,7 +62,7 @@ struct AccountRoutes {
         guard Self.username.allows(login.username), Self.password.allows(login.password) else {
             let wait = throttle.reserve([address], at: now)
             if wait > 0 { throw Self.slowDown(wait) }
-            throw APIError(.unauthorized, "wrong user name or password")
+            throw Refusal(.unauthorized, "wrong user name or password")
         }
         let user = LoginThrottle.userKey(login.username)
         // A blocked address is refused before any hashing: its guesses cost the server nothing. A user name
@@ -83,7 +83,7 @@ struct AccountRoutes {
             throttle.refund(user)
             throw error
         }
-        guard let account, matches else { throw APIError(.unauthorized, "wrong user name or password") }
+        guard let account, matches else { throw Refusal(.unauthorized, "wrong user name or password") }
         throttle.succeeded(user)
         throttle.refund(address)
         let expires = now + sessionLifetime
@@ -99,9 +99,9 @@ struct AccountRoutes {
     }
 
     /// Ends a session: its token stops working at once. An unknown or ended session is a 401.
-    func logout(_ token: String) async throws(APIError) {
+    func logout(_ token: String) async throws(Refusal) {
         guard try await StoreOffice.storingAsync({ try await database.closeSession(token) }) else {
-            throw APIError.unauthorized
+            throw Refusal.unauthorized
         }
     }
 }

@@ -44,21 +44,21 @@ struct AppRoutes {
         }
         router.get("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
-            guard var status = desk.status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            guard var status = desk.status(of: id) else { throw Refusal.notFound("ticket \(id)") }
             if isHolder(request, of: id) { status.streamKey = gate.tokens.streamKey(for: id) }
             return status
         }
         router.get("v1/tickets/:ticket/events") { request, context -> Response in
             let id = try context.parameters.require("ticket", as: UUID.self)
-            guard let live = logs.store(containing: id) else { throw APIError.notFound("ticket \(id)") }
+            guard let live = logs.store(containing: id) else { throw Refusal.notFound("ticket \(id)") }
             let address = clients.of(request, peer: context.remoteAddress)
             // The holder's own stream (its token as a header, or its stream key as `key=` from a page's
             // EventSource, which cannot send headers) has places strangers cannot take.
             let key = request.uri.queryParameters["key"].map(String.init)
             let own = isHolder(request, of: id) || key.map { gate.tokens.opensStream($0, of: id) } == true
             guard let keys = streams.open(address: address, ticket: id.uuidString, holder: own) else {
-                throw APIError(
-                    .tooManyRequests,
+                throw Refusal(
+                    .tooMany,
                     "too many open status streams for this ticket or from your address — close one, or follow "
                         + "the ticket with GET /v1/tickets/{id}",
                     retryAfter: 30
@@ -70,15 +70,15 @@ struct AppRoutes {
         router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
             guard let live = logs.store(containing: id), let entry = live.state.entries[id] else {
-                throw APIError.notFound("ticket \(id)")
+                throw Refusal.notFound("ticket \(id)")
             }
             try await authorizeCancel(id, of: entry.ticket, request: request, from: context.remoteAddress)
             switch entry.stage {
             case .inPrinter, .waiting: break
             case .cancelled:
                 if let status = desk.status(of: id) { return status }
-            case .admitted: throw APIError(.conflict, "the ticket was already used")
-            case .expired: throw APIError(.conflict, "the ticket has expired")
+            case .admitted: throw Refusal(.conflict, "the ticket was already used")
+            case .expired: throw Refusal(.conflict, "the ticket has expired")
             }
             let now = logs.clock.now()
             let event = StoreEvent.new(
@@ -88,7 +88,7 @@ struct AppRoutes {
                 at: now
             )
             _ = try await logs.append([event], store: live.record.id)
-            guard let status = desk.status(of: id) else { throw APIError.notFound("ticket \(id)") }
+            guard let status = desk.status(of: id) else { throw Refusal.notFound("ticket \(id)") }
             return status
         }
     }
@@ -108,18 +108,18 @@ struct AppRoutes {
         of ticket: Ticket,
         request: Request,
         from peer: SocketAddress?
-    ) async throws(APIError) {
+    ) async throws(Refusal) {
         if let token = request.headers[HolderTokens.field] {
             guard let holder = gate.tokens.holder(token) else {
-                throw APIError(.unauthorized, "unknown holder token", field: HolderTokens.header)
+                throw Refusal(.unauthorized, "unknown holder token", field: HolderTokens.header)
             }
             guard gate.holders.holder(of: id) == holder else {
-                throw APIError(.forbidden, "only the device that took this ticket can cancel it")
+                throw Refusal(.forbidden, "only the device that took this ticket can cancel it")
             }
             return
         }
         guard request.bearerToken != nil else {
-            throw APIError(
+            throw Refusal(
                 .unauthorized,
                 "cancelling needs the \(HolderTokens.header) header of the device that took the ticket "
                     + "(or a manager of the store)"
@@ -159,5 +159,3 @@ struct AppRoutes {
         )
     }
 }
-
-extension TicketWork.Challenge: ResponseEncodable {}

@@ -31,12 +31,12 @@ struct BookingRoutes {
             let live = try await logs.require(store)
             let booking = try await request.decode(Booking.self)
             if let minutes = booking.expectedVisitMinutes, !(5...240).contains(minutes) {
-                throw APIError.badRequest("5 to 240 minutes", field: "expectedVisitMinutes")
+                throw Refusal.invalid("5 to 240 minutes", field: "expectedVisitMinutes")
             }
             let now = logs.clock.now()
             // Range first: only then is the time safe to compute with.
             guard booking.slotStart > now.milliseconds, booking.slotStart <= (now + horizon).milliseconds else {
-                throw APIError.badRequest(
+                throw Refusal.invalid(
                     "a slot start within the next \(desk.bookingHorizonDays) days (see …/slots)",
                     field: "slotStart"
                 )
@@ -47,7 +47,7 @@ struct BookingRoutes {
             let slot = Slots.of(day: localDay.number, profile: profile, booked: { _ in 0 }, now: now)
                 .first { $0.start == booking.slotStart }
             guard let slot else {
-                throw APIError.badRequest(
+                throw Refusal.invalid(
                     "not the start of a future slot of this store (see …/slots)",
                     field: "slotStart"
                 )
@@ -75,7 +75,7 @@ struct BookingRoutes {
                 ) { [logs] in
                     guard let state = logs.store(store)?.state else { return }
                     if Slots.booked(state, start: start) >= profile.slotSize {
-                        throw APIError(.conflict, "this slot is fully booked — choose another", field: "slotStart")
+                        throw Refusal(.conflict, "this slot is fully booked — choose another", field: "slotStart")
                     }
                 }
             }

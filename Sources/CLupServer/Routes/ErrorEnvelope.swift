@@ -2,7 +2,8 @@ import Hummingbird
 import Logging
 import Synchronization
 
-/// Every error answer in one shape, `{"error": "…"}` (``APIError``), including the framework's own — an
+/// Every error answer in one shape, `{"error": "…"}` (``APIError``): a ``Refusal`` answered by its code, and the
+/// framework's own — an
 /// unknown route, a path parameter that is not a UUID, a method the path does not have — and failures
 /// nobody expected, which answer 500 with a message that gives nothing of the server's inside away (the
 /// log has the details).
@@ -29,13 +30,15 @@ struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
                 }
             }
             throw APIError(error.status, Self.message(error.status))
+        } catch let error as APIError {
+            throw error
         } catch {
-            if let refusal = APIError(refusal: error) { throw refusal }
+            if let refusal = Refusal(refusing: error) { throw APIError(refusal) }
             context.logger.error(
                 "request failed",
                 metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"]
             )
-            throw APIError.failed
+            throw APIError(Refusal.failed)
         }
     }
 

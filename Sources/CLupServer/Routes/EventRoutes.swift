@@ -18,7 +18,7 @@ struct EventRoutes {
             let kiosk = try await auth.requireDevice(request, store: store)
             let batch = try await request.decode(EventBatch.self, limit: 4 << 20)
             guard batch.events.count <= EventBatch.maxEvents else {
-                throw APIError.badRequest("at most \(EventBatch.maxEvents) events per request", field: "events")
+                throw Refusal.invalid("at most \(EventBatch.maxEvents) events per request", field: "events")
             }
             let appended = try await desk.take(batch.events, from: kiosk)
             return AppendedEvents(
@@ -56,9 +56,9 @@ struct EventRoutes {
             let body = try await request.decode(DeviceKey.self)
             guard let raw = Data(base64Encoded: body.publicKey), raw.count == 32,
                 let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
-            else { throw APIError.badRequest("a raw Ed25519 public key in base64 (44 characters)", field: "publicKey") }
+            else { throw Refusal.invalid("a raw Ed25519 public key in base64 (44 characters)", field: "publicKey") }
             guard body.device == device else {
-                throw APIError(.forbidden, "the credential is for device '\(device)'", field: "device")
+                throw Refusal(.forbidden, "the credential is for device '\(device)'", field: "device")
             }
             // A key id is 4 bytes: another device's key under the same id (or the same key, copied from the
             // ring) would make doors take one device's tickets for the other's. Honest keys collide once in
@@ -67,7 +67,7 @@ struct EventRoutes {
             if try await logs.keyRing(of: store).contains(where: {
                 $0.device != device && KeyID(publicKey: $0.key) == id
             }) {
-                throw APIError(
+                throw Refusal(
                     .conflict,
                     "another kiosk of this store has registered this key, or one of the same id \(id) — the "
                         + "store's manager should revoke the kiosk that copied it",
@@ -107,12 +107,12 @@ struct EventRoutes {
         _ name: String,
         default value: Int64,
         in range: ClosedRange<Int64>
-    ) throws(APIError)
+    ) throws(Refusal)
         -> Int64
     {
         guard let text = request.uri.queryParameters[name[...]] else { return value }
         guard let number = Int64(String(text)), range.contains(number) else {
-            throw APIError.badRequest("must be a whole number in \(range.lowerBound)…\(range.upperBound)", field: name)
+            throw Refusal.invalid("must be a whole number in \(range.lowerBound)…\(range.upperBound)", field: name)
         }
         return number
     }

@@ -19,7 +19,7 @@ struct FleetRoutes {
             let kiosk = try await auth.requireDevice(request)
             let (store, device) = (kiosk.store, kiosk.device)
             let health = try await request.decode(KioskHealth.self, limit: 4 << 10)
-            if let problem = health.problem { throw APIError.badRequest(problem.allowed, field: problem.field) }
+            if let problem = health.problem { throw Refusal.invalid(problem.allowed, field: problem.field) }
             auth.contacts.report(health, from: device, of: store, at: logs.clock.now())
             return Response(status: .noContent)
         }

@@ -25,23 +25,23 @@ struct ReportRoutes {
     }
 
     /// The store's local day `date` (`YYYY-MM-DD`, today when nil) as a day number, or a 400.
-    func day(_ live: StoreQueues.Live, date: String?) throws(APIError) -> Int64 {
+    func day(_ live: StoreQueues.Live, date: String?) throws(Refusal) -> Int64 {
         let today = StoreClock(live.record.profile).day(logs.clock.now().milliseconds)
         guard let date else { return today }
         guard let day = Slots.day(date), (today - Self.daysBack...today).contains(day) else {
-            throw APIError.badRequest("a date as YYYY-MM-DD, today or up to \(Self.daysBack) days back", field: "date")
+            throw Refusal.invalid("a date as YYYY-MM-DD, today or up to \(Self.daysBack) days back", field: "date")
         }
         return day
     }
 
-    func events(_ live: StoreQueues.Live, day: Int64) async throws(APIError) -> [StoreEvent] {
+    func events(_ live: StoreQueues.Live, day: Int64) async throws(Refusal) -> [StoreEvent] {
         let clock = StoreClock(live.record.profile)
         return try await StoreOffice.storingAsync {
             try await database.events(store: live.record.id, from: clock.midnight(day), to: clock.midnight(day + 1))
         }
     }
 
-    func report(_ store: StoreID, date: String?) async throws(APIError) -> DayReport {
+    func report(_ store: StoreID, date: String?) async throws(Refusal) -> DayReport {
         let live = try await logs.require(store)
         let day = try day(live, date: date)
         return report(live, day: day, events: try await events(live, day: day))
@@ -57,7 +57,7 @@ struct ReportRoutes {
         )
     }
 
-    func export(_ store: StoreID, date: String?) async throws(APIError) -> Response {
+    func export(_ store: StoreID, date: String?) async throws(Refusal) -> Response {
         let live = try await logs.require(store)
         let day = try day(live, date: date)
         let events = try await events(live, day: day)

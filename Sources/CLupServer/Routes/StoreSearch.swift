@@ -29,18 +29,18 @@ struct StoreSearch: Sendable, Equatable {
 
     /// The search a request's query asks for, or the first thing wrong with it. `onlySearch`: any other
     /// parameter is refused too (the API's; the start page also reads `lang`).
-    init(_ request: Request, onlySearch: Bool = false) throws(APIError) {
+    init(_ request: Request, onlySearch: Bool = false) throws(Refusal) {
         let query = request.uri.queryParameters
         if onlySearch, let other = query.first(where: { !Self.parameters.contains(String($0.key)) }) {
-            throw APIError.badRequest(
+            throw Refusal.invalid(
                 "unknown parameter '\(String(other.key).prefix(40))': give lat and lon, radiusKm, or q",
                 field: "search"
             )
         }
-        func number(_ name: String, in range: ClosedRange<Double>) throws(APIError) -> Double? {
+        func number(_ name: String, in range: ClosedRange<Double>) throws(Refusal) -> Double? {
             guard let text = query[name[...]] else { return nil }
             guard let number = Double(String(text)), range.contains(number) else {
-                throw APIError.badRequest("must be a number in \(range.lowerBound)…\(range.upperBound)", field: name)
+                throw Refusal.invalid("must be a number in \(range.lowerBound)…\(range.upperBound)", field: name)
             }
             return number
         }
@@ -51,9 +51,9 @@ struct StoreSearch: Sendable, Equatable {
         switch (latitude, longitude) {
         case (let latitude?, let longitude?): point = Point(latitude: latitude, longitude: longitude)
         case (nil, nil):
-            if radius != nil { throw APIError.badRequest("give radiusKm with lat and lon", field: "radiusKm") }
-        case (nil, _): throw APIError.badRequest("give lat with lon", field: "lat")
-        case (_, nil): throw APIError.badRequest("give lon with lat", field: "lon")
+            if radius != nil { throw Refusal.invalid("give radiusKm with lat and lon", field: "radiusKm") }
+        case (nil, _): throw Refusal.invalid("give lat with lon", field: "lat")
+        case (_, nil): throw Refusal.invalid("give lon with lat", field: "lon")
         }
         var text: String?
         if let raw = query["q"] {
@@ -62,7 +62,7 @@ struct StoreSearch: Sendable, Equatable {
             guard !trimmed.isEmpty, raw.unicodeScalars.count <= Self.maxQueryLength,
                 !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else {
-                throw APIError.badRequest(
+                throw Refusal.invalid(
                     "a store's name, street or town: 1 to \(Self.maxQueryLength) characters",
                     field: "q"
                 )
@@ -70,7 +70,7 @@ struct StoreSearch: Sendable, Equatable {
             text = trimmed
         }
         guard point != nil || text != nil else {
-            throw APIError.badRequest("give lat and lon (a point to search near), or q (a name or town)", field: "q")
+            throw Refusal.invalid("give lat and lon (a point to search near), or q (a name or town)", field: "q")
         }
         self.init(point: point, radiusKm: radius ?? 10, text: text)
     }

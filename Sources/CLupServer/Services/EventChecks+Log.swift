@@ -32,11 +32,11 @@ struct LogView: Sendable {
     private func ticket(_ id: TicketID) -> Ticket? { issued[id] ?? state.entries[id]?.ticket }
 
     /// Checks one event against the log and counts what it changes; the refusal names `at`.
-    mutating func admit(_ event: StoreEvent, kiosk: KioskGrant, at: String) throws(APIError) {
+    mutating func admit(_ event: StoreEvent, kiosk: KioskGrant, at: String) throws(Refusal) {
         switch event.body {
         case .ticketIssued(let new, _):
             if let known = state.entries[new.id]?.ticket, known.issuer != kiosk.device {
-                throw APIError(
+                throw Refusal(
                     .conflict,
                     "ticket id \(new.id) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints",
                     field: "\(at).body.ticket.id"
@@ -46,7 +46,7 @@ struct LogView: Sendable {
         case .ticketTaken(let id):
             let ticket = try known(id, at: at)
             guard ticket.kind == .paper, ticket.issuer == kiosk.device || kiosk.role.guardsDoor else {
-                throw APIError(
+                throw Refusal(
                     .forbidden,
                     "a printer takes only its own paper tickets (a door, the paper tickets it scans)",
                     field: "\(at).body.ticketId"
@@ -55,7 +55,7 @@ struct LogView: Sendable {
         case .ticketCancelled(let id):
             let ticket = try known(id, at: at)
             guard ticket.kind == .paper, ticket.issuer == kiosk.device else {
-                throw APIError(
+                throw Refusal(
                     .forbidden,
                     "a kiosk voids only its own paper tickets (a holder or a manager cancels the others)",
                     field: "\(at).body.ticketId"
@@ -69,7 +69,7 @@ struct LogView: Sendable {
                 let window = policy.callWindow.components.seconds / 60
                 let called = state.callTime(of: id, at: now).map { (now - $0).components.seconds }
                 let why = called.map { "called \($0) s ago, the call window is \(window) min" } ?? "not called yet"
-                throw APIError(.conflict, "\(why): not a no-show yet", field: "\(at).body.ticketId")
+                throw Refusal(.conflict, "\(why): not a no-show yet", field: "\(at).body.ticketId")
             }
         case .ticketAdmitted(let id, _):
             _ = try known(id, at: at)
@@ -83,7 +83,7 @@ struct LogView: Sendable {
             } else if leftOfLastDay > 0, state.opensAt(after: event.time) != nil {
                 leftOfLastDay -= 1
             } else {
-                throw APIError(
+                throw Refusal(
                     .conflict,
                     "nobody is inside to leave (the store's log counts \(state.inside)): an exit beam or button "
                         + "counted someone twice",
@@ -95,9 +95,9 @@ struct LogView: Sendable {
         }
     }
 
-    private func known(_ id: TicketID, at: String) throws(APIError) -> Ticket {
+    private func known(_ id: TicketID, at: String) throws(Refusal) -> Ticket {
         guard let ticket = ticket(id) else {
-            throw APIError(.conflict, "no ticket \(id) in this store's log", field: "\(at).body.ticketId")
+            throw Refusal(.conflict, "no ticket \(id) in this store's log", field: "\(at).body.ticketId")
         }
         return ticket
     }

@@ -28,7 +28,7 @@ struct EventChecks: Sendable {
         log: LogView,
         known: Set<EventID> = [],
         now: Timestamp
-    ) throws(APIError) -> [StoreEvent] {
+    ) throws(Refusal) -> [StoreEvent] {
         var log = log
         var kept: [StoreEvent] = []
         kept.reserveCapacity(events.count)
@@ -60,11 +60,11 @@ struct EventChecks: Sendable {
         calendar: StoreCalendar,
         now: Timestamp,
         at: String
-    ) throws(APIError) {
+    ) throws(Refusal) {
         let window = (now - maxAge)...(now + skew)
-        guard event.store == kiosk.store else { throw APIError.badRequest("not this store", field: "\(at).store") }
+        guard event.store == kiosk.store else { throw Refusal.invalid("not this store", field: "\(at).store") }
         guard event.device == kiosk.device else {
-            throw APIError(
+            throw Refusal(
                 .forbidden,
                 "a device appends only its own events (it is '\(kiosk.device)')",
                 field: "\(at).device"
@@ -72,7 +72,7 @@ struct EventChecks: Sendable {
         }
         guard window.contains(event.time) else { throw Self.outside(window, field: "\(at).time") }
         guard event.isDerivedCorrectly else {
-            throw APIError(
+            throw Refusal(
                 .forbidden,
                 "a derived id (UUID version 8) names only the day's start it derives: give this event a UUIDv7",
                 field: "\(at).id"
@@ -81,8 +81,8 @@ struct EventChecks: Sendable {
         // The server is upgraded before its kiosks: a field it does not know on a kiosk's event is refused, as
         // an unknown type is, rather than stored unread.
         if let field = event.newerFields.keys.min() {
-            throw APIError(
-                .badRequest,
+            throw Refusal(
+                .invalid,
                 "field '\(String(String.UnicodeScalarView(field.unicodeScalars.prefix(40))))' of \(event.kind) is "
                     + "unknown to this server — upgrade clup-server before its kiosks",
                 field: "\(at).body.\(field.prefix(40))"
@@ -90,21 +90,21 @@ struct EventChecks: Sendable {
         }
         guard kiosk.role.writes(event.body) else {
             if case .unknown(let type, _) = event.body {
-                throw APIError(
-                    .badRequest,
+                throw Refusal(
+                    .invalid,
                     "event type '\(String(String.UnicodeScalarView(type.unicodeScalars.prefix(40))))' is unknown to "
                         + "this server — upgrade clup-server before its kiosks",
                     field: "\(at).body.type"
                 )
             }
             if case .capacityChanged = event.body {
-                throw APIError(
+                throw Refusal(
                     .forbidden,
                     "the capacity is the store manager's: change it in the console (PUT /v1/stores/{id})",
                     field: "\(at).body"
                 )
             }
-            throw APIError(
+            throw Refusal(
                 .forbidden,
                 "a kiosk enrolled as '\(kiosk.role.rawValue)' does not write \(event.kind) — enroll it again in the "
                     + "role it plays",
@@ -115,46 +115,46 @@ struct EventChecks: Sendable {
         case .ticketIssued(let ticket, _):
             let field = "\(at).body.ticket"
             guard ticket.store == kiosk.store else {
-                throw APIError.badRequest("ticket of another store", field: "\(field).store")
+                throw Refusal.invalid("ticket of another store", field: "\(field).store")
             }
             guard ticket.kind == .paper, ticket.slot == nil else {
-                throw APIError(.forbidden, "kiosks issue paper tickets only", field: "\(field).kind")
+                throw Refusal(.forbidden, "kiosks issue paper tickets only", field: "\(field).kind")
             }
             guard ticket.issuer == kiosk.device else {
-                throw APIError(.forbidden, "a device issues tickets as itself", field: "\(field).issuer")
+                throw Refusal(.forbidden, "a device issues tickets as itself", field: "\(field).issuer")
             }
             guard window.contains(ticket.issuedAt), ticket.issuedAt <= event.time else {
                 throw Self.outside(window, field: "\(field).issuedAt")
             }
             guard TicketCode.isValidPrefix(ticket.code.prefix), TicketCode.numbers.contains(ticket.code.number)
             else {
-                throw APIError.badRequest(
+                throw Refusal.invalid(
                     "a code of 1–2 letters and a number \(TicketCode.numbers)",
                     field: "\(field).code"
                 )
             }
         case .ticketAdmitted(_, let door):
             guard door == kiosk.device else {
-                throw APIError(.forbidden, "a door records its own decisions", field: "\(at).body.door")
+                throw Refusal(.forbidden, "a door records its own decisions", field: "\(at).body.door")
             }
         case .scanRefused(let reason, _, let door):
             guard door == kiosk.device else {
-                throw APIError(.forbidden, "a door records its own decisions", field: "\(at).body.door")
+                throw Refusal(.forbidden, "a door records its own decisions", field: "\(at).body.door")
             }
             guard Self.reasonLimit.allows(reason) else {
-                throw APIError.badRequest("at most 200 characters (Unicode scalars)", field: "\(at).body.reason")
+                throw Refusal.invalid("at most 200 characters (Unicode scalars)", field: "\(at).body.reason")
             }
         case .dayStarted(let day, _, _):
             // The day's start that every device writes alike (its derived id); a kiosk does not restate hours.
             guard event.id == StoreEvent.dayStartedID(day, store: kiosk.store) else {
-                throw APIError(.forbidden, "a kiosk writes a day's start with its derived id", field: "\(at).id")
+                throw Refusal(.forbidden, "a kiosk writes a day's start with its derived id", field: "\(at).id")
             }
             // The day may be a few days ahead of the previous opening day's closing (a weekend, holidays),
             // never ahead of the day whose line the store's hours have begun (a start sent early would end
             // today's line; a kiosk's clock may be `skew` ahead).
             let today = now.milliseconds.floorDivided(by: 86_400_000)
             guard day.number >= today - 2, day <= calendar.businessDay(at: now + skew) else {
-                throw APIError.badRequest(
+                throw Refusal.invalid(
                     "the business day whose line has begun, by the store's hours, or an earlier one",
                     field: "\(at).body.day"
                 )
@@ -164,8 +164,8 @@ struct EventChecks: Sendable {
         }
     }
 
-    private static func outside(_ window: ClosedRange<Timestamp>, field: String) -> APIError {
-        APIError.badRequest(
+    private static func outside(_ window: ClosedRange<Timestamp>, field: String) -> Refusal {
+        Refusal.invalid(
             "a time within the server's clock window (\(window.lowerBound.milliseconds)…\(window.upperBound.milliseconds) "
                 + "ms since 1970) — check the kiosk's clock (NTP)",
             field: field

@@ -16,7 +16,7 @@ struct Fleet: Sendable {
         of store: StoreID?,
         version: String? = nil,
         problem: KioskProblem? = nil
-    ) async throws(APIError) -> [EnrolledDevice] {
+    ) async throws(Refusal) -> [EnrolledDevice] {
         let now = database.clock.now()
         let enrolled = try await StoreOffice.storingAsync { try await database.devices(store: store) }
         return enrolled.map { joined($0, at: now) }.filter { Self.matches($0, version: version, problem: problem) }
@@ -42,14 +42,14 @@ struct Fleet: Sendable {
     /// A query value as a form sends it: `+` is a space (a version with a plus comes as `%2B`).
     static func formDecoded(_ value: Substring) -> String { value.replacingOccurrences(of: "+", with: " ") }
 
-    static func filter(version: String?, problem: String?) throws(APIError) -> (String?, KioskProblem?) {
+    static func filter(version: String?, problem: String?) throws(Refusal) -> (String?, KioskProblem?) {
         if let version, !KioskHealth.isVersion(version) {
-            throw APIError.badRequest(KioskHealth.versionRule + ", e.g. 0.1.335", field: "version")
+            throw Refusal.invalid(KioskHealth.versionRule + ", e.g. 0.1.335", field: "version")
         }
         guard let problem else { return (version, nil) }
         guard let known = KioskProblem(rawValue: problem) else {
             let names = KioskProblem.allCases.map(\.rawValue).joined(separator: ", ")
-            throw APIError.badRequest("one of \(names)", field: "problem")
+            throw Refusal.invalid("one of \(names)", field: "problem")
         }
         return (version, known)
     }

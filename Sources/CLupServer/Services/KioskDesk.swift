@@ -25,8 +25,8 @@ struct KioskDesk: Sendable {
             (allowed, retryAfter) = pace.take(checked, kiosk: kiosk, free: free, now: now)
         }
         guard allowed > 0 || checked.isEmpty else {
-            throw APIError(
-                .tooManyRequests,
+            throw Refusal(
+                .tooMany,
                 "this kiosk writes faster than a printer or a door can: the rest of its outbox is taken later",
                 retryAfter: retryAfter
             )
@@ -52,7 +52,7 @@ struct KioskDesk: Sendable {
         let policy = AdmissionPolicy(callWindow: logs.callWindow)
         let live = try await logs.require(kiosk.store)
         let calendar = live.record.profile.calendar
-        let first = Result { () throws(APIError) in
+        let first = Result { () throws(Refusal) in
             try checks.check(
                 events,
                 kiosk: kiosk,
@@ -63,7 +63,7 @@ struct KioskDesk: Sendable {
         }
         switch first {
         case .success(let checked): return checked
-        case .failure(let refusal) where refusal.status != .conflict: throw refusal
+        case .failure(let refusal) where refusal.code != .conflict: throw refusal
         case .failure:
             // Only what depends on the log (409) can change by reading more of it.
             try await logs.catchUp(kiosk.store)

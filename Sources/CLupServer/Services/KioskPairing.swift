@@ -23,9 +23,9 @@ struct KioskPairing: Sendable {
     static let maxPerAddress = 10
 
     /// A box asks for a code (`POST /v1/pairing`); `origin` is the server's address as the box reached it.
-    func ask(_ request: PairingRequest, from address: String, origin: String) async throws(APIError) -> PairingGrant {
+    func ask(_ request: PairingRequest, from address: String, origin: String) async throws(Refusal) -> PairingGrant {
         guard StoreOffice.isDeviceID(request.device), request.device != ServerIssue.device else {
-            throw APIError.badRequest(
+            throw Refusal.invalid(
                 "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the box's host name)",
                 field: "device"
             )
@@ -33,19 +33,19 @@ struct KioskPairing: Sendable {
         let now = logs.clock.now()
         let address = ClientAddress.key(address)  // an IPv6 client by its /64
         if let wait = asks.take(address, at: now) {
-            throw APIError(.tooManyRequests, "this address asked for many pairing codes — wait", retryAfter: wait)
+            throw Refusal(.tooMany, "this address asked for many pairing codes — wait", retryAfter: wait)
         }
         let counts = try await StoreOffice.storingAsync { try await database.pairingCounts(address: address, at: now) }
         guard counts.all < Self.maxLive else {
-            throw APIError(
-                .serviceUnavailable,
+            throw Refusal(
+                .unavailable,
                 "too many kiosks are pairing now — try again in a minute",
                 retryAfter: 60
             )
         }
         guard counts.fromAddress < Self.maxPerAddress else {
-            throw APIError(
-                .tooManyRequests,
+            throw Refusal(
+                .tooMany,
                 "\(Self.maxPerAddress) codes of this address are waiting to be typed — type one, or wait until "
                     + "they expire",
                 retryAfter: 60
@@ -73,7 +73,7 @@ struct KioskPairing: Sendable {
                     at: now
                 )
             } catch {
-                throw APIError(refusal: error) ?? StoreOffice.couldNotStore
+                throw Refusal(refusing: error) ?? .couldNotStore
             }
         }
         let page = origin + "/console/pair"
@@ -88,7 +88,7 @@ struct KioskPairing: Sendable {
     }
 
     /// A box polls (`POST /v1/pairing/token`): a refusal (RFC 8628 §3.5), or — once — its credential.
-    func poll(_ poll: PairingPoll) async throws(APIError) -> Paired {
+    func poll(_ poll: PairingPoll) async throws(Refusal) -> Paired {
         let now = logs.clock.now()
         guard poll.deviceCode.utf8.count <= 64,
             let pairing = try await StoreOffice.storingAsync({
@@ -112,13 +112,13 @@ struct KioskPairing: Sendable {
     }
 
     /// The pending pairing a manager typed the code of, to show before deciding; throttled like a password.
-    func pending(code typed: String, manager: String, from address: String) async throws(APIError) -> Pairing {
+    func pending(code typed: String, manager: String, from address: String) async throws(Refusal) -> Pairing {
         let now = logs.clock.now()
         let keys = [LoginThrottle.addressKey(address), "pair:" + LoginThrottle.userKey(manager)]
         let wait = throttle.reserve(keys, at: now)
         guard wait == 0 else {
-            throw APIError(
-                .tooManyRequests,
+            throw Refusal(
+                .tooMany,
                 "many wrong codes were typed — wait \(wait) s and type it again",
                 retryAfter: wait
             )
@@ -127,7 +127,7 @@ struct KioskPairing: Sendable {
             let pairing = try await StoreOffice.storingAsync({ try await database.pairing(userCode: code) }),
             pairing.awaitsDecision(at: now)
         else {
-            throw APIError(
+            throw Refusal(
                 .notFound,
                 "no kiosk is waiting with this code — check the code on its ticket, or print a new one (codes "
                     + "last 10 minutes and work once)"
@@ -145,21 +145,21 @@ struct KioskPairing: Sendable {
         role: KioskRole,
         manager: String,
         from address: String
-    ) async throws(APIError) -> Pairing {
+    ) async throws(Refusal) -> Pairing {
         let pairing = try await pending(code: typed, manager: manager, from: address)
         if let store { _ = try await logs.require(store) }
         let next = pairing.decided(store: store, role: role, by: manager)
         guard try await StoreOffice.storingAsync({ try await database.replacePairing(next, whileIn: .pending) }) else {
-            throw APIError(.conflict, "this code was decided a moment ago — look at the kiosk")
+            throw Refusal(.conflict, "this code was decided a moment ago — look at the kiosk")
         }
         return next
     }
 
     /// A manager offers a pairing to a door with no printer (``PairingOffer``): the device code its scanner is
     /// to read, valid as long as a printed code. The caller has checked that `manager` may manage `store`.
-    func offer(_ device: String, store: StoreID, role: KioskRole, manager: String) async throws(APIError) -> String {
+    func offer(_ device: String, store: StoreID, role: KioskRole, manager: String) async throws(Refusal) -> String {
         guard StoreOffice.isDeviceID(device), device != ServerIssue.device else {
-            throw APIError.badRequest(
+            throw Refusal.invalid(
                 "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the door's host name)",
                 field: "device"
             )
@@ -169,8 +169,8 @@ struct KioskPairing: Sendable {
         let address = Pairing.offerAddress(manager)
         let counts = try await StoreOffice.storingAsync { try await database.pairingCounts(address: address, at: now) }
         guard counts.fromAddress < Self.maxPerAddress, counts.all < Self.maxLive else {
-            throw APIError(
-                .tooManyRequests,
+            throw Refusal(
+                .tooMany,
                 "many pairing codes are waiting — use one, or wait until they expire",
                 retryAfter: 60
             )
@@ -189,7 +189,7 @@ struct KioskPairing: Sendable {
     }
 
     /// A 400 with RFC 8628's error code in `reason`, what to do in `error`.
-    static func refusal(_ why: PairingRefusal, interval: Int? = nil) -> APIError {
+    static func refusal(_ why: PairingRefusal, interval: Int? = nil) -> Refusal {
         let message =
             switch why {
             case .authorizationPending: "nobody has typed this code yet — poll again in \(interval ?? 5) s"
@@ -197,7 +197,7 @@ struct KioskPairing: Sendable {
             case .expiredToken: "this code expired, was used, or was never given — ask for a new one"
             case .accessDenied: "a manager refused this kiosk — ask them, then ask for a new code"
             }
-        var error = APIError(.badRequest, message, field: "deviceCode")
+        var error = Refusal(.invalid, message, field: "deviceCode")
         error.reason = why.rawValue
         return error
     }

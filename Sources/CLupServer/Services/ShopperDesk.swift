@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import KioskCore
 
 /// What shoppers ask of the stores, for the API's routes and the shopper pages alike (routes call it, never
@@ -14,17 +13,17 @@ struct ShopperDesk: Sendable {
     /// How many days ahead a visit can be booked.
     var bookingHorizonDays: Int { gate.limits.bookingHorizonDays }
 
-    struct Day: ResponseEncodable {
+    struct Day: Encodable, Sendable {
         var date: String
         var slotMinutes: Int
         var slots: [Slots.Slot]
     }
 
-    struct Nearby: ResponseEncodable {
+    struct Nearby: Encodable, Sendable {
         var stores: [StoreSummary]
     }
 
-    struct StoreSummary: ResponseEncodable {
+    struct StoreSummary: Encodable, Sendable {
         var id: StoreID
         var name: String
         var address: String
@@ -102,14 +101,14 @@ struct ShopperDesk: Sendable {
 
     /// The slots of the store's local `date` (`YYYY-MM-DD`, yesterday to the booking horizon) with the places
     /// left in each; the API's slot list and the booking page both show this.
-    func day(_ live: StoreQueues.Live, date: String?) throws(APIError) -> Day {
+    func day(_ live: StoreQueues.Live, date: String?) throws(Refusal) -> Day {
         guard let date, let day = Slots.day(date) else {
-            throw APIError.badRequest("the store's local date as YYYY-MM-DD", field: "date")
+            throw Refusal.invalid("the store's local date as YYYY-MM-DD", field: "date")
         }
         let now = logs.clock.now()
         let today = BusinessDay(localDateOf: now, zone: live.record.profile.zone).number
         guard (today - 1...today + Int64(bookingHorizonDays)).contains(day) else {
-            throw APIError.badRequest(
+            throw Refusal.invalid(
                 "visits can be booked up to \(bookingHorizonDays) days ahead",
                 field: "date"
             )
@@ -143,7 +142,7 @@ struct ShopperDesk: Sendable {
             at: now,
             make
         )
-        guard var status = status(of: issued.ticket.id) else { throw APIError.notFound("ticket") }
+        guard var status = status(of: issued.ticket.id) else { throw Refusal.notFound("ticket") }
         status.qr = issued.qr
         status.holderToken = newToken
         status.streamKey = gate.tokens.streamKey(for: issued.ticket.id)

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import KioskCore
 import SyncWire
 
@@ -22,7 +21,7 @@ struct StoreOffice: Sendable {
         var manager: Manager
     }
 
-    struct Registered: ResponseEncodable {
+    struct Registered: Encodable, Sendable {
         var id: StoreID
         var manager: String
     }
@@ -123,19 +122,21 @@ struct StoreOffice: Sendable {
             && id.unicodeScalars.allSatisfy { alphanumeric($0) || "._-".unicodeScalars.contains($0) }
     }
 
-    func register(_ registration: Registration) async throws(APIError) -> Registered {
-        do throws(APIError) {
+    func register(_ registration: Registration) async throws(Refusal) -> Registered {
+        do throws(Refusal) {
             try registration.store.validate()
         } catch {
-            throw APIError(error.status, error.message, field: error.field.map { "store." + $0 })
+            var refusal = error
+            refusal.field = error.field.map { "store." + $0 }
+            throw refusal
         }
         let username = registration.manager.username
         // Sizes in scalars (bounded in bytes) before any walk over characters.
         guard TextLimit(3...64).allows(username),
             username.allSatisfy({ $0.isLetter || $0.isNumber || "._-@".contains($0) })
-        else { throw APIError.badRequest("3 to 64 letters, digits or . _ - @", field: "manager.username") }
+        else { throw Refusal.invalid("3 to 64 letters, digits or . _ - @", field: "manager.username") }
         guard TextLimit(10...1024).allows(registration.manager.password) else {
-            throw APIError.badRequest("10 to 1024 characters", field: "manager.password")
+            throw Refusal.invalid("10 to 1024 characters", field: "manager.password")
         }
         let passwordHash = try await passwords.hash(registration.manager.password)
         let record = try await Self.storingAsync {
@@ -160,7 +161,7 @@ struct StoreOffice: Sendable {
 
     /// Applies `settings` to the store's profile (checked as a whole); a new capacity is also an event in the
     /// store's log, so every kiosk's door follows it at its next sync.
-    func update(_ store: StoreID, _ settings: Settings) async throws(APIError) -> StoreProfile {
+    func update(_ store: StoreID, _ settings: Settings) async throws(Refusal) -> StoreProfile {
         let live = try await logs.require(store)
         var profile = live.record.profile
         profile.capacity = settings.capacity ?? profile.capacity
@@ -175,7 +176,7 @@ struct StoreOffice: Sendable {
         profile.voiceVolume = settings.voiceVolume ?? profile.voiceVolume
         // Bounded in bytes before anything walks it (validate() counts characters).
         if let footer = settings.footer, footer.utf8.count > 320 {
-            throw APIError.badRequest("at most 80 characters", field: "footer")
+            throw Refusal.invalid("at most 80 characters", field: "footer")
         }
         profile.footer = settings.footer ?? profile.footer
         try profile.validate()
@@ -183,10 +184,10 @@ struct StoreOffice: Sendable {
         return profile
     }
 
-    func enroll(_ device: String, role: KioskRole = .both, store: StoreID) async throws(APIError) -> Enrolled {
+    func enroll(_ device: String, role: KioskRole = .both, store: StoreID) async throws(Refusal) -> Enrolled {
         _ = try await logs.require(store)
         guard Self.isDeviceID(device), device != ServerIssue.device else {
-            throw APIError.badRequest(
+            throw Refusal.invalid(
                 "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the kiosk's host "
                     + "name, say), not '\(ServerIssue.device)'",
                 field: "device"
@@ -194,7 +195,7 @@ struct StoreOffice: Sendable {
         }
         let enrolled = try await devices(store)
         guard enrolled.count < Self.maxDevices || enrolled.contains(where: { $0.device == device }) else {
-            throw APIError(.conflict, "this store has \(Self.maxDevices) kiosks — revoke one first", field: "device")
+            throw Refusal(.conflict, "this store has \(Self.maxDevices) kiosks — revoke one first", field: "device")
         }
         let credential = try await Self.storingAsync {
             try await database.enroll(device: device, store: store, role: role, at: database.clock.now())
@@ -203,38 +204,34 @@ struct StoreOffice: Sendable {
     }
 
     /// The store's kiosks, with when each last called and what needs a person (``Fleet``).
-    func devices(_ store: StoreID) async throws(APIError) -> [EnrolledDevice] {
+    func devices(_ store: StoreID) async throws(Refusal) -> [EnrolledDevice] {
         _ = try await logs.require(store)
         return try await fleet.kiosks(of: store)
     }
 
-    func revoke(_ device: String, store: StoreID) async throws(APIError) {
+    func revoke(_ device: String, store: StoreID) async throws(Refusal) {
         _ = try await logs.require(store)
         guard try await Self.storingAsync({ try await database.revoke(device: device, store: store) }) else {
-            throw APIError.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
+            throw Refusal.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
         }
         contacts.forget(device, of: store)
     }
 
     /// Runs a database call; what it refuses (a conflict) is answered as such, anything else is a 500 that
     /// says nothing of the inside.
-    static func storing<T>(_ body: () throws -> T) throws(APIError) -> T {
+    static func storing<T>(_ body: () throws -> T) throws(Refusal) -> T {
         do {
             return try body()
         } catch {
-            throw APIError(refusal: error) ?? Self.couldNotStore
+            throw Refusal(refusing: error) ?? .couldNotStore
         }
     }
 
-    static func storingAsync<T>(_ body: () async throws -> T) async throws(APIError) -> T {
+    static func storingAsync<T>(_ body: () async throws -> T) async throws(Refusal) -> T {
         do {
             return try await body()
         } catch {
-            throw APIError(refusal: error) ?? Self.couldNotStore
+            throw Refusal(refusing: error) ?? .couldNotStore
         }
     }
-
-    static let couldNotStore = APIError(.internalServerError, "the server could not store this — try again later")
 }
-
-extension StoreProfile: ResponseEncodable {}

@@ -1,5 +1,4 @@
 import Crypto
-import Hummingbird
 import KioskCore
 import Synchronization
 
@@ -102,12 +101,12 @@ final class TicketGate: Sendable {
         token: String?,
         address: String,
         at now: Timestamp
-    ) throws(APIError) -> (Holder, newToken: String?) {
+    ) throws(Refusal) -> (Holder, newToken: String?) {
         let holder: Holder
         var newToken: String?
         if let token {
             guard let known = tokens.holder(token) else {
-                throw APIError(
+                throw Refusal(
                     .unauthorized,
                     "unknown holder token — send the \(HolderTokens.header) this server gave, or none for a new one",
                     field: HolderTokens.header
@@ -116,8 +115,8 @@ final class TicketGate: Sendable {
             holder = known
         } else {
             if let wait = newHolders.take(address, at: now) {
-                throw APIError(
-                    .tooManyRequests,
+                throw Refusal(
+                    .tooMany,
                     "too many new devices from your address — send the \(HolderTokens.header) this server gave "
                         + "with your first ticket, or try again in \(wait) s",
                     retryAfter: wait
@@ -130,17 +129,17 @@ final class TicketGate: Sendable {
         let rates = kind == .booking ? bookings : tickets
         let store = live.record.id
         if let wait = rates.address.take(address, at: now) {
-            throw APIError(
-                .tooManyRequests,
+            throw Refusal(
+                .tooMany,
                 "too many \(Self.noun(kind)) from your address — try again in \(wait) s",
                 retryAfter: wait
             )
         }
-        do throws(APIError) {
+        do throws(Refusal) {
             try holders.begin(holder, kind: kind, store: store) { id in
                 StoreQueues.liveEntry(id, in: live.state)?.ticket
             }
-            do throws(APIError) {
+            do throws(Refusal) {
                 try checkStore(kind, live: live, rate: rates.store, at: now)
             } catch {
                 holders.finish(holder, ticket: nil)
@@ -160,14 +159,14 @@ final class TicketGate: Sendable {
         rate: RateLimiter,
         at now: Timestamp
     )
-        throws(APIError)
+        throws(Refusal)
     {
         if kind == .app {
             let cap = live.state.capacity * limits.openTicketsPerPlace
             let open = live.state.waitingCount(of: .app)
             if open >= cap {
-                throw APIError(
-                    .serviceUnavailable,
+                throw Refusal(
+                    .unavailable,
                     "this store's virtual line is full (\(open) waiting) — try again later or take a paper ticket at the entrance",
                     retryAfter: 60
                 )
@@ -176,8 +175,8 @@ final class TicketGate: Sendable {
         // With the work asked, its rising price is the store's budget: a count per store can be spent for
         // everyone by whoever has enough addresses, a price cannot (each ticket costs its own client more).
         if limits.work == nil, let wait = rate.take(live.record.id.uuidString, at: now) {
-            throw APIError(
-                .tooManyRequests,
+            throw Refusal(
+                .tooMany,
                 "this store is taking many \(Self.noun(kind)) right now — try again in \(wait) s",
                 retryAfter: wait
             )
@@ -192,10 +191,10 @@ final class TicketGate: Sendable {
 
     /// Refuses a virtual ticket while the store hands out none (closed, before its window): 409 with reason
     /// `closed`, saying when it opens and from when it hands out tickets, and Retry-After until then.
-    static func handsOut(_ profile: StoreProfile, at now: Timestamp) throws(APIError) {
+    static func handsOut(_ profile: StoreProfile, at now: Timestamp) throws(Refusal) {
         let calendar = profile.calendar
         guard case .closed(_, let opens, let from) = calendar.phase(at: now), now < from else { return }
-        var error = APIError(
+        var error = Refusal(
             .conflict,
             "the store is closed — it opens at \(calendar.text(of: opens, from: now)); tickets from "
                 + "\(calendar.text(of: from, from: now)) (or take a paper ticket at the entrance)",

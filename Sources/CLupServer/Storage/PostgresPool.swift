@@ -60,7 +60,7 @@ struct PostgresPool: Sendable {
     }
 
     /// Runs `body` in a transaction (committed when it returns, rolled back when it throws) and throws what
-    /// went wrong itself: the body's own error (an APIError, a refused check) or PostgreSQL's.
+    /// went wrong itself: the body's own error (an Refusal, a refused check) or PostgreSQL's.
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await withConnection { connection in
             do {

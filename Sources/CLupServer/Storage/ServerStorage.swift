@@ -218,7 +218,7 @@ public typealias CommitHook = @Sendable ([StoreEvent]) -> Void
 /// refuse it (a slot that filled meanwhile).
 public typealias IssueCheck = @Sendable () throws -> Void
 
-/// What storage refuses to write. Storage knows no HTTP: the routes answer these (``APIError/init(refusal:)``).
+/// What storage refuses to write. Storage knows no HTTP: the routes answer these (``Refusal/init(refusal:)``).
 public enum StorageRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// A store of this name at this address is registered already.
     case storeRegistered(name: String)
