@@ -3,6 +3,8 @@
 
 - A module imports only what its layer may: KioskCore no C module, Glibc or module of ours; kioskd never
   CLupServer or the emulators; clup-server's storage never the API's types; and so on (RULES below).
+- clup-server's folders keep their places: its routes, pages and console never name storage or the queues
+  (they call the services); its services, queues and model know no HTTP (they throw a Refusal).
 - Source files stay small: the median at most 80 lines, none over 400.
 - Every link in README.md and docs/*.md resolves to a file (and, for `#anchor`, a heading) of the repository.
 
@@ -39,6 +41,20 @@ STORAGE = SOURCES / "CLupServer" / "Storage"
 API_TYPES = re.compile(r"\b(APIError|ErrorEnvelope|HTTPError|HTTPResponse|Request|Response|ServerContext)\b")
 FORBIDDEN_IN_STORAGE = {"Hummingbird", "HTTPTypes", "NIOHTTP1"}
 
+# clup-server's edges (HTTP) and middle: requests flow routes → services → storage and never back.
+SERVER = SOURCES / "CLupServer"
+EDGES = {"Routes", "Pages", "Console"}
+MIDDLE = {"Services", "Queues", "Model"}
+# What an edge may not name: storage, the queues (a snapshot of one store, StoreQueues.Live, is a value to
+# show), or a service's queues reached through it.
+NAMES_STORAGE = re.compile(
+    r"\b(ServerStorage|SQLiteStorage|PostgresStorage|IssueOrder)\b|\bStoreQueues\b(?!\.Live\b)|\.logs\b"
+    r"|\bdatabase\b"
+)
+NAMES_HTTP = re.compile(r"\b(APIError|ErrorEnvelope|HTTPError|HTTPResponse|Request|Response|ServerContext)\b")
+FORBIDDEN_IN_MIDDLE = {"Hummingbird", "HTTPTypes", "NIOHTTP1"}
+STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)")
 
 MEDIAN_LINES = 80
@@ -73,6 +89,35 @@ def check_imports() -> None:
                         f"{rel}:{number}: storage names an API type ({API_TYPES.search(code).group(1)}): "
                         "throw a StorageError and let the routes map it to HTTP"
                     )
+
+
+def check_folders(root: Path = SERVER) -> None:
+    """The server's folder rules (docs/architecture.md, "clup-server's layers")."""
+    for path in sorted(root.rglob("*.swift")):
+        folder = path.relative_to(root).parts[0]
+        if folder not in EDGES | MIDDLE:
+            continue
+        rel = path.relative_to(ROOT) if ROOT in path.parents else path
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            match = IMPORT.match(line)
+            if match:
+                if folder in MIDDLE and match.group(1) in FORBIDDEN_IN_MIDDLE:
+                    problems.append(
+                        f"{rel}:{number}: {folder} imports {match.group(1)}: the services, queues and model know no "
+                        "HTTP — throw a Refusal and make the response in Routes/"
+                    )
+                continue
+            code = STRING.sub('""', line.split("//", 1)[0])
+            if folder in EDGES and (found := NAMES_STORAGE.search(code)):
+                problems.append(
+                    f"{rel}:{number}: {folder} names {found.group(0).lstrip('.')}: routes, pages and the console "
+                    "call the services (Services/), which alone call the queues and storage"
+                )
+            if folder in MIDDLE and (found := NAMES_HTTP.search(code)):
+                problems.append(
+                    f"{rel}:{number}: {folder} names {found.group(1)}: the services, queues and model know no HTTP "
+                    "— throw a Refusal (Model/Refusal.swift); the routes answer it"
+                )
 
 
 def check_sizes() -> None:
@@ -118,7 +163,14 @@ def check_links() -> None:
 
 
 def main() -> int:
+    if len(sys.argv) == 3 and sys.argv[1] == "--server-folders":
+        # For the rule's own test: the folder rules over another copy of Sources/CLupServer.
+        check_folders(Path(sys.argv[2]).resolve())
+        for problem in problems:
+            print(problem)
+        return 1 if problems else 0
     check_imports()
+    check_folders()
     check_sizes()
     check_links()
     for problem in problems:

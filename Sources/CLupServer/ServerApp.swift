@@ -155,6 +155,7 @@ public struct ServerApp: Sendable {
                 logs.store(containing: id).map { StoreQueues.liveEntry(id, in: $0.state) != nil } ?? false
             }
         )
+        let directory = StoreDirectory(logs)
         let router = Router(context: ServerContext.self)
         let knownRoutes = KnownRoutes()
         router.middlewares.add(MetricsMiddleware())
@@ -173,13 +174,11 @@ public struct ServerApp: Sendable {
             fleet: fleet
         )
         StoreRoutes(office: office, auth: auth).register(on: router)
-        let reports = ReportRoutes(database: database, logs: logs, auth: auth)
-        reports.register(on: router)
+        let reports = Reports(database: database, logs: logs)
+        ReportRoutes(reports: reports, auth: auth).register(on: router)
         let lease = DutyLease(storage: postgres, logger: logger)
-        FleetRoutes(auth: auth, logs: logs, lease: lease, fleet: fleet).register(on: router)
+        FleetRoutes(auth: auth, directory: directory, lease: lease, fleet: fleet).register(on: router)
         EventRoutes(
-            database: database,
-            logs: logs,
             auth: auth,
             desk: KioskDesk(
                 logs: logs,
@@ -193,36 +192,36 @@ public struct ServerApp: Sendable {
             )
         )
         .register(on: router)
-        let accounts = AccountRoutes(
+        let accounts = Accounts(
             database: database,
             throttle: throttle,
             devices: KnownDevices(key: try await database.serverKey("login-devices")),
             sessionLifetime: options.sessionLifetime,
-            clients: clients,
             passwords: passwords
         )
-        accounts.register(on: router)
+        AccountRoutes(accounts: accounts, clients: clients).register(on: router)
         let desk = ShopperDesk(logs: logs, gate: gate, statusURL: options.statusURL)
         AppRoutes(desk: desk, auth: auth, clients: clients).register(on: router)
         BookingRoutes(desk: desk, clients: clients).register(on: router)
         let pages = PageResponse(statusURL: options.statusURL)
-        TicketPage(logs: logs, desk: desk, pages: pages).register(on: router)
+        TicketPage(directory: directory, desk: desk, pages: pages).register(on: router)
         StartPage(desk: desk, pages: pages).register(on: router)
-        BookingPage(logs: logs, desk: desk, pages: pages).register(on: router)
+        BookingPage(directory: directory, desk: desk, pages: pages).register(on: router)
         let sessions = ConsoleSessions(
             key: try await database.serverKey("console"),
             auth: auth,
+            accounts: accounts,
             lifetime: options.sessionLifetime,
             transport: transport
         )
         ConsoleRoutes(sessions: sessions, accounts: accounts, pages: pages, clients: clients).register(on: router)
-        StoreConsole(sessions: sessions, office: office, reports: reports, logs: logs, pages: pages)
+        StoreConsole(sessions: sessions, office: office, reports: reports, directory: directory, pages: pages)
             .register(on: router)
-        AdminConsole(sessions: sessions, office: office, logs: logs, pages: pages).register(on: router)
-        FleetConsole(sessions: sessions, fleet: fleet, logs: logs, pages: pages).register(on: router)
+        AdminConsole(sessions: sessions, office: office, directory: directory, pages: pages).register(on: router)
+        FleetConsole(sessions: sessions, fleet: fleet, directory: directory, pages: pages).register(on: router)
         let pairing = KioskPairing(database: database, office: office, logs: logs, throttle: throttle)
         PairingRoutes(pairing: pairing, clients: clients, transport: transport).register(on: router)
-        PairingConsole(sessions: sessions, pairing: pairing, logs: logs, clients: clients, pages: pages)
+        PairingConsole(sessions: sessions, pairing: pairing, directory: directory, clients: clients, pages: pages)
             .register(on: router)
         let port = ListeningPort()
         let routes = router.routes.map { route in

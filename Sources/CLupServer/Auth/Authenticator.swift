@@ -55,7 +55,7 @@ public struct Authenticator: Sendable {
     ) async throws(Refusal) -> T {
         let key = LoginThrottle.addressKey(clients.of(request, peer: peer))
         let wait = throttle.reserve([key], at: database.clock.now())
-        if wait > 0 { throw AccountRoutes.slowDown(wait) }
+        if wait > 0 { throw Accounts.slowDown(wait) }
         let value = try await check()
         throttle.refund(key)
         return value

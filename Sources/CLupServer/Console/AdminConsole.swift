@@ -8,7 +8,7 @@ import KioskCore
 struct AdminConsole {
     let sessions: ConsoleSessions
     let office: StoreOffice
-    let logs: StoreQueues
+    let directory: StoreDirectory
     let pages: PageResponse
 
     static let defaults: [String: String] = [
@@ -38,12 +38,13 @@ struct AdminConsole {
                     status: .forbidden
                 )
             }
-            do throws(Refusal) {
+            do {
                 let registration = try Self.registration(form)
                 _ = try await office.register(registration)
                 let name = registration.store.name
                 return ConsoleRoutes.redirect("/console/stores?" + sessions.signedQuery("registered", name))
             } catch {
+                let error = ConsoleSessions.refusal(error, request)
                 let problem = strings.format("console.problem", text: error.description)
                 return page(request, form: form.fields, notice: nil, problem: problem, status: error.status)
             }
@@ -62,7 +63,8 @@ struct AdminConsole {
         status: HTTPResponse.Status
     ) -> Response {
         let strings = PageStrings(request)
-        let stores = logs.all.sorted { $0.record.profile.name < $1.record.profile.name }.map { live -> [String: Any] in
+        let sorted = directory.all.sorted { $0.record.profile.name < $1.record.profile.name }
+        let stores = sorted.map { live -> [String: Any] in
             [
                 "id": ConsoleRoutes.id(live.record.id), "name": live.record.profile.name,
                 "address": live.record.profile.address, "capacity": live.state.capacity,

@@ -8,7 +8,7 @@ import KioskCore
 /// works without its script, which only keeps the line live.
 struct ConsoleRoutes {
     let sessions: ConsoleSessions
-    let accounts: AccountRoutes
+    let accounts: Accounts
     let pages: PageResponse
     let clients: ClientAddress
 
@@ -34,7 +34,7 @@ struct ConsoleRoutes {
             guard sessions.isSameOrigin(request) else {
                 return login(strings, next: next, notice: strings["console.foreign"], status: .forbidden)
             }
-            let now = sessions.auth.database.clock.now()
+            let now = accounts.clock.now()
             if let token = form["token"], !token.isEmpty {
                 // Guessed like a password: counted against the address before it is checked.
                 do throws(Refusal) {
@@ -49,12 +49,12 @@ struct ConsoleRoutes {
                 response.setCookie(sessions.cookie(sessions.adminSession(at: now)))
                 return response
             }
-            let attempt = AccountRoutes.Login(
+            let attempt = Accounts.Login(
                 username: form["username"] ?? "",
                 password: form["password"] ?? "",
                 device: request.cookies[ConsoleSessions.deviceCookie]?.value
             )
-            do throws(Refusal) {
+            do {
                 let session = try await accounts.login(
                     attempt,
                     address: clients.of(request, peer: context.remoteAddress)
@@ -64,7 +64,7 @@ struct ConsoleRoutes {
                 response.setCookie(sessions.deviceCookie(session.device))
                 return response
             } catch {
-                return failed(error, strings, next: next)
+                return failed(Refusal(answering: error, to: request, logger: context.logger), strings, next: next)
             }
         }
         router.post("console/logout") { request, _ -> Response in
@@ -76,7 +76,7 @@ struct ConsoleRoutes {
             if let value = request.cookies[ConsoleSessions.sessionCookie]?.value,
                 sessions.formIsGenuine(request, csrf: form["csrf"])
             {
-                await sessions.end(value, accounts: accounts)
+                await sessions.end(value)
             }
             var response = Self.redirect("/console/login")
             response.setCookie(sessions.cookie(nil))

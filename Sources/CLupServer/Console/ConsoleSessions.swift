@@ -15,6 +15,11 @@ import Logging
 /// error.
 struct ConsoleSessions: Sendable {
     static let logger = Logger(label: "clup-server.console")
+
+    /// What a console page shows of `error`: its refusal, or (logged) that the server failed.
+    static func refusal(_ error: any Error, _ request: Request) -> Refusal {
+        Refusal(answering: error, to: request, logger: logger)
+    }
     enum Who: Sendable, Equatable {
         case admin
         case manager(username: String, store: StoreID)
@@ -33,6 +38,7 @@ struct ConsoleSessions: Sendable {
 
     let key: SymmetricKey
     let auth: Authenticator
+    let accounts: Accounts
     let lifetime: Duration
     /// Whether a request came over HTTPS (this server's TLS, or a trusted proxy's `X-Forwarded-Proto`): cookies
     /// are `Secure` then (set here with the server's own TLS; the middleware adds it behind a proxy).
@@ -43,7 +49,7 @@ struct ConsoleSessions: Sendable {
         guard let value = request.cookies[Self.sessionCookie]?.value, !value.isEmpty else { return nil }
         if value.hasPrefix("a.") {
             // Signed, and not ended by a logout (a database that cannot say is no one: closed, not open).
-            guard adminSession(value) != nil, (try? await auth.database.adminSessionEnded(value)) == false else {
+            guard adminSession(value) != nil, (try? await accounts.adminSessionEnded(value)) == false else {
                 return nil
             }
             return .admin
@@ -62,17 +68,17 @@ struct ConsoleSessions: Sendable {
     func adminSession(_ value: String) -> Timestamp? {
         let parts = value.split(separator: ".", maxSplits: 2)
         guard parts.count == 3, let expires = Int64(parts[1]),
-            expires > auth.database.clock.now().milliseconds,
+            expires > accounts.clock.now().milliseconds,
             MACToken.isValid(String(parts[2]), key: key, binding: Data("admin:\(expires)".utf8))
         else { return nil }
         return Timestamp(milliseconds: expires)
     }
 
     /// Ends the session of `value` (a manager's, or the system manager's until it would have expired).
-    func end(_ value: String, accounts: AccountRoutes) async {
+    func end(_ value: String) async {
         do {
             if let expires = adminSession(value) {
-                try await auth.database.endAdminSession(value, expires: expires)
+                try await accounts.endAdminSession(value, expires: expires)
             } else {
                 try await accounts.logout(value)
             }

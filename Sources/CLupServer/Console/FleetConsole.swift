@@ -8,7 +8,7 @@ import KioskCore
 struct FleetConsole {
     let sessions: ConsoleSessions
     let fleet: Fleet
-    let logs: StoreQueues
+    let directory: StoreDirectory
     let pages: PageResponse
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -25,11 +25,12 @@ struct FleetConsole {
             }
             let who = await sessions.who(request)
             guard who == .admin else { return ConsoleRoutes.notAdmin(request, who, at: "/console/fleet", pages: pages) }
-            do throws(Refusal) {
+            do {
                 let every = try await fleet.kiosks(of: nil)
                 let shown = every.filter { Fleet.matches($0, version: filter.version, problem: filter.problem) }
                 return page(request, every: every, shown: shown, version: filter.version, problem: filter.problem)
             } catch {
+                let error = ConsoleSessions.refusal(error, request)
                 return refuse(request, error)
             }
         }
@@ -50,8 +51,8 @@ struct FleetConsole {
         problem: KioskProblem?
     ) -> Response {
         let strings = PageStrings(request)
-        let now = logs.clock.now()
-        let names = Dictionary(logs.all.map { ($0.record.id, $0.record.profile.name) }) { first, _ in first }
+        let now = directory.clock.now()
+        let names = Dictionary(directory.all.map { ($0.record.id, $0.record.profile.name) }) { first, _ in first }
         let versions = Set(every.compactMap { $0.health?.version }).sorted()
         let rows = shown.map { device -> [String: Any] in
             let kiosk = ConsoleView.kiosk(device, now: now, strings)

@@ -10,7 +10,7 @@ import SyncWire
 struct PairingConsole {
     let sessions: ConsoleSessions
     let pairing: KioskPairing
-    let logs: StoreQueues
+    let directory: StoreDirectory
     let clients: ClientAddress
     let pages: PageResponse
 
@@ -22,7 +22,7 @@ struct PairingConsole {
                 return ConsoleRoutes.toLogin(request, from: path)
             }
             guard !typed.isEmpty else { return page(request, who: who, code: "", status: .ok) }
-            do throws(Refusal) {
+            do {
                 let found = try await pairing.pending(
                     code: typed,
                     manager: Self.name(who),
@@ -30,6 +30,7 @@ struct PairingConsole {
                 )
                 return page(request, who: who, code: found.userCode, found: found, status: .ok)
             } catch {
+                let error = ConsoleSessions.refusal(error, request)
                 return page(request, who: who, code: String(typed.prefix(16)), problem: error, status: error.status)
             }
         }
@@ -55,7 +56,7 @@ struct PairingConsole {
                     status: .forbidden
                 )
             }
-            do throws(Refusal) {
+            do {
                 let approve = form["decision"] != "deny"
                 var store: StoreID?
                 if approve {
@@ -77,6 +78,7 @@ struct PairingConsole {
                 let done = strings.format(approve ? "console.paired" : "console.pair_refused", text: decided.device)
                 return page(request, who: who, code: "", notice: done, status: .ok)
             } catch {
+                let error = ConsoleSessions.refusal(error, request)
                 return page(request, who: who, code: code, problem: error, status: error.status)
             }
         }
@@ -96,7 +98,7 @@ struct PairingConsole {
                 status: .forbidden
             )
         }
-        do throws(Refusal) {
+        do {
             guard let store = form["store"].flatMap(UUID.init(uuidString:)), who.mayManage(store) else {
                 throw Refusal(.forbidden, strings["console.forbidden"], field: "store")
             }
@@ -109,6 +111,7 @@ struct PairingConsole {
             let picture = QRPicture.svg(PairingOffer.payload(secret), label: label) ?? ""
             return page(request, who: who, code: "", offer: ["qr": picture, "label": label], status: .ok)
         } catch {
+            let error = ConsoleSessions.refusal(error, request)
             return page(request, who: who, code: "", problem: error, status: error.status)
         }
     }
@@ -132,7 +135,7 @@ struct PairingConsole {
         status: HTTPResponse.Status
     ) -> Response {
         let strings = PageStrings(request)
-        let stores = logs.all.filter { who.mayManage($0.record.id) }.map {
+        let stores = directory.all.filter { who.mayManage($0.record.id) }.map {
             ["id": ConsoleRoutes.id($0.record.id), "name": $0.record.profile.name]
         }.sorted { $0["name"]! < $1["name"]! }
         var values: [String: Any] = [

@@ -8,13 +8,13 @@ import SyncWire
 /// line live, the day's figures with a chart and the CSV export, the kiosks with their last contact,
 /// enrollment (the credential shown once, with a ready `kioskd.toml` snippet) and revocation, and the
 /// settings (capacity, opening hours, visit and slots). Every action is the ``StoreOffice``'s or the
-/// ``ReportRoutes``', as through the API; each form answers with a redirect back (post/redirect/get), so a
+/// ``Reports``', as through the API; each form answers with a redirect back (post/redirect/get), so a
 /// reload never repeats it.
 struct StoreConsole {
     let sessions: ConsoleSessions
     let office: StoreOffice
-    let reports: ReportRoutes
-    let logs: StoreQueues
+    let reports: Reports
+    let directory: StoreDirectory
     let pages: PageResponse
 
     /// An enrollment's credential travels to the page that shows it sealed (ChaCha20-Poly1305 under the
@@ -31,24 +31,24 @@ struct StoreConsole {
             }
         }
         router.post("console/stores/:store/settings") { request, context -> Response in
-            try await act(request, context) { (live, form) throws(Refusal) in
+            try await act(request, context) { (live, form) in
                 let settings = try Self.settings(form)
                 _ = try await office.update(live.record.id, settings)
                 return "saved=1"
             }
         }
         router.post("console/stores/:store/devices") { request, context -> Response in
-            try await act(request, context) { (live, form) throws(Refusal) in
+            try await act(request, context) { (live, form) in
                 guard let role = KioskRole(rawValue: form["role"] ?? "both") else {
                     throw Refusal.invalid("printer, door or both", field: "role")
                 }
                 let enrolled = try await office.enroll(form["device"] ?? "", role: role, store: live.record.id)
-                return "enrolled=" + seal(enrolled, at: logs.clock.now())
+                return "enrolled=" + seal(enrolled, at: directory.clock.now())
             }
         }
         router.post("console/stores/:store/devices/:device/revoke") { request, context -> Response in
             let device = context.parameters.get("device") ?? ""
-            return try await act(request, context) { (live, _) throws(Refusal) in
+            return try await act(request, context) { (live, _) in
                 try await office.revoke(device, store: live.record.id)
                 return sessions.signedQuery("revoked", device)
             }
@@ -64,14 +64,13 @@ struct StoreConsole {
             switch await access(request, context) {
             case .refused(let response): return response
             case .allowed(_, let live):
+                let day: Int64
                 do throws(Refusal) {
-                    return try await reports.export(
-                        live.record.id,
-                        date: request.uri.queryParameters["date"].map(String.init)
-                    )
+                    day = try reports.day(live, date: request.uri.queryParameters["date"].map(String.init))
                 } catch {
                     return pages.refusal(error, PageStrings(request))
                 }
+                return Response.csv(try await reports.export(live, day: day))
             }
         }
     }
@@ -91,7 +90,7 @@ struct StoreConsole {
             let page = "/console/stores/" + (context.parameters.get("store") ?? "").prefix(36)
             return .refused(ConsoleRoutes.toLogin(request, from: page))
         }
-        guard let id = context.parameters.get("store").flatMap(UUID.init(uuidString:)), let live = logs.store(id)
+        guard let id = context.parameters.get("store").flatMap(UUID.init(uuidString:)), let live = directory.store(id)
         else { return .refused(pages.message(strings["problem"], strings["error.404"], strings, status: .notFound)) }
         guard who.mayManage(id) else {
             return .refused(
@@ -106,7 +105,7 @@ struct StoreConsole {
     private func act(
         _ request: Request,
         _ context: ServerContext,
-        _ action: (StoreQueues.Live, ConsoleForm) async throws(Refusal) -> String
+        _ action: (StoreQueues.Live, ConsoleForm) async throws -> String
     ) async throws -> Response {
         let form = await ConsoleForm.read(request)
         switch await access(request, context) {
@@ -116,9 +115,10 @@ struct StoreConsole {
             guard sessions.formIsGenuine(request, csrf: form["csrf"]) else {
                 return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery("stale"))
             }
-            do throws(Refusal) {
+            do {
                 return ConsoleRoutes.redirect(back + "?" + (try await action(live, form)))
             } catch {
+                let error = ConsoleSessions.refusal(error, request)
                 return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery(error.description))
             }
         }
@@ -136,18 +136,19 @@ struct StoreConsole {
         let query = request.uri.queryParameters
         let store = live.record.id
         let profile = live.record.profile
-        let now = logs.clock.now()
+        let now = directory.clock.now()
         let devices = await devices(of: store)
         let line = ConsoleView.line(live, devices: devices, now: now, strings)
-        let report: DayReport
+        let clock = StoreClock(profile)
         var problem = sessions.problem(request).map { $0 == "stale" ? strings["console.stale_form"] : $0 }
+        let reportDay: Int64
         do throws(Refusal) {
-            report = try await reports.report(store, date: query["date"].map(String.init))
+            reportDay = try reports.day(live, date: query["date"].map(String.init))
         } catch {
             problem = error.description
-            report = try await reports.report(store, date: nil)
+            reportDay = clock.day(now.milliseconds)
         }
-        let clock = StoreClock(profile)
+        let report = try await reports.report(live, day: reportDay)
         let day = Slots.day(report.date) ?? clock.day(now.milliseconds)
         let words = ConsoleView.words(strings)
         var values: [String: Any] = [
@@ -301,9 +302,9 @@ struct StoreConsole {
             body: ResponseBody { writer in
                 let encoder = JSONEncoder()
                 for await _ in updates.cancelOnGracefulShutdown() {
-                    guard await stillAllowed(), let live = logs.store(store) else { break }
+                    guard await stillAllowed(), let live = directory.store(store) else { break }
                     let devices = await devices(of: store)
-                    let line = ConsoleView.line(live, devices: devices, now: logs.clock.now(), strings)
+                    let line = ConsoleView.line(live, devices: devices, now: directory.clock.now(), strings)
                     var buffer = ByteBuffer(string: "event: queue\ndata: ")
                     buffer.writeBytes(try encoder.encode(line))
                     buffer.writeString("\n\n")

@@ -3,11 +3,11 @@ import Hummingbird
 import KioskCore
 
 /// Booking a visit in the browser, `GET /stores/<id>/book?date=YYYY-MM-DD` (the store's today by default):
-/// the day's slots with the places left (the API's slot list, ``BookingRoutes/day(_:date:)``), an optional
+/// the day's slots with the places left (the API's slot list, ``ShopperDesk``'s day), an optional
 /// length of stay, and for a full slot the nearest free ones. Choosing a slot books it through the API (the
 /// page's script) and opens the booking's ticket page with its QR.
 struct BookingPage {
-    let logs: StoreQueues
+    let directory: StoreDirectory
     let desk: ShopperDesk
     let pages: PageResponse
 
@@ -17,13 +17,13 @@ struct BookingPage {
         router.get("stores/:store/book") { request, context -> Response in
             let strings = PageStrings(request)
             guard let id = context.parameters.get("store").flatMap(UUID.init(uuidString:)),
-                let live = logs.store(id)
+                let live = directory.store(id)
             else {
                 return pages.message(strings["problem"], strings["error.404"], strings, status: .notFound)
             }
             let profile = live.record.profile
             let clock = StoreClock(profile)
-            let today = clock.day(logs.clock.now().milliseconds)
+            let today = clock.day(directory.clock.now().milliseconds)
             let date = request.uri.queryParameters["date"].map(String.init) ?? StoreClock.date(today)
             var values: [String: Any] = [
                 "title": strings["book_title"], "pageTitle": "\(strings["book_title"]) — \(profile.name)",

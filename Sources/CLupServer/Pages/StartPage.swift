@@ -56,8 +56,8 @@ struct StartPage {
             values["distance"] = strings.format("km", text: String(format: "%.1f", km))
         }
         values["canTake"] = true
-        if let opens = store.opensAt, let calendar = desk.logs.store(store.id)?.record.profile.calendar {
-            let now = desk.logs.clock.now()
+        if let opens = store.opensAt, let calendar = desk.directory.store(store.id)?.record.profile.calendar {
+            let now = desk.directory.clock.now()
             let weekdays = (0..<7).map { strings["weekday.\($0)"] }
             func text(_ ms: Int64) -> String {
                 calendar.text(of: Timestamp(milliseconds: ms), from: now, weekdays: weekdays)

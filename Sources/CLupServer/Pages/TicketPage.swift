@@ -9,7 +9,7 @@ import KioskCore
 /// The device that took the ticket can cancel it here. A forged, altered or unknown code gets a page that
 /// says so, with a 404.
 struct TicketPage {
-    let logs: StoreQueues
+    let directory: StoreDirectory
     let desk: ShopperDesk
     let pages: PageResponse
 
@@ -19,7 +19,7 @@ struct TicketPage {
             let code = context.parameters.get("code") ?? ""
             guard let claims = await verified(code) else { return invalid("invalid", strings) }
             let id = claims.ticket
-            guard let status = desk.status(of: id), let live = logs.store(containing: id) else {
+            guard let status = desk.status(of: id), let live = directory.store(containing: id) else {
                 return invalid("unknown", strings)
             }
             // Valid only as its issuer signed it (another kiosk's key over this ticket's id is a forgery).
@@ -33,7 +33,7 @@ struct TicketPage {
     /// What a code says, once its signature checked out against its store's key ring (with who signed it).
     func verified(_ code: String) async -> TicketCodec.Claims? {
         guard code.utf8.count <= 300, let store = TicketCodec.claimedStore(of: code[...]),
-            let keys = try? await logs.keyRing(of: store)
+            let keys = try? await directory.keyRing(of: store)
         else { return nil }
         let ring = KeyRing(devices: keys)
         return try? TicketCodec.decode(pages.statusURL + code, prefix: pages.statusURL, keyRing: ring, store: store)
@@ -78,7 +78,7 @@ struct TicketPage {
             let weekdays = (0..<7).map { strings["weekday.\($0)"] }
             let text = profile.calendar.text(
                 of: Timestamp(milliseconds: opens),
-                from: logs.clock.now(),
+                from: directory.clock.now(),
                 weekdays: weekdays
             )
             values["opensText"] = text
@@ -92,7 +92,7 @@ struct TicketPage {
                 "\(clock.dayText(start, strings)) \(clock.time(start))–\(clock.time(end)), "
                 + strings.format(
                     "valid_until",
-                    text: clock.time(start + Int64(BookingRoutes.lateness.components.seconds) * 1000)
+                    text: clock.time(start + Int64(ShopperDesk.lateness.components.seconds) * 1000)
                 )
         }
         return values

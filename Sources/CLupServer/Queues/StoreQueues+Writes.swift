@@ -30,18 +30,28 @@ extension StoreQueues {
     }
 
     /// Issues an app ticket or a booking in the store's log; an app ticket is told the wait of the line's end
-    /// (kept in its event, to measure the estimate by).
+    /// (kept in its event, to measure the estimate by). A booking with a `slotSize` is refused (409) when its
+    /// slot already holds that many, checked on the store's writer, so two bookings cannot take its last place.
     public func issue(
         kind: TicketKind,
         store: StoreID,
         slot: BookingSlot? = nil,
+        slotSize: Int? = nil,
         validity: (from: Timestamp, until: Timestamp)? = nil,
         statusURL: String,
         holder: Holder? = nil,
-        at now: Timestamp,
-        check: IssueCheck? = nil
+        at now: Timestamp
     ) async throws -> AppTicket {
         let live = try await require(store)
+        var check: IssueCheck?
+        if let slot, let slotSize {
+            check = { [self] in
+                guard let state = self.store(store)?.state else { return }
+                if Slots.booked(state, start: slot.start) >= slotSize {
+                    throw Refusal(.conflict, "this slot is fully booked — choose another", field: "slotStart")
+                }
+            }
+        }
         let told = kind == .app ? live.wait(position: live.state.lineLength(at: now), at: now) : nil
         let rule = ServerIssue(
             kind: kind,
@@ -67,5 +77,11 @@ extension StoreQueues {
             prefix: statusURL
         )
         return AppTicket(ticket: issued.ticket, qr: qr, sequence: issued.sequence, told: told)
+    }
+
+    /// Cancels ticket `id` of `store` in its log, as the server.
+    public func cancel(_ id: TicketID, store: StoreID, at now: Timestamp) async throws {
+        let event = StoreEvent.new(.ticketCancelled(id), store: store, device: ServerIssue.device, at: now)
+        _ = try await append([event], store: store)
     }
 }

@@ -14,7 +14,6 @@ struct AppRoutes {
     let clients: ClientAddress
     let streams = OpenStreams()
 
-    var logs: StoreQueues { desk.logs }
     var gate: TicketGate { desk.gate }
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -22,24 +21,11 @@ struct AppRoutes {
             ShopperDesk.Nearby(stores: try desk.stores(for: StoreSearch(request, onlySearch: true)))
         }
         router.get("v1/stores/:store/work") { _, context -> TicketWork.Challenge in
-            let store = try context.parameters.require("store", as: UUID.self)
-            _ = try await logs.require(store)
-            return gate.work.challenge(store: store, at: logs.clock.now())
+            try await desk.challenge(try context.parameters.require("store", as: UUID.self))
         }
         router.post("v1/stores/:store/tickets") { request, context -> EditedResponse<TicketStatus> in
             let store = try context.parameters.require("store", as: UUID.self)
-            let live = try await logs.require(store)
-            let now = logs.clock.now()
-            let status = try await desk.take(
-                .app,
-                store: live,
-                token: request.headers[HolderTokens.field],
-                work: request.headers[TicketWork.field],
-                address: clients.of(request, peer: context.remoteAddress),
-                at: now
-            ) { holder in
-                try await logs.issue(kind: .app, store: store, statusURL: desk.statusURL, holder: holder, at: now)
-            }
+            let status = try await desk.takeTicket(at: store, for: clients.shopper(request, context))
             return EditedResponse(status: .created, response: status)
         }
         router.get("v1/tickets/:ticket") { request, context -> TicketStatus in
@@ -50,7 +36,7 @@ struct AppRoutes {
         }
         router.get("v1/tickets/:ticket/events") { request, context -> Response in
             let id = try context.parameters.require("ticket", as: UUID.self)
-            guard let live = logs.store(containing: id) else { throw Refusal.notFound("ticket \(id)") }
+            guard let feed = desk.feed(of: id) else { throw Refusal.notFound("ticket \(id)") }
             let address = clients.of(request, peer: context.remoteAddress)
             // The holder's own stream (its token as a header, or its stream key as `key=` from a page's
             // EventSource, which cannot send headers) has places strangers cannot take.
@@ -65,31 +51,13 @@ struct AppRoutes {
                 )
             }
             let slot = StreamSlot { streams.close(keys) }
-            return events(of: id, feed: live.changes, slot: slot)
+            return events(of: id, feed: feed, slot: slot)
         }
         router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
-            guard let live = logs.store(containing: id), let entry = live.state.entries[id] else {
-                throw Refusal.notFound("ticket \(id)")
-            }
-            try await authorizeCancel(id, of: entry.ticket, request: request, from: context.remoteAddress)
-            switch entry.stage {
-            case .inPrinter, .waiting: break
-            case .cancelled:
-                if let status = desk.status(of: id) { return status }
-            case .admitted: throw Refusal(.conflict, "the ticket was already used")
-            case .expired: throw Refusal(.conflict, "the ticket has expired")
-            }
-            let now = logs.clock.now()
-            let event = StoreEvent.new(
-                .ticketCancelled(id),
-                store: live.record.id,
-                device: ServerIssue.device,
-                at: now
-            )
-            _ = try await logs.append([event], store: live.record.id)
-            guard let status = desk.status(of: id) else { throw Refusal.notFound("ticket \(id)") }
-            return status
+            guard let ticket = desk.ticket(id) else { throw Refusal.notFound("ticket \(id)") }
+            try await authorizeCancel(id, of: ticket, request: request, from: context.remoteAddress)
+            return try await desk.cancel(id)
         }
     }
 

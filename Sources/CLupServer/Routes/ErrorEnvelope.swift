@@ -2,6 +2,22 @@ import Hummingbird
 import Logging
 import Synchronization
 
+extension Refusal {
+    /// What `error` refuses; a failure (no refusal) is logged with the request and answered as ``failed``,
+    /// nothing of the server's inside in it. Pages that show a refusal in place read errors here too.
+    init(answering error: any Error, to request: Request, logger: Logger) {
+        if let refusal = Refusal(refusing: error) {
+            self = refusal
+            return
+        }
+        logger.error(
+            "request failed",
+            metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"]
+        )
+        self = .failed
+    }
+}
+
 /// Every error answer in one shape, `{"error": "…"}` (``APIError``): a ``Refusal`` answered by its code, and the
 /// framework's own — an
 /// unknown route, a path parameter that is not a UUID, a method the path does not have — and failures
@@ -33,12 +49,7 @@ struct ErrorEnvelope<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             throw error
         } catch {
-            if let refusal = Refusal(refusing: error) { throw APIError(refusal) }
-            context.logger.error(
-                "request failed",
-                metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)"]
-            )
-            throw APIError(Refusal.failed)
+            throw APIError(Refusal(answering: error, to: request, logger: context.logger))
         }
     }
 

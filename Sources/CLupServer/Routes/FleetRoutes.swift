@@ -10,7 +10,7 @@ import SyncWire
 /// kiosk's state for alerting — the rules ship in packaging/prometheus/clup-fleet-rules.yml.
 struct FleetRoutes {
     let auth: Authenticator
-    let logs: StoreQueues
+    let directory: StoreDirectory
     let lease: DutyLease
     let fleet: Fleet
 
@@ -20,7 +20,7 @@ struct FleetRoutes {
             let (store, device) = (kiosk.store, kiosk.device)
             let health = try await request.decode(KioskHealth.self, limit: 4 << 10)
             if let problem = health.problem { throw Refusal.invalid(problem.allowed, field: problem.field) }
-            auth.contacts.report(health, from: device, of: store, at: logs.clock.now())
+            auth.contacts.report(health, from: device, of: store, at: directory.clock.now())
             return Response(status: .noContent)
         }
         router.get("v1/devices") { request, context -> StoreRoutes.Devices in
@@ -41,11 +41,11 @@ struct FleetRoutes {
                     byteBuffer: ByteBuffer(
                         string: FleetMetrics.exposition(
                             auth.contacts,
-                            logs: logs,
+                            directory: directory,
                             lease: lease,
                             oldestProtocol: fleet.oldestProtocol
                         )
-                            + logs.estimates.exposition() + ReplicaMetrics.registry.emitToString()
+                            + directory.estimates.exposition() + ReplicaMetrics.registry.emitToString()
                     )
                 )
             )
@@ -57,12 +57,12 @@ struct FleetRoutes {
 enum FleetMetrics {
     static func exposition(
         _ contacts: DeviceContacts,
-        logs: StoreQueues,
+        directory: StoreDirectory,
         lease: DutyLease,
         oldestProtocol: Int
     ) -> String {
         let registry = PrometheusCollectorRegistry()
-        let now = logs.clock.now()
+        let now = directory.clock.now()
         gauge(
             registry,
             "replica_duty_lease_held",
@@ -70,7 +70,7 @@ enum FleetMetrics {
             lease.isHeld ? 1 : 0,
             labels: []
         )
-        for live in logs.all {
+        for live in directory.all {
             let store = live.record.id.uuidString.lowercased()
             gauge(
                 registry,

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import SyncWire
 
 // What the services answer, and the sync API's answers (SyncWire), as Hummingbird responses: JSON, through the
@@ -16,3 +17,19 @@ extension ShopperDesk.Nearby: ResponseEncodable {}
 extension ShopperDesk.StoreSummary: ResponseEncodable {}
 extension TicketWork.Challenge: ResponseEncodable {}
 extension DayReport: ResponseEncodable {}
+extension Accounts.Session: ResponseEncodable {}
+
+extension Response {
+    /// A day's export (``Reports``) as a CSV file to save: the API's and the console's.
+    static func csv(_ export: Reports.Export) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8",
+                .contentDisposition: "attachment; filename=\"clup-\(export.date)-events.csv\"",
+                .cacheControl: "no-store",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: export.text))
+        )
+    }
+}

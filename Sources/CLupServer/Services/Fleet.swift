@@ -16,9 +16,9 @@ struct Fleet: Sendable {
         of store: StoreID?,
         version: String? = nil,
         problem: KioskProblem? = nil
-    ) async throws(Refusal) -> [EnrolledDevice] {
+    ) async throws -> [EnrolledDevice] {
         let now = database.clock.now()
-        let enrolled = try await StoreOffice.storingAsync { try await database.devices(store: store) }
+        let enrolled = try await database.devices(store: store)
         return enrolled.map { joined($0, at: now) }.filter { Self.matches($0, version: version, problem: problem) }
     }
 

@@ -23,7 +23,7 @@ struct KioskPairing: Sendable {
     static let maxPerAddress = 10
 
     /// A box asks for a code (`POST /v1/pairing`); `origin` is the server's address as the box reached it.
-    func ask(_ request: PairingRequest, from address: String, origin: String) async throws(Refusal) -> PairingGrant {
+    func ask(_ request: PairingRequest, from address: String, origin: String) async throws -> PairingGrant {
         guard StoreOffice.isDeviceID(request.device), request.device != ServerIssue.device else {
             throw Refusal.invalid(
                 "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the box's host name)",
@@ -35,7 +35,7 @@ struct KioskPairing: Sendable {
         if let wait = asks.take(address, at: now) {
             throw Refusal(.tooMany, "this address asked for many pairing codes — wait", retryAfter: wait)
         }
-        let counts = try await StoreOffice.storingAsync { try await database.pairingCounts(address: address, at: now) }
+        let counts = try await database.pairingCounts(address: address, at: now)
         guard counts.all < Self.maxLive else {
             throw Refusal(
                 .unavailable,
@@ -73,7 +73,7 @@ struct KioskPairing: Sendable {
                     at: now
                 )
             } catch {
-                throw Refusal(refusing: error) ?? .couldNotStore
+                throw error
             }
         }
         let page = origin + "/console/pair"
@@ -88,31 +88,29 @@ struct KioskPairing: Sendable {
     }
 
     /// A box polls (`POST /v1/pairing/token`): a refusal (RFC 8628 §3.5), or — once — its credential.
-    func poll(_ poll: PairingPoll) async throws(Refusal) -> Paired {
+    func poll(_ poll: PairingPoll) async throws -> Paired {
         let now = logs.clock.now()
         guard poll.deviceCode.utf8.count <= 64,
-            let pairing = try await StoreOffice.storingAsync({
-                try await database.pairing(deviceCodeHash: Secrets.hash(poll.deviceCode))
-            })
+            let pairing = try await database.pairing(deviceCodeHash: Secrets.hash(poll.deviceCode))
         else { throw Self.refusal(.expiredToken) }
         let (next, answer) = pairing.polled(at: now)
         if next != pairing {
             // Written only from the state read: of two polls of an approved pairing, one delivers.
             guard
-                try await StoreOffice.storingAsync({ try await database.replacePairing(next, whileIn: pairing.state) })
+                try await database.replacePairing(next, whileIn: pairing.state)
             else { throw Self.refusal(.expiredToken) }
         }
         switch answer {
         case .refuse(let why): throw Self.refusal(why, interval: next.interval)
         case .deliver(let store, let role):
             let enrolled = try await office.enroll(next.device, role: role, store: store)
-            let keys = try await StoreOffice.storingAsync { try await logs.deviceKeys(of: store) }
+            let keys = try await logs.deviceKeys(of: store)
             return Paired(enrolled, keys: keys)
         }
     }
 
     /// The pending pairing a manager typed the code of, to show before deciding; throttled like a password.
-    func pending(code typed: String, manager: String, from address: String) async throws(Refusal) -> Pairing {
+    func pending(code typed: String, manager: String, from address: String) async throws -> Pairing {
         let now = logs.clock.now()
         let keys = [LoginThrottle.addressKey(address), "pair:" + LoginThrottle.userKey(manager)]
         let wait = throttle.reserve(keys, at: now)
@@ -124,7 +122,7 @@ struct KioskPairing: Sendable {
             )
         }
         guard let code = Pairing.normalized(typed),
-            let pairing = try await StoreOffice.storingAsync({ try await database.pairing(userCode: code) }),
+            let pairing = try await database.pairing(userCode: code),
             pairing.awaitsDecision(at: now)
         else {
             throw Refusal(
@@ -145,11 +143,11 @@ struct KioskPairing: Sendable {
         role: KioskRole,
         manager: String,
         from address: String
-    ) async throws(Refusal) -> Pairing {
+    ) async throws -> Pairing {
         let pairing = try await pending(code: typed, manager: manager, from: address)
         if let store { _ = try await logs.require(store) }
         let next = pairing.decided(store: store, role: role, by: manager)
-        guard try await StoreOffice.storingAsync({ try await database.replacePairing(next, whileIn: .pending) }) else {
+        guard try await database.replacePairing(next, whileIn: .pending) else {
             throw Refusal(.conflict, "this code was decided a moment ago — look at the kiosk")
         }
         return next
@@ -157,7 +155,7 @@ struct KioskPairing: Sendable {
 
     /// A manager offers a pairing to a door with no printer (``PairingOffer``): the device code its scanner is
     /// to read, valid as long as a printed code. The caller has checked that `manager` may manage `store`.
-    func offer(_ device: String, store: StoreID, role: KioskRole, manager: String) async throws(Refusal) -> String {
+    func offer(_ device: String, store: StoreID, role: KioskRole, manager: String) async throws -> String {
         guard StoreOffice.isDeviceID(device), device != ServerIssue.device else {
             throw Refusal.invalid(
                 "1 to 64 letters, digits, '.', '_' or '-' starting with a letter or digit (the door's host name)",
@@ -167,7 +165,7 @@ struct KioskPairing: Sendable {
         _ = try await logs.require(store)
         let now = logs.clock.now()
         let address = Pairing.offerAddress(manager)
-        let counts = try await StoreOffice.storingAsync { try await database.pairingCounts(address: address, at: now) }
+        let counts = try await database.pairingCounts(address: address, at: now)
         guard counts.fromAddress < Self.maxPerAddress, counts.all < Self.maxLive else {
             throw Refusal(
                 .tooMany,
@@ -184,7 +182,7 @@ struct KioskPairing: Sendable {
             by: manager,
             at: now
         )
-        try await StoreOffice.storingAsync { try await database.addPairing(pairing, at: now) }
+        try await database.addPairing(pairing, at: now)
         return deviceCode
     }
 

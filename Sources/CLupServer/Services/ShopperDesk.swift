@@ -2,13 +2,17 @@ import Foundation
 import KioskCore
 
 /// What shoppers ask of the stores, for the API's routes and the shopper pages alike (routes call it, never
-/// each other): the stores a search finds with their line and wait now, a ticket's status, and a day's slots.
+/// each other): the stores a search finds with their line and wait now, a ticket's status, a day's slots, and
+/// taking, booking and cancelling with their rules (`ShopperDesk+Tickets.swift`).
 struct ShopperDesk: Sendable {
     let logs: StoreQueues
     /// The limits a shopper's ticket or booking passes (and the booking horizon).
     let gate: TicketGate
     /// What starts every ticket's QR: the server's public address of ticket pages.
     let statusURL: String
+
+    /// What the shopper pages read of the stores.
+    var directory: StoreDirectory { StoreDirectory(logs) }
 
     /// How many days ahead a visit can be booked.
     var bookingHorizonDays: Int { gate.limits.bookingHorizonDays }
@@ -101,6 +105,10 @@ struct ShopperDesk: Sendable {
 
     /// The slots of the store's local `date` (`YYYY-MM-DD`, yesterday to the booking horizon) with the places
     /// left in each; the API's slot list and the booking page both show this.
+    func day(_ store: StoreID, date: String?) async throws(Refusal) -> Day {
+        try day(try await logs.require(store), date: date)
+    }
+
     func day(_ live: StoreQueues.Live, date: String?) throws(Refusal) -> Day {
         guard let date, let day = Slots.day(date) else {
             throw Refusal.invalid("the store's local date as YYYY-MM-DD", field: "date")
@@ -120,33 +128,6 @@ struct ShopperDesk: Sendable {
             now: now
         )
         return Day(date: date, slotMinutes: live.record.profile.slotMinutes, slots: slots)
-    }
-
-    /// A shopper's ticket or booking, made by `make` once it passed the ticket gate's limits (``TicketGate``):
-    /// its status, with the signed code and, for a shopper who came without one, a new holder token.
-    func take(
-        _ kind: TicketKind,
-        store live: StoreQueues.Live,
-        token: String?,
-        work: String?,
-        address: String,
-        at now: Timestamp,
-        _ make: (Holder) async throws -> AppTicket
-    ) async throws -> TicketStatus {
-        let (issued, newToken) = try await gate.issue(
-            kind,
-            store: live,
-            token: token,
-            work: work,
-            address: address,
-            at: now,
-            make
-        )
-        guard var status = status(of: issued.ticket.id) else { throw Refusal.notFound("ticket") }
-        status.qr = issued.qr
-        status.holderToken = newToken
-        status.streamKey = gate.tokens.streamKey(for: issued.ticket.id)
-        return status
     }
 
     static func seconds(_ duration: Duration) -> Int { Int(duration.components.seconds) }

@@ -122,7 +122,7 @@ struct StoreOffice: Sendable {
             && id.unicodeScalars.allSatisfy { alphanumeric($0) || "._-".unicodeScalars.contains($0) }
     }
 
-    func register(_ registration: Registration) async throws(Refusal) -> Registered {
+    func register(_ registration: Registration) async throws -> Registered {
         do throws(Refusal) {
             try registration.store.validate()
         } catch {
@@ -139,14 +139,12 @@ struct StoreOffice: Sendable {
             throw Refusal.invalid("10 to 1024 characters", field: "manager.password")
         }
         let passwordHash = try await passwords.hash(registration.manager.password)
-        let record = try await Self.storingAsync {
-            try await database.register(
-                registration.store,
-                manager: username,
-                passwordHash: passwordHash,
-                at: database.clock.now()
-            )
-        }
+        let record = try await database.register(
+            registration.store,
+            manager: username,
+            passwordHash: passwordHash,
+            at: database.clock.now()
+        )
         logs.add(record)
         // Its log begins with its business day, with the day's hours: nothing is called before it opens.
         let now = database.clock.now()
@@ -155,13 +153,13 @@ struct StoreOffice: Sendable {
             store: record.id,
             device: ServerIssue.device
         )
-        _ = try await Self.storingAsync { try await logs.append([start], store: record.id) }
+        _ = try await logs.append([start], store: record.id)
         return Registered(id: record.id, manager: username)
     }
 
     /// Applies `settings` to the store's profile (checked as a whole); a new capacity is also an event in the
     /// store's log, so every kiosk's door follows it at its next sync.
-    func update(_ store: StoreID, _ settings: Settings) async throws(Refusal) -> StoreProfile {
+    func update(_ store: StoreID, _ settings: Settings) async throws -> StoreProfile {
         let live = try await logs.require(store)
         var profile = live.record.profile
         profile.capacity = settings.capacity ?? profile.capacity
@@ -180,11 +178,11 @@ struct StoreOffice: Sendable {
         }
         profile.footer = settings.footer ?? profile.footer
         try profile.validate()
-        try await Self.storingAsync { try await logs.change(profile, store: store, at: database.clock.now()) }
+        try await logs.change(profile, store: store, at: database.clock.now())
         return profile
     }
 
-    func enroll(_ device: String, role: KioskRole = .both, store: StoreID) async throws(Refusal) -> Enrolled {
+    func enroll(_ device: String, role: KioskRole = .both, store: StoreID) async throws -> Enrolled {
         _ = try await logs.require(store)
         guard Self.isDeviceID(device), device != ServerIssue.device else {
             throw Refusal.invalid(
@@ -197,41 +195,21 @@ struct StoreOffice: Sendable {
         guard enrolled.count < Self.maxDevices || enrolled.contains(where: { $0.device == device }) else {
             throw Refusal(.conflict, "this store has \(Self.maxDevices) kiosks — revoke one first", field: "device")
         }
-        let credential = try await Self.storingAsync {
-            try await database.enroll(device: device, store: store, role: role, at: database.clock.now())
-        }
+        let credential = try await database.enroll(device: device, store: store, role: role, at: database.clock.now())
         return Enrolled(store: store, device: device, role: role, credential: credential)
     }
 
     /// The store's kiosks, with when each last called and what needs a person (``Fleet``).
-    func devices(_ store: StoreID) async throws(Refusal) -> [EnrolledDevice] {
+    func devices(_ store: StoreID) async throws -> [EnrolledDevice] {
         _ = try await logs.require(store)
         return try await fleet.kiosks(of: store)
     }
 
-    func revoke(_ device: String, store: StoreID) async throws(Refusal) {
+    func revoke(_ device: String, store: StoreID) async throws {
         _ = try await logs.require(store)
-        guard try await Self.storingAsync({ try await database.revoke(device: device, store: store) }) else {
+        guard try await database.revoke(device: device, store: store) else {
             throw Refusal.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
         }
         contacts.forget(device, of: store)
-    }
-
-    /// Runs a database call; what it refuses (a conflict) is answered as such, anything else is a 500 that
-    /// says nothing of the inside.
-    static func storing<T>(_ body: () throws -> T) throws(Refusal) -> T {
-        do {
-            return try body()
-        } catch {
-            throw Refusal(refusing: error) ?? .couldNotStore
-        }
-    }
-
-    static func storingAsync<T>(_ body: () async throws -> T) async throws(Refusal) -> T {
-        do {
-            return try await body()
-        } catch {
-            throw Refusal(refusing: error) ?? .couldNotStore
-        }
     }
 }

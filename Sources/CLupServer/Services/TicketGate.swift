@@ -72,29 +72,38 @@ final class TicketGate: Sendable {
         newHolders = RateLimiter(limits.newHoldersPerAddress)
     }
 
-    /// Creates an app ticket or a booking at `live`'s store for an anonymous client, if every check lets it
-    /// through (else the refusal: 401, 409, 429, 503): `make` issues it for the holder. Returns what `make`
-    /// issued, and the holder's new token when the request came without one.
-    func issue(
+    /// A creation let through: the holder it is for, and the holder's new token when the request came without
+    /// one. Given back by ``finish(_:ticket:)`` once the ticket was issued, or was not.
+    struct Pass: Sendable {
+        let holder: Holder
+        let newToken: String?
+    }
+
+    /// Lets an app ticket or a booking at `live`'s store through for an anonymous client, if every check does
+    /// (else the refusal: unauthorized, conflict, too many, unavailable). The holder's attempt is reserved
+    /// until ``finish(_:ticket:)``, which the caller owes, whether it issued the ticket or not.
+    func admit(
         _ kind: TicketKind,
         store live: StoreQueues.Live,
         token: String?,
         work proof: String?,
         address: String,
-        at now: Timestamp,
-        _ make: (Holder) async throws -> AppTicket
-    ) async throws -> (issued: AppTicket, newToken: String?) {
+        at now: Timestamp
+    ) throws(Refusal) -> Pass {
         if kind == .app { try Self.handsOut(live.record.profile, at: now) }
         if limits.work != nil { try work.spend(proof, store: live.record.id, at: now) }
         let (holder, newToken) = try enter(kind, store: live, token: token, address: address, at: now)
-        var ticket: TicketID?
-        defer { finish(holder, ticket: ticket) }
-        let issued = try await make(holder)
-        ticket = issued.ticket.id
-        return (issued, newToken)
+        return Pass(holder: holder, newToken: newToken)
     }
 
-    /// Lets one creation through and reserves the holder's attempt (ended by ``finish(_:ticket:)``).
+    /// Ends a creation: the holder holds `ticket` (nil: nothing was issued, the attempt is given back).
+    func finish(_ pass: Pass, ticket: TicketID?) {
+        holders.finish(pass.holder, ticket: ticket)
+        guard ticket != nil else { return }
+        if issued.add(1, ordering: .relaxed).newValue % Self.sweepEvery == 0 { holders.forgetOver(isLive: isLive) }
+    }
+
+    /// Lets one creation through and reserves the holder's attempt.
     private func enter(
         _ kind: TicketKind,
         store live: StoreQueues.Live,
@@ -181,12 +190,6 @@ final class TicketGate: Sendable {
                 retryAfter: wait
             )
         }
-    }
-
-    private func finish(_ holder: Holder, ticket: TicketID?) {
-        holders.finish(holder, ticket: ticket)
-        guard ticket != nil else { return }
-        if issued.add(1, ordering: .relaxed).newValue % Self.sweepEvery == 0 { holders.forgetOver(isLive: isLive) }
     }
 
     /// Refuses a virtual ticket while the store hands out none (closed, before its window): 409 with reason
