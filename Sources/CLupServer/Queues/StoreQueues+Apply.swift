@@ -12,7 +12,10 @@ extension StoreQueues {
             guard let last = stores[store]?.lastSequence else { return (nil, false) }
             var next = last + 1
             for event in events where event.sequence == next {
-                if stores[store] != nil, let score = change.apply(event, to: &stores[store]!) { scored.append(score) }
+                if stores[store] != nil {
+                    if let score = change.apply(event, to: &stores[store]!) { scored.append(score) }
+                    stores[store]!.recent.add(event)
+                }
                 next += 1
             }
             stores[store]?.lastSequence = next - 1

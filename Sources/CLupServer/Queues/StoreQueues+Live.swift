@@ -20,6 +20,8 @@ extension StoreQueues {
         /// The line's roll, kept between requests (``RollCache``), and what it needs to know whether it still
         /// holds: a count of the line's changes but tickets joining its end, and those since the last change.
         let rolls = RollCache()
+        /// The log's last events, for kiosks' long-polls (``RecentEvents``).
+        let recent = RecentEvents()
         private(set) var lineEpoch = 0
         /// Counts the estimator's changes (a learnt model, a changed visit): a kept roll of another is made anew.
         private(set) var estimatorEpoch = 0

@@ -24,6 +24,9 @@ public final class StoreQueues: Sendable {
     /// Reads of a store's log to catch up with it since the start (``catchUp(_:through:)``): a commit that found
     /// a gap, another replica's write whose notification did not carry its events.
     let logReads = Atomic<Int>(0)
+    /// Pages of a store's log read from the database for a kiosk (``events(store:after:wait:limit:)``): only
+    /// what came before the events memory holds (``RecentEvents``).
+    let logPageReads = Atomic<Int>(0)
     /// The log reads under way, one a store (``catchUp(_:through:)``).
     let reads = LogReads()
 
@@ -141,7 +144,8 @@ public final class StoreQueues: Sendable {
         return store
     }
 
-    /// The log after `sequence`; when there is nothing yet, waits up to `wait` for it (a long-poll).
+    /// The log after `sequence`; when there is nothing yet, waits up to `wait` for it (a long-poll). Answered
+    /// from the store's recent events in memory; the database only for older ones.
     public func events(
         store: StoreID,
         after sequence: Int64,
@@ -159,6 +163,13 @@ public final class StoreQueues: Sendable {
                 await feed.wait(timeout: wait) { [weak self] in (self?.store(store)?.lastSequence ?? 0) > sequence }
             }
         }
+        // From memory: what this replica applied. A kiosk ahead of it is answered nothing new (another replica's
+        // events reach it shortly, and wake the next poll); only what came before the recent events is read.
+        if let live = self.store(store) {
+            if sequence >= live.lastSequence { return [] }
+            if let recent = live.recent.after(sequence, limit: limit) { return recent }
+        }
+        logPageReads.add(1, ordering: .relaxed)
         return try await database.events(store: store, after: sequence, limit: limit)
     }
 }
