@@ -288,7 +288,7 @@ public struct ServerApp: Sendable {
                     PostgresClientService(storage: shared), LogFollower(logs: logs, storage: shared, logger: logger),
                     lease,
                 ]
-            } ?? []) + [http] + duties
+            } ?? []) + [CatchUpAfterCommits(logs: logs, logger: logger), http] + duties
                 + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
             certificate: certificate,

@@ -6,21 +6,10 @@ import Synchronization
 extension StoreQueues {
     /// Runs right after a commit (on SQLite's writer, in commit order). Applies the events that come next in
     /// the store's log; when they are ahead of it (another commit's callback has not run yet, or another
-    /// replica appended in between), reads the missing part from the database.
+    /// replica appended in between), the store is noted for ``CatchUpAfterCommits`` to read the missing part:
+    /// the writer does not wait for a read.
     func applyCommitted(_ added: [StoreEvent], store: StoreID) {
-        guard apply(added, store: store), let last = added.last?.sequence else { return }
-        // Not awaited (the writer must not wait for a read): a read that fails is said, and the next request or
-        // notification of the store reads again.
-        Task { [self] in
-            do {
-                try await catchUp(store, through: last)
-            } catch {
-                Self.logger.warning(
-                    "cannot read the store's log after a commit: the next request or notification reads it again",
-                    metadata: ["store": "\(store)", "error": "\(error)"]
-                )
-            }
-        }
+        if apply(added, store: store) { behind.add(store) }
     }
 
     /// Reads the store's log beyond what this process applied and applies it, in order, until it holds

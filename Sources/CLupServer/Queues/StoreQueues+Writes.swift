@@ -1,5 +1,8 @@
 import KioskCore
 
+/// The server's writers of a store's log: every server event is made here (an issued ticket by KioskCore's
+/// ``ServerIssue``, a cancel, a store's first day; the profile's capacity change, the day's start and expiries in
+/// `StoreQueues+Profile.swift` and `StoreQueues+Duties.swift`), and a kiosk's events are appended here.
 extension StoreQueues {
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
@@ -83,5 +86,14 @@ extension StoreQueues {
     public func cancel(_ id: TicketID, store: StoreID, at now: Timestamp) async throws {
         let event = StoreEvent.new(.ticketCancelled(id), store: store, device: ServerIssue.device, at: now)
         _ = try await append([event], store: store)
+    }
+
+    /// Opens a store registered here: its queue, and its log's first event, its business day with the day's
+    /// hours (nothing is called before it opens).
+    public func open(_ record: StoreRecord, at now: Timestamp) async throws {
+        add(record)
+        let calendar = record.profile.calendar
+        let start = calendar.dayStarted(calendar.businessDay(at: now), store: record.id, device: ServerIssue.device)
+        _ = try await append([start], store: record.id)
     }
 }

@@ -27,6 +27,8 @@ public final class StoreQueues: Sendable {
     /// Pages of a store's log read from the database for a kiosk (``events(store:after:wait:limit:)``): only
     /// what came before the events memory holds (``RecentEvents``).
     let logPageReads = Atomic<Int>(0)
+    /// The stores a commit found this replica behind, for ``CatchUpAfterCommits``.
+    let behind = StoresBehind()
     /// The log reads under way, one a store (``catchUp(_:through:)``).
     let reads = LogReads()
 

@@ -145,15 +145,7 @@ struct StoreOffice: Sendable {
             passwordHash: passwordHash,
             at: database.clock.now()
         )
-        logs.add(record)
-        // Its log begins with its business day, with the day's hours: nothing is called before it opens.
-        let now = database.clock.now()
-        let start = record.profile.calendar.dayStarted(
-            record.profile.calendar.businessDay(at: now),
-            store: record.id,
-            device: ServerIssue.device
-        )
-        _ = try await logs.append([start], store: record.id)
+        try await logs.open(record, at: database.clock.now())
         return Registered(id: record.id, manager: username)
     }
 
