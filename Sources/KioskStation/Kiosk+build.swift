@@ -103,7 +103,7 @@ extension Kiosk {
                             printed.map { max(roll - $0.ticketsSincePaperLoad, 0) }
                         },
                         pendingEvents: queue.pendingCount,
-                        light: entrance?.lights.map { $0 == "ready" ? "ready" : "unavailable" },
+                        light: entrance?.lights.map { $0 == .ready ? "ready" : "unavailable" },
                         voice: voice?.status.state
                     )
                 },

@@ -8,43 +8,36 @@ final class DoorLoop: @unchecked Sendable {
     let station: DoorStation
     let reader: any ScannerReader
     let signals: EntranceSignals?
-    private var backoff = ReconnectBackoff()
-    /// Why the scanner could not be opened, while it cannot (logged once per cause, not once per retry).
-    private var unreachable: String?
+    /// Keeps the scanner open (``DeviceRunner``): a scanner unplugged or unreachable is `disconnected`.
+    private let runner: DeviceRunner<any ScannerReader>
 
     init(station: DoorStation, reader: any ScannerReader, signals: EntranceSignals?) {
         self.station = station
         self.reader = reader
         self.signals = signals
+        runner = DeviceRunner(
+            .init(
+                ready: "scanner connected",
+                unreachable: "scanner not reachable",
+                lost: "scanner went away",
+                about: ["scanner": "\(reader.address)"]
+            ),
+            signal: station.signal,
+            logger: station.logger,
+            open: { () throws(DeviceFault) in
+                try DeviceFault.opening(reader, path: reader.path) { () throws(ScannerError) in try reader.open() }
+            },
+            close: { $0.close() },
+            publish: { [station] state in station.publish(state: "\(state)") }
+        )
     }
 
     func run() {
-        while !station.signal.isStopped {
-            turn()
-            station.heartbeat.beat()
-        }
-        reader.close()
+        runner.run(between: { station.heartbeat.beat() }, turn: { reader throws(DeviceFault) in try turn(reader) })
     }
 
-    /// One turn: open the scanner, or decide on what it sent within 100 ms.
-    private func turn() {
-        if !reader.isOpen {
-            do {
-                try reader.open()
-                backoff.reset()
-                unreachable = nil
-                station.publish(state: "ready")
-                station.logger.notice("scanner connected", metadata: ["scanner": "\(reader.address)"])
-            } catch {
-                station.publish(state: "disconnected")
-                if unreachable != error.message {
-                    unreachable = error.message
-                    station.logger.warning("scanner not reachable", metadata: ["error": "\(error.message)"])
-                }
-                waitBeforeRetry(after: error)
-                return
-            }
-        }
+    /// One turn: decide on what the scanner sent within 100 ms.
+    private func turn(_ reader: any ScannerReader) throws(DeviceFault) {
         do {
             let scans = try reader.read(timeout: .milliseconds(100))
             if let wrong = station.days.clockWatch.problem {
@@ -74,22 +67,12 @@ final class DoorLoop: @unchecked Sendable {
             }
             try station.expireNoShows()
         } catch let error as ScannerError {
-            station.logger.warning("scanner went away", metadata: ["error": "\(error.message)"])
-            reader.close()
-            station.publish {
-                $0.state = "disconnected"
-                $0.connectionsLost += 1
-            }
+            station.publish { $0.connectionsLost += 1 }
+            throw DeviceFault(error, path: reader.path)
         } catch {
             station.logger.error("door station error", metadata: ["error": "\(error)"])
             station.signal.sleep(.seconds(1))
         }
-    }
-
-    /// Sleeps before opening the scanner again; a missing scanner's device node appearing (udev, on replug)
-    /// ends the wait at once.
-    private func waitBeforeRetry(after error: ScannerError) {
-        _ = backoff.wait(on: station.signal, watch: error.code == .notFound ? DeviceNodeWatch(path: reader.path) : nil)
     }
 
     /// The configured good-read or refusal command (a beep, an LED), for scanners that take one. A scanner

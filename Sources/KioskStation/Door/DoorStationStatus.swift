@@ -24,13 +24,13 @@ public struct DoorStationStatus: Sendable, Codable, Equatable {
     /// What the operator should do, when something needs doing.
     public var action: String?
     /// `ready` or `disconnected` when an exit key input is configured.
-    public var exitInput: String?
+    public var exitInput: DeviceState?
     /// The light and gate on GPIO, when wired: `ready`, or `unavailable: <what to do>`.
-    public var lights: String?
+    public var lights: DeviceState?
     /// What the light shows now (wired or not): `off`, `green`, `red`, `green+gate`.
     public var light = "off"
     /// The exit beams, when wired: `ready`, `blocked: <which>`, or `unavailable: <what to do>`.
-    public var beams: String?
+    public var beams: DeviceState?
     /// People the two exit beams saw come in through the exit (not counted as exits).
     public var walkedInThroughExit = 0
 

@@ -84,7 +84,7 @@ final class EntranceSignals: @unchecked Sendable {
             outputs = opened
             machine = EntranceLightsMachine(greenHold: wiring.greenHold, gatePulse: wiring.gatePulse)
             unavailable = nil
-            station.publish { $0.lights = "ready" }
+            station.publish { $0.lights = .ready }
             station.logger.notice("entrance light and gate ready", metadata: ["lines": "\(opened.address)"])
             return true
         } catch {
@@ -104,7 +104,7 @@ final class EntranceSignals: @unchecked Sendable {
     }
 
     private func failed(_ error: GPIOError) {
-        station.publish { $0.lights = "unavailable: \(error.message)" }
+        station.publish { $0.lights = .unavailable(error.message) }
         guard unavailable != error.message else { return }
         unavailable = error.message
         station.logger.warning(
