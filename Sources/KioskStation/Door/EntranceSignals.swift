@@ -26,12 +26,7 @@ final class EntranceSignals: @unchecked Sendable {
         self.wiring = wiring
         machine = EntranceLightsMachine(greenHold: wiring.greenHold, gatePulse: wiring.gatePulse)
         runner = DeviceRunner(
-            .init(
-                ready: "entrance light and gate ready",
-                unreachable: "the entrance light and gate do not work (the door goes on deciding)",
-                lost: "the entrance light and gate stopped working (the door goes on deciding)",
-                about: ["lines": "\(wiring.signals.values.map { "\($0)" }.sorted().joined(separator: ", "))"]
-            ),
+            .gpio("entrance light and gate", without: "the door goes on deciding", lines: wiring.signals),
             signal: signal,
             logger: station.logger,
             open: { [unowned self] () throws(DeviceFault) in

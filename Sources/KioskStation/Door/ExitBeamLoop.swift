@@ -19,12 +19,7 @@ final class ExitBeamLoop: @unchecked Sendable {
         self.wiring = wiring
         machine = ExitBeamMachine(twoBeams: wiring.beams.count == 2)
         runner = DeviceRunner(
-            .init(
-                ready: "exit beams ready",
-                unreachable: "the exit beams do not work (exits are not counted by them)",
-                lost: "the exit beams stopped working (exits are not counted by them)",
-                about: ["lines": "\(wiring.beams.values.map { "\($0)" }.sorted().joined(separator: ", "))"]
-            ),
+            .gpio("exit beams", without: "exits are not counted by them", lines: wiring.beams),
             signal: station.signal,
             logger: station.logger,
             open: { [unowned self] () throws(DeviceFault) in try opened() },

@@ -52,6 +52,17 @@ final class DeviceRunner<Device> {
         var lost: String
         /// Which device, with every line of it.
         var about: Logger.Metadata = [:]
+
+        /// The words of lines on GPIO chips: `name` ready, or not working and what that means (`without`),
+        /// each line named.
+        static func gpio<Key>(_ name: String, without: String, lines: [Key: GPIOLineAddress]) -> Words {
+            Words(
+                ready: "\(name) ready",
+                unreachable: "the \(name) do not work (\(without))",
+                lost: "the \(name) stopped working (\(without))",
+                about: ["lines": "\(lines.values.map { "\($0)" }.sorted().joined(separator: ", "))"]
+            )
+        }
     }
 
     let words: Words
