@@ -25,10 +25,8 @@ final class PrinterLoop: @unchecked Sendable {
 
     var machine: PrinterStationMachine
     private let started = ContinuousClock.now
-    private var device: PrinterDevice?
-    private var backoff = ReconnectBackoff()
-    /// Why the printer could not be reached, while it cannot (logged once per cause).
-    private var unreachable: String?
+    /// Keeps the printer connected (``DeviceRunner``): attempts paced, a cause logged once, a replug noticed.
+    private var runner: DeviceRunner<PrinterDevice>!
     /// Notices the printer plugged back in (made when it is first not found; none for network printers).
     private var arrivalWatch: (any ArrivalWatch)?
     /// The ticket in hand as the store gave it (code and QR for its print).
@@ -66,6 +64,26 @@ final class PrinterLoop: @unchecked Sendable {
                     + "with a retract command (citizen-ppu-700, custom-vkp80iii)"
             )
         }
+        runner = DeviceRunner(
+            .init(
+                ready: "printer connected",
+                unreachable: "printer not reachable",
+                lost: "printer connection lost",
+                about: ["printer": "\(address)"],
+                back: "the printer is plugged in again"
+            ),
+            signal: station.signal,
+            logger: station.logger,
+            open: { [unowned self] () throws(DeviceFault) in try connect() },
+            close: { $0.close() },
+            // The station's status is the machine's (its state, what to do): the loop publishes it.
+            publish: { _ in },
+            arrival: { [unowned self] in
+                // A replugged printer prints within the 2 s the station promises, whatever the backoff grew to.
+                if arrivalWatch == nil { arrivalWatch = address.makeArrivalWatch() }
+                return arrivalWatch
+            }
+        )
     }
 
     var now: Duration { ContinuousClock.now - started }
@@ -78,22 +96,27 @@ final class PrinterLoop: @unchecked Sendable {
             "printer station started",
             metadata: ["printer": "\(address)", "profile": "\(profile.id)", "take_sensor": "\(sensor.rawValue)"]
         )
-        while !station.signal.isStopped {
-            turn()
-            station.heartbeat.beat()
-        }
-        device?.close()
+        runner.run(
+            between: { station.heartbeat.beat() },
+            turn: { device throws(DeviceFault) in try turn(device) }
+        )
     }
 
-    /// One turn of the loop: connect, or one look at the printer and what the machine makes of it.
-    private func turn() {
-        guard let device = connectedDevice() else { return }
+    /// One turn of the loop: one look at the printer and what the machine makes of it.
+    private func turn(_ device: PrinterDevice) throws(DeviceFault) {
         do {
             try perform(machine.handle(.looked(look(device))), on: device)
         } catch let error as PrinterError
             where error.code == .disconnected || error.code == .timeout || error.code == .io
         {
-            lost(error)
+            station.publish {
+                $0.state = .disconnected
+                $0.action = error.message
+                $0.connectionsLost += 1
+            }
+            // The ticket in hand stays known: the machine asks the store for it again when the printer is back.
+            _ = machine.handle(.connectionLost)
+            throw DeviceFault(error)
         } catch let wrong as ClockWatch.Wrong {
             // Said once by the watch; the status says it until the clock is set.
             station.publish {
@@ -126,60 +149,23 @@ final class PrinterLoop: @unchecked Sendable {
 
     // MARK: - Connection
 
-    private func connectedDevice() -> PrinterDevice? {
-        if let device { return device }
+    /// Opens the printer (and its status pushes, for a take sensor that uses them); the machine hears of it.
+    private func connect() throws(DeviceFault) -> PrinterDevice {
         let candidate = PrinterDevice(transport: address.makeTransport(), profile: profile)
-        do {
+        do throws(PrinterError) {
             try candidate.open()
             if sensor == .asb { try candidate.enableAutomaticStatusBack() }
-            device = candidate
-            backoff.reset()
-            unreachable = nil
-            arrivalWatch = nil  // its queued notices are about this connection
-            _ = machine.handle(.connected(canRetract: candidate.canRetract))
-            logger.notice("printer connected", metadata: ["printer": "\(address)"])
-            return candidate
         } catch {
             candidate.close()
             station.publish {
                 $0.state = .disconnected
                 $0.action = error.message
             }
-            // Once per cause, not once per retry: an unplugged printer would fill the journal.
-            if unreachable != error.message {
-                unreachable = error.message
-                logger.warning(
-                    "printer not reachable",
-                    metadata: ["printer": "\(address)", "error": "\(error.message)"]
-                )
-            }
-            waitBeforeRetry(after: error)
-            return nil
+            throw DeviceFault(error)
         }
-    }
-
-    /// Sleeps before the next connection attempt. When the printer was not found, its coming back (libusb
-    /// hotplug, a device node appearing) ends the wait at once, so a replugged printer prints within the 2 s the
-    /// station promises, whatever the backoff had grown to.
-    private func waitBeforeRetry(after error: PrinterError) {
-        let notFound = error.code == .notFound
-        if notFound, arrivalWatch == nil { arrivalWatch = address.makeArrivalWatch() }
-        if backoff.wait(on: station.signal, watch: notFound ? arrivalWatch : nil) {
-            logger.info("the printer is plugged in again", metadata: ["printer": "\(address)"])
-        }
-    }
-
-    private func lost(_ error: PrinterError) {
-        logger.warning("printer connection lost", metadata: ["printer": "\(address)", "error": "\(error.message)"])
-        device?.close()
-        device = nil
-        station.publish {
-            $0.state = .disconnected
-            $0.action = error.message
-            $0.connectionsLost += 1
-        }
-        // The ticket in hand stays known: the machine asks the store for it again when the printer is back.
-        _ = machine.handle(.connectionLost)
+        arrivalWatch = nil  // its queued notices are about this connection
+        _ = machine.handle(.connected(canRetract: candidate.canRetract))
+        return candidate
     }
 
     // MARK: - Looking

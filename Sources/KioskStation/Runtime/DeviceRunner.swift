@@ -2,17 +2,27 @@ import Drivers
 import Logging
 
 /// Why a device cannot be used now, as its driver said it: what the operator reads, the state the status
-/// shows, and, for a device node that is missing, its path (watched for its arrival).
+/// shows, and whether the device is missing (its arrival is then watched for).
 struct DeviceFault: Error {
     var message: String
     var state: DeviceState
-    /// The missing device node whose arrival (udev, on replug) ends the pause before the next attempt.
-    var missingNode: String?
+    /// Not there at all (unplugged): its coming back ends the pause before the next attempt.
+    var missing: Bool
+    /// The device node to watch for, when nothing else says the device came back.
+    var node: String?
 
     init(_ error: ScannerError, path: String) {
         message = error.message
         state = .disconnected
-        missingNode = error.code == .notFound ? path : nil
+        missing = error.code == .notFound
+        node = path
+    }
+
+    init(_ error: PrinterError) {
+        message = error.message
+        state = .disconnected
+        missing = error.code == .notFound
+        node = nil
     }
 
     /// `device` once its `open` succeeded (a scanner, an input device), or the fault its failure is.
@@ -32,15 +42,16 @@ struct DeviceFault: Error {
     init(_ error: GPIOError) {
         message = error.message
         state = .unavailable(error.message)
-        missingNode = nil
+        missing = false
+        node = nil
     }
 }
 
 /// One device kept open on its loop's thread: opened when it is not (the attempts paced by
 /// ``ReconnectBackoff``, 200 ms doubling to 2 s, a missing node's arrival ending the pause at once), a
 /// failure logged once per cause rather than once per attempt, and the device's ``DeviceState`` published on
-/// every change. The scanner's, the exit key's and the exit beams' loops each keep only their turn: what they
-/// do with the open device.
+/// every change. The printer's, the scanner's, the exit key's, the exit beams' and the light's loops each keep
+/// only their turn: what they do with the open device.
 final class DeviceRunner<Device> {
     /// What the log says, for this device.
     struct Words {
@@ -52,6 +63,8 @@ final class DeviceRunner<Device> {
         var lost: String
         /// Which device, with every line of it.
         var about: Logger.Metadata = [:]
+        /// Logged when a missing device's arrival ended the pause: "the printer is plugged in again".
+        var back: String?
 
         /// The words of lines on GPIO chips: `name` ready, or not working and what that means (`without`),
         /// each line named.
@@ -71,6 +84,8 @@ final class DeviceRunner<Device> {
     private let opening: () throws(DeviceFault) -> Device
     private let closing: (Device) -> Void
     private let publishing: (DeviceState) -> Void
+    /// What tells of a missing device's arrival (the printer's libusb hotplug); else its node's appearing.
+    private let arrival: (() -> (any ArrivalWatch)?)?
     private var backoff = ReconnectBackoff()
     /// Why it could not be opened, while it cannot.
     private var cause: String?
@@ -83,8 +98,10 @@ final class DeviceRunner<Device> {
         logger: Logger,
         open: @escaping () throws(DeviceFault) -> Device,
         close: @escaping (Device) -> Void,
-        publish: @escaping (DeviceState) -> Void
+        publish: @escaping (DeviceState) -> Void,
+        arrival: (() -> (any ArrivalWatch)?)? = nil
     ) {
+        self.arrival = arrival
         self.words = words
         self.signal = signal
         self.logger = logger
@@ -130,7 +147,10 @@ final class DeviceRunner<Device> {
                     metadata: words.about.merging(["error": "\(error.message)"]) { $1 }
                 )
             }
-            _ = backoff.wait(on: signal, watch: error.missingNode.map { DeviceNodeWatch(path: $0) })
+            let watch = error.missing ? (arrival?() ?? error.node.map { DeviceNodeWatch(path: $0) }) : nil
+            if backoff.wait(on: signal, watch: watch), let back = words.back {
+                logger.info("\(back)", metadata: words.about)
+            }
             return nil
         }
     }
