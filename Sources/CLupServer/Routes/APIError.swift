@@ -27,14 +27,6 @@ public struct APIError: Error, Sendable, HTTPResponseError, CustomStringConverti
         self.retryAfter = retryAfter
     }
 
-    public static func badRequest(_ message: String, field: String? = nil) -> APIError {
-        APIError(.badRequest, message, field: field)
-    }
-
-    public static let unauthorized = APIError(.unauthorized, "missing or invalid credentials")
-
-    public static func notFound(_ what: String) -> APIError { APIError(.notFound, "\(what) not found") }
-
     public var description: String { field.map { "\($0): \(message)" } ?? message }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
