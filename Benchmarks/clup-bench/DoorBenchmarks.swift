@@ -50,8 +50,10 @@ enum DoorBenchmarks {
         let kiosk = try Kiosk.build(config: config, logger: logger)
         guard let door = kiosk.door else { throw BenchError("no door station") }
 
-        // Tickets another kiosk of the store printed and customers took, as sync brings them.
+        // Tickets this kiosk's printer printed and customers took: signed by its own key, as its issuer (a
+        // ticket that names another device as its issuer but carries this key is refused as forged).
         let signer = try kiosk.store.signingKey()
+        let issuer = config.device.id
         let now = WallClock.system.now()
         var events: [StoreEvent] = []
         var payloads: [String] = []
@@ -62,11 +64,11 @@ enum DoorBenchmarks {
                 kind: .paper,
                 code: TicketCode(prefix: "B", number: n % 1000),
                 issuedAt: now,
-                issuer: "printer"
+                issuer: issuer
             )
             for body in [StoreEvent.Body.ticketIssued(ticket), .ticketTaken(ticket.id)] {
                 events.append(
-                    StoreEvent(id: .v7(at: now), store: config.store.id, device: "printer", time: now, body: body)
+                    StoreEvent(id: .v7(at: now), store: config.store.id, device: issuer, time: now, body: body)
                 )
             }
             payloads.append(TicketCodec.encode(ticket, signer: signer, prefix: config.store.statusURL))
