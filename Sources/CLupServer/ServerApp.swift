@@ -205,7 +205,7 @@ public struct ServerApp: Sendable {
         BookingRoutes(desk: desk, clients: clients).register(on: router)
         let pages = PageResponse(statusURL: options.statusURL)
         TicketPage(directory: directory, desk: desk, pages: pages).register(on: router)
-        StartPage(desk: desk, pages: pages).register(on: router)
+        StartPage(desk: desk, directory: directory, pages: pages).register(on: router)
         BookingPage(directory: directory, desk: desk, pages: pages).register(on: router)
         let sessions = ConsoleSessions(
             key: try await database.serverKey("console"),

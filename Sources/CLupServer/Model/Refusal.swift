@@ -54,9 +54,6 @@ public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// What an unexpected failure answers: nothing of the server's inside.
     public static let failed = Refusal(.failed, "the server could not complete this request — try again later")
 
-    /// What a storage call that failed for no rule answers.
-    public static let couldNotStore = Refusal(.failed, "the server could not store this — try again later")
-
     /// What `error` refuses, or nil for an error that is no refusal (a failure, logged and answered as
     /// ``failed`` without its details).
     public init?(refusing error: any Error) {

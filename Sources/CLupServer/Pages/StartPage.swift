@@ -9,6 +9,7 @@ import KioskCore
 /// search the API would refuse gets the page with its message and a 400.
 struct StartPage {
     let desk: ShopperDesk
+    let directory: StoreDirectory
     let pages: PageResponse
 
     func register(on router: some RouterMethods<ServerContext>) {
@@ -56,8 +57,8 @@ struct StartPage {
             values["distance"] = strings.format("km", text: String(format: "%.1f", km))
         }
         values["canTake"] = true
-        if let opens = store.opensAt, let calendar = desk.directory.store(store.id)?.record.profile.calendar {
-            let now = desk.directory.clock.now()
+        if let opens = store.opensAt, let calendar = directory.store(store.id)?.record.profile.calendar {
+            let now = directory.clock.now()
             let weekdays = (0..<7).map { strings["weekday.\($0)"] }
             func text(_ ms: Int64) -> String {
                 calendar.text(of: Timestamp(milliseconds: ms), from: now, weekdays: weekdays)

@@ -11,9 +11,6 @@ struct ShopperDesk: Sendable {
     /// What starts every ticket's QR: the server's public address of ticket pages.
     let statusURL: String
 
-    /// What the shopper pages read of the stores.
-    var directory: StoreDirectory { StoreDirectory(logs) }
-
     /// How many days ahead a visit can be booked.
     var bookingHorizonDays: Int { gate.limits.bookingHorizonDays }
 

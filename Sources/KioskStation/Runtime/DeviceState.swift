@@ -19,14 +19,6 @@ public enum DeviceState: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Whether the device works (a blocked beam does, and says so).
-    public var works: Bool {
-        switch self {
-        case .ready, .blocked: true
-        case .disconnected, .unavailable: false
-        }
-    }
-
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         switch text {
