@@ -127,7 +127,8 @@ enum HistoryBenchmarks {
             var logger = Logger(label: "bench")
             logger.logLevel = .error
             let postgres = try await PostgresStorage(address, logger: logger)
-            return (postgres, { postgres.close() })
+            let running = Task { await postgres.run() }
+            return (postgres, { running.cancel() })
         }
         return (try SQLiteStorage(path: database), {})
     }

@@ -118,15 +118,27 @@ public struct ServerApp: Sendable {
                 "stores' signing keys are stored unsealed: give --storage-key-file (the unit's storage-key credential)"
             )
         }
-        let database: any ServerStorage
-        var postgres: PostgresStorage?
         switch try DatabaseLocation(options.database) {
         case .sqlite(let path):
-            database = try SQLiteStorage(path: path, clock: options.clock, vault: vault)
+            let database = try SQLiteStorage(path: path, clock: options.clock, vault: vault)
+            return try await assemble(options, database: database, postgres: nil, certificate: certificate, logger)
         case .postgres(let address):
-            postgres = try await PostgresStorage(address, clock: options.clock, vault: vault, logger: logger)
-            database = postgres!
+            let storage = try await PostgresStorage(address, clock: options.clock, vault: vault, logger: logger)
+            return try await storage.starting {
+                try await assemble(options, database: storage, postgres: storage, certificate: certificate, logger)
+            }
         }
+    }
+
+    /// Loads every store's queue from `database` and makes the routes and services: the start's reads of
+    /// ``build(_:logger:)``, before the service group runs.
+    private static func assemble(
+        _ options: Options,
+        database: any ServerStorage,
+        postgres: PostgresStorage?,
+        certificate: ServerCertificate?,
+        _ logger: Logger
+    ) async throws -> ServerApp {
         let logs = try await StoreQueues(database: database, callWindow: .seconds(options.callWindowMinutes * 60))
         let clients = ClientAddress(trustedProxies: options.trustedProxies)
         let throttle = LoginThrottle()
@@ -303,17 +315,14 @@ public struct ServerApp: Sendable {
     }
 }
 
-/// PostgreSQL's connection pool as a service of the group, begun by the storage before the group runs. First in
-/// the group, so it is the last to be told to stop: every request and duty has ended by then.
+/// PostgreSQL's connection pool as a service of the group (the start read through a client of its own,
+/// ``PostgresStorage/starting(_:)``). First in the group, so it is the last to be told to stop: every request
+/// and duty has ended by then.
 struct PostgresClientService: Service {
     let storage: PostgresStorage
 
     /// Lasts as long as the client does: ends it when the group stops, and ends the group if it ends by itself.
     func run() async throws {
-        await withGracefulShutdownHandler {
-            await storage.running.value
-        } onGracefulShutdown: {
-            storage.close()
-        }
+        await cancelWhenGracefulShutdown { await storage.run() }
     }
 }

@@ -52,8 +52,8 @@ import Testing
             let cluster = try PostgresRig()
             defer { cluster.stop() }
             let url = try cluster.createDatabase()
-            var opened: [PostgresStorage] = []
-            defer { for storage in opened { storage.close() } }
+            var running: [Task<Void, Never>] = []
+            defer { for pool in running { pool.cancel() } }
             let open = {
                 guard case .postgres(let address) = try DatabaseLocation(url) else {
                     throw StorageFailure(description: url)
@@ -61,7 +61,7 @@ import Testing
                 var logger = Logger(label: "test")
                 logger.logLevel = .error
                 let storage = try await PostgresStorage(address, clock: clock, logger: logger)
-                opened.append(storage)
+                running.append(Task { await storage.run() })
                 return storage as any ServerStorage
             }
             try await body(open) { statement in
@@ -378,8 +378,8 @@ import Testing
         let cluster = backend == .postgres ? try PostgresRig() : nil
         defer { cluster?.stop() }
         let url = try cluster?.createDatabase() ?? "\(directory)/clup.sqlite"
-        var opened: [PostgresStorage] = []
-        defer { for storage in opened { storage.close() } }
+        var running: [Task<Void, Never>] = []
+        defer { for pool in running { pool.cancel() } }
         func open(_ vault: KeyVault) async throws -> any ServerStorage {
             switch try DatabaseLocation(url) {
             case .sqlite(let path): return try SQLiteStorage(path: path, vault: vault)
@@ -387,7 +387,7 @@ import Testing
                 var logger = Logger(label: "test")
                 logger.logLevel = .error
                 let storage = try await PostgresStorage(address, vault: vault, logger: logger)
-                opened.append(storage)
+                running.append(Task { await storage.run() })
                 return storage
             }
         }

@@ -1,6 +1,7 @@
 import Logging
 import Metrics
 import PostgresNIO
+import Synchronization
 
 /// This replica's pooled connections to PostgreSQL (postgres-nio's `PostgresClient`), and what `/metrics` says
 /// of them: connections in use, requests waiting for one, how long they waited, and the pool's size — a pool
@@ -10,6 +11,8 @@ import PostgresNIO
 /// its connection goes back (the results here are small: a page of the log, a store's devices).
 struct PostgresPool: Sendable {
     let client: PostgresClient
+    /// A client lent for a while (``lending(_:_:)``), asked instead of `client`.
+    private let lent = LentClient()
     let logger: Logger
 
     /// Connections open at most.
@@ -32,7 +35,7 @@ struct PostgresPool: Sendable {
         Self.waiting.increment()
         var leased = false
         defer { if !leased { Self.waiting.decrement() } }
-        return try await client.withConnection { connection in
+        return try await (lent.client ?? client).withConnection { connection in
             leased = true
             Self.waiting.decrement()
             Self.wait.record(duration: ContinuousClock.now - asked)
@@ -40,6 +43,14 @@ struct PostgresPool: Sendable {
             defer { Self.inUse.decrement() }
             return try await body(connection)
         }
+    }
+
+    /// Runs `body` with `other` serving every request in the meantime: a start's own client, before the service
+    /// group runs this pool's (one lending at a time).
+    func lending<T>(_ other: PostgresClient, _ body: () async throws -> T) async throws -> T {
+        lent.set(other)
+        defer { lent.set(nil) }
+        return try await body()
     }
 
     /// One statement; its rows.
@@ -70,6 +81,15 @@ struct PostgresPool: Sendable {
             }
         }
     }
+}
+
+/// The client ``PostgresPool/lending(_:_:)`` lent, if any.
+private final class LentClient: Sendable {
+    private let current = Mutex<PostgresClient?>(nil)
+
+    var client: PostgresClient? { current.withLock { $0 } }
+
+    func set(_ client: PostgresClient?) { current.withLock { $0 = client } }
 }
 
 extension Array where Element == PostgresRow {

@@ -22,9 +22,8 @@ public final class PostgresStorage: ServerStorage {
     /// How stores' signing keys are sealed in the database.
     let vault: KeyVault
     public let address: DatabaseLocation.PostgresAddress
-    /// The client's connection pool at work: begun here (a start migrates and reads the stores before the
-    /// service group runs), owned by the group from then on (``PostgresClientService``).
-    let running: Task<Void, Never>
+    /// How the client connects: also the start's own client's (``starting(_:)``).
+    let configuration: PostgresClient.Configuration
 
     /// Connects (the pool opens connections as requests need them) and brings the schema up to date.
     public init(
@@ -52,13 +51,13 @@ public final class PostgresStorage: ServerStorage {
         configuration.options.additionalStartupParameters = Self.sessionSettings
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
+        self.configuration = configuration
         self.logger = logger
         pool = PostgresPool(client: client, logger: logger)
         commits = PostgresCommits(pool: pool, logger: logger)
         self.clock = clock
         self.vault = vault
         self.address = address
-        running = Task { await client.run() }
         do {
             // On a connection of its own: a database that cannot be reached fails the start here, with the
             // reason, instead of leaving the pool to retry for ever.
@@ -67,7 +66,6 @@ public final class PostgresStorage: ServerStorage {
                 try await Self.sealSigningKeys(on: connection, vault: vault, logger: logger)
             }
         } catch {
-            running.cancel()
             throw StorageFailure(
                 description: "cannot open the PostgreSQL database \(DatabaseLocation.postgres(address)): "
                     + "\(Self.reason(error)) — check that the server runs, that the database exists and that the "
@@ -75,8 +73,6 @@ public final class PostgresStorage: ServerStorage {
             )
         }
     }
-
-    deinit { running.cancel() }
 
     /// Seals the signing keys stored raw or under a previous storage key (``KeyVault``); replicas starting
     /// together write the same keys sealed alike (any of them reads either).
@@ -138,8 +134,23 @@ public final class PostgresStorage: ServerStorage {
         )
     }
 
-    /// Closes every connection.
-    public func close() { running.cancel() }
+    /// The pool at work: connections open as requests need them, until the task running it is cancelled —
+    /// then every connection closes. Run once (the service group's ``PostgresClientService``); requests made
+    /// before it runs wait for it.
+    public func run() async { await client.run() }
+
+    /// Runs `body` — a start's reads, before anything runs the pool — on a client of the start's own (two
+    /// connections), closed when `body` ends: a task group's child runs it, so no task outlives the start.
+    public func starting<T>(_ body: () async throws -> T) async throws -> T {
+        var configuration = configuration
+        configuration.options.maximumConnections = 2
+        let start = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await start.run() }
+            defer { group.cancelAll() }
+            return try await pool.lending(start, body)
+        }
+    }
 
     /// Runs `body` in a transaction of a pooled connection (``PostgresPool/transaction(_:)``).
     func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
