@@ -254,25 +254,6 @@ import Testing
             #expect(filed.map(\.sequence) == [1] && filed.allSatisfy(\.new))
             #expect(try await storage.events(store: other, after: 0).map(\.id) == [late.id])
             #expect(try await storage.events(store: store, after: 0).map(\.sequence) == [1, 2, 3, 4])
-
-            // A ticket id belongs to one store: the other store's log names it, this store's own does not count.
-            let at = Timestamp(milliseconds: 10_000)
-            let ticket = Ticket(
-                id: .v7(at: at),
-                store: store,
-                kind: .paper,
-                code: TicketCode(prefix: "A", number: 1),
-                issuedAt: at,
-                issuer: "door-1"
-            )
-            _ = try await storage.append(
-                [StoreEvent.new(.ticketIssued(ticket), store: store, device: "door-1", at: at)],
-                store: store
-            ) { _ in }
-            let fresh = TicketID.v7(at: at)
-            #expect(try await storage.ticketsOfOtherStores([ticket.id, fresh], store: other) == [ticket.id])
-            #expect(try await storage.ticketsOfOtherStores([ticket.id, fresh], store: store).isEmpty)
-            #expect(try await storage.ticketsOfOtherStores([], store: other).isEmpty)
         }
     }
 

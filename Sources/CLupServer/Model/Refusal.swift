@@ -64,6 +64,8 @@ public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
             switch refusal {
             case .storeRegistered: self.init(.conflict, refusal.description, field: "store.name")
             case .managerNameTaken: self.init(.conflict, refusal.description, field: "manager.username")
+            case .ticketOfAnotherStore(_, let index):
+                self.init(.conflict, refusal.description, field: "events[\(index)].body.ticket.id")
             }
         case let usedUp as TicketNumbersUsedUp:
             self.init(.unavailable, usedUp.description)

@@ -7,17 +7,7 @@ extension StoreQueues {
     /// Appends events to a store's log (idempotent by event id) and applies the new ones.
     public func append(_ events: [StoreEvent], store: StoreID) async throws -> [AppendResult] {
         _ = try await require(store)
-        // A ticket id belongs to one store for ever: a kiosk of another store cannot issue a ticket under it.
-        func issued(_ event: StoreEvent) -> TicketID? {
-            if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
-        }
-        if let taken = try await database.ticketsOfOtherStores(events.compactMap(issued), store: store).first {
-            throw Refusal(
-                .conflict,
-                "ticket id \(taken) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints",
-                field: "events[\(events.firstIndex { issued($0) == taken } ?? 0)].body.ticket.id"
-            )
-        }
+        // A ticket id belongs to one store for ever: the append refuses another store's (``IssuedTickets``).
         let results = try await database.append(events, store: store) { [self] added in
             applyCommitted(added, store: store)
         }

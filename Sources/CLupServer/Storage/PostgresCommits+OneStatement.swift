@@ -28,7 +28,8 @@ extension PostgresCommits {
     /// made the database's work a write grow with the number of replicas).
     ///
     /// Nil, with nothing written, when the batch needs ``commit(_:store:on:)``'s transaction, which can refuse
-    /// a piece alone: an event id that another store's log holds, a day's counter past its last number (the
+    /// a piece alone: a ticket id issued before (by another store, or appended again with a new event id: the
+    /// claims' key refuses the statement, ``IssuedTickets``), a day's counter past its last number (the
     /// table's check refuses the statement), an event id appended through another replica since the statement
     /// began (its unique index refuses it).
     func commitInOneStatement(_ batch: [Waiting], store: StoreID) async throws -> [Done]? {
@@ -174,6 +175,9 @@ struct OneStatementWrite: PostgresPreparedStatement {
         ), held AS (
             INSERT INTO ticket_holders (ticket, store, holder, issued_at)
             SELECT tk::uuid, $1, h, t FROM numbered WHERE length(h) > 0
+        ), claimed AS (
+            INSERT INTO issued_tickets (ticket, store, issued_at)
+            SELECT tk::uuid, $1, t FROM numbered WHERE k = '\(StoreEvent.Kind.ticketIssued.rawValue)'
         ), note AS (
             SELECT 'e:' || upper($1::text) || ':' || max(s) || ':'
                     || (extract(epoch FROM clock_timestamp()) * 1000000)::bigint AS head,

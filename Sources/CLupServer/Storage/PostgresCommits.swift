@@ -130,6 +130,7 @@ final class PostgresCommits: Sendable {
             do { try check() } catch { return [Done(outcome: .failure(error))] }
         }
         var known = try await knownEvents(batch, store: store, on: connection)
+        let claims = try await claims(batch, known: known, on: connection)
         var numbers = try await lastNumbers(batch, store: store, on: connection)
         let before = numbers
 
@@ -140,6 +141,10 @@ final class PostgresCommits: Sendable {
         for waiting in batch {
             switch waiting.work {
             case .append(let events), .profile(_, let events):
+                if let refusal = Self.claimedElsewhere(events, known: known, claims: claims, store: store) {
+                    done.append(Done(outcome: .failure(refusal)))
+                    continue
+                }
                 if case .profile(let changed, _) = waiting.work { profile = changed }
                 var results: [AppendResult] = []
                 var new: [StoreEvent] = []
@@ -182,7 +187,15 @@ final class PostgresCommits: Sendable {
             try await PostgresStorage.notifyStoreChanged(store, on: connection, logger: logger)
         }
         if !added.isEmpty {
-            try await write(added, holders: holders, counters: counters, next: next, store: store, on: connection)
+            try await write(
+                added,
+                holders: holders,
+                counters: counters,
+                claiming: Self.unclaimed(added, claims: claims),
+                next: next,
+                store: store,
+                on: connection
+            )
         }
         return done
     }
@@ -239,14 +252,15 @@ final class PostgresCommits: Sendable {
         return last
     }
 
-    /// One statement: the events, the holders of the tickets issued, the day's counters, the store's next
-    /// sequence, and the
+    /// One statement: the events, the holders of the tickets issued, the claims of their ids (a race with
+    /// another store's claim fails the batch: its key), the day's counters, the store's next sequence, and the
     /// notification the other replicas hear once this commits (`e:<store>:<last sequence>:<the database's
     /// clock, µs>`).
     private func write(
         _ events: [StoreEvent],
         holders: [(ticket: TicketID, holder: Holder, at: Timestamp)],
         counters: [Counter: Int],
+        claiming: [(ticket: TicketID, at: Timestamp)],
         next: Int64,
         store: StoreID,
         on connection: PostgresConnection
@@ -269,6 +283,10 @@ final class PostgresCommits: Sendable {
                 SELECT t, \(store), h, a
                 FROM unnest(\(holders.map(\.ticket)), \(holders.map { ByteBuffer(data: $0.holder.hash) }),
                             \(holders.map(\.at.milliseconds))) AS held(t, h, a)
+            ), claimed AS (
+                INSERT INTO issued_tickets (ticket, store, issued_at)
+                SELECT t, \(store), a FROM unnest(\(claiming.map(\.ticket)), \(claiming.map(\.at.milliseconds)))
+                    AS claimed(t, a)
             ), counted AS (
                 INSERT INTO ticket_numbers (store, prefix, business_day, last)
                 SELECT \(store), p, d, n FROM unnest(\(counters.keys.map(\.prefix)),

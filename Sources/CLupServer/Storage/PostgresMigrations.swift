@@ -132,6 +132,7 @@ enum PostgresMigrations {
             ]
         ),
         ("v7: kiosks pairing by a printed code", PairingColumns.postgres),
+        ("v8: a ticket id belongs to one store", IssuedTickets.postgres),
     ]
 
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.

@@ -108,16 +108,6 @@ extension PostgresStorage {
         )
     }
 
-    public func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) async throws -> [TicketID] {
-        guard !tickets.isEmpty else { return [] }
-        let rows = try await pool.query(
-            "SELECT DISTINCT ticket FROM events WHERE ticket = ANY(\(tickets)) AND store <> \(store)"
-        )
-        var taken: [TicketID] = []
-        for ticket in try rows.decode(UUID.self) { taken.append(ticket) }
-        return taken
-    }
-
     public func knownEvents(_ ids: [EventID], store: StoreID) async throws -> Set<EventID> {
         guard !ids.isEmpty else { return [] }
         let rows = try await pool.query("SELECT id FROM events WHERE store = \(store) AND id = ANY(\(ids))")
@@ -165,8 +155,12 @@ extension PostgresStorage {
             var batch = 0
             for count in try rows.decode(Int64.self) { batch = Int(count) }
             removed += batch
-            if batch < Self.removalBatch { return removed }
+            if batch < Self.removalBatch { break }
         }
+        try await pool.query(
+            "DELETE FROM issued_tickets WHERE store = \(store) AND issued_at < \(time.milliseconds)"
+        )
+        return removed
     }
 
     /// Events removed in one statement (``removeEvents(store:before:through:)``).

@@ -36,7 +36,8 @@ extension SQLiteStorage {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (store, id) DO NOTHING
                 """
         )
-        for var event in events {
+        for (index, var event) in events.enumerated() {
+            try claim(event, index: index, store: store, in: db)
             try insert.execute(arguments: [
                 store.uuidString, next, event.id.uuidString, event.device, event.time.milliseconds, event.kind,
                 event.ticketID?.uuidString, try Self.encoder.encode(event.storedBody), event.receivedAt?.milliseconds,
@@ -61,6 +62,23 @@ extension SQLiteStorage {
             db.afterNextTransaction { [added] _ in onCommit(added) }
         }
         return results
+    }
+
+    /// Claims the ticket id a `ticketIssued` event issues for `store` (``IssuedTickets``); refuses one that
+    /// another store's log issued. Its own store's claim stands (an event appended again).
+    private func claim(_ event: StoreEvent, index: Int, store: StoreID, in db: Database) throws {
+        guard case .ticketIssued(let ticket, _) = event.body else { return }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO issued_tickets (ticket, store, issued_at) VALUES (?, ?, ?) ON CONFLICT (ticket) DO NOTHING
+                """
+        ).execute(arguments: [ticket.id.uuidString, store.uuidString, event.time.milliseconds])
+        guard db.changesCount == 0 else { return }
+        let owner = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT store FROM issued_tickets WHERE ticket = ?"),
+            arguments: [ticket.id.uuidString]
+        )
+        if owner != store.uuidString { throw StorageRefusal.ticketOfAnotherStore(ticket.id, index: index) }
     }
 
     /// The store's log after `sequence`, at most `limit` events, in order.
@@ -98,18 +116,6 @@ extension SQLiteStorage {
             sequence: row["sequence"],
             receivedAt: row["received_at"]
         )
-    }
-
-    public func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) throws -> [TicketID] {
-        guard !tickets.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: tickets.count).joined(separator: ",")
-        return try pool.read { db in
-            try String.fetchAll(
-                db,
-                sql: "SELECT DISTINCT ticket FROM events WHERE ticket IN (\(marks)) AND store != ?",
-                arguments: StatementArguments(tickets.map(\.uuidString) + [store.uuidString])
-            ).compactMap(UUID.init(uuidString:))
-        }
     }
 
     public func knownEvents(_ ids: [EventID], store: StoreID) throws -> Set<EventID> {
@@ -168,8 +174,15 @@ extension SQLiteStorage {
                 return db.changesCount
             }
             removed += batch
-            if batch < Self.removalBatch { return removed }
+            if batch < Self.removalBatch { break }
         }
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM issued_tickets WHERE store = ? AND issued_at < ?",
+                arguments: [store.uuidString, time.milliseconds]
+            )
+        }
+        return removed
     }
 
     /// Events removed in one transaction (``removeEvents(store:before:through:)``).

@@ -195,6 +195,9 @@ public final class SQLiteStorage: ServerStorage {
         migrator.registerMigration("v9: kiosks pairing by a printed code") { db in
             try db.execute(sql: PairingColumns.sqlite)
         }
+        migrator.registerMigration("v10: a ticket id belongs to one store") { db in
+            try db.execute(sql: IssuedTickets.sqlite)
+        }
         return migrator
     }
 

@@ -94,7 +94,9 @@ public protocol ServerStorage: Sendable {
 
     /// Appends events to a store's log in one transaction, giving each new one the store's next sequence
     /// number; an event already there (same id) is not appended again. `onCommit` runs after the commit with
-    /// the events that are new, in sequence order.
+    /// the events that are new, in sequence order. A `ticketIssued` under a ticket id another store issued is
+    /// refused (``StorageRefusal/ticketOfAnotherStore(_:index:)``), checked by the write itself
+    /// (``IssuedTickets``).
     func append(
         _ events: [StoreEvent],
         store: StoreID,
@@ -105,8 +107,6 @@ public protocol ServerStorage: Sendable {
     func events(store: StoreID, after sequence: Int64, limit: Int) async throws -> [StoreEvent]
     /// The events that happened from `start` up to `end` (milliseconds since 1970), in log order.
     func events(store: StoreID, from start: Int64, to end: Int64) async throws -> [StoreEvent]
-    /// Those of `tickets` that some other store's log names: a ticket id belongs to one store for ever.
-    func ticketsOfOtherStores(_ tickets: [TicketID], store: StoreID) async throws -> [TicketID]
     /// Which of `ids` the store's log holds already (a kiosk's retry of a push whose answer it lost).
     func knownEvents(_ ids: [EventID], store: StoreID) async throws -> Set<EventID>
     /// The latest arrival the server stamped on one of a kiosk's late events.
@@ -224,11 +224,15 @@ public enum StorageRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     case storeRegistered(name: String)
     /// A manager has this user name already.
     case managerNameTaken(String)
+    /// The append's event at `index` issues a ticket id that another store issued (``IssuedTickets``).
+    case ticketOfAnotherStore(TicketID, index: Int)
 
     public var description: String {
         switch self {
         case .storeRegistered(let name): "a store named '\(name)' at this address is already registered"
         case .managerNameTaken(let name): "the manager name '\(name)' is taken"
+        case .ticketOfAnotherStore(let ticket, _):
+            "ticket id \(ticket) is in use: a kiosk makes a new id (UUIDv7) for each ticket it prints"
         }
     }
 }
