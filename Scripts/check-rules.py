@@ -53,6 +53,10 @@ NAMES_STORAGE = re.compile(
 )
 NAMES_HTTP = re.compile(r"\b(APIError|ErrorEnvelope|HTTPError|HTTPResponse|Request|Response|ServerContext)\b")
 FORBIDDEN_IN_MIDDLE = {"Hummingbird", "HTTPTypes", "NIOHTTP1"}
+# The server's events are made by the queues alone (StoreQueues+Writes/Profile/Duties): a new event, or the rule
+# that issues a ticket, anywhere else would be a second writer.
+MAKES_EVENTS = re.compile(r"\b(StoreEvent\.new|ServerIssue)\(")
+EVENT_MAKER = "Queues"
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 IMPORT = re.compile(r"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)")
@@ -95,8 +99,6 @@ def check_folders(root: Path = SERVER) -> None:
     """The server's folder rules (docs/architecture.md, "clup-server's layers")."""
     for path in sorted(root.rglob("*.swift")):
         folder = path.relative_to(root).parts[0]
-        if folder not in EDGES | MIDDLE:
-            continue
         rel = path.relative_to(ROOT) if ROOT in path.parents else path
         for number, line in enumerate(path.read_text().splitlines(), 1):
             match = IMPORT.match(line)
@@ -108,6 +110,13 @@ def check_folders(root: Path = SERVER) -> None:
                     )
                 continue
             code = STRING.sub('""', line.split("//", 1)[0])
+            if folder != EVENT_MAKER and (found := MAKES_EVENTS.search(code)):
+                problems.append(
+                    f"{rel}:{number}: {folder} makes a server event ({found.group(1)}): the queues alone write the "
+                    "store's log (Queues/StoreQueues+Writes.swift) — call them through a service"
+                )
+            if folder not in EDGES | MIDDLE:
+                continue
             if folder in EDGES and (found := NAMES_STORAGE.search(code)):
                 problems.append(
                     f"{rel}:{number}: {folder} names {found.group(0).lstrip('.')}: routes, pages and the console "

@@ -4,8 +4,9 @@ import Testing
 @testable import Rigs
 
 /// clup-server's folder rules (Scripts/check-rules.py, docs/architecture.md): its routes, pages and console
-/// call the services, never storage or the queues; its services, queues and model know no HTTP. Checked on the
-/// sources as they are, then on a copy with one line planted that breaks each rule.
+/// call the services, never storage or the queues; its services, queues and model know no HTTP; the queues alone
+/// make server events. Checked on the sources as they are, then on a copy with one line planted that breaks each
+/// rule.
 @Suite struct FolderRulesTests {
     static let script = "\(HIL.packageRoot)/Scripts/check-rules.py"
 
@@ -25,6 +26,10 @@ import Testing
         ("Console/StoreConsole.swift", "    func f() { _ = office.logs.all }", "names logs"),
         ("Services/ShopperDesk.swift", "import Hummingbird", "imports Hummingbird"),
         ("Queues/StoreQueues.swift", "    func f() throws { throw APIError.failed }", "names APIError"),
+        (
+            "Services/StoreOffice.swift", "    let e = StoreEvent.new(.customerExited, store: s, device: d, at: t)",
+            "makes a server event"
+        ),
     ])
     func aLineThatBreaksARuleIsNamed(file: String, line: String, said: String) throws {
         let copy = HIL.temporaryDirectory("folder-rules")
