@@ -29,6 +29,7 @@ struct LogFollower: Service {
                         try await connection.listen(on: PostgresStorage.eventsChannel) { notifications in
                             try await logs.catchUpEverything()
                             try await logs.loadModels()
+                            logs.keyRingChanged(nil)  // changes while nobody listened were not heard
                             listened.store(true, ordering: .relaxed)
                             for try await notification in notifications {
                                 await follow(notification.payload)
@@ -54,7 +55,7 @@ struct LogFollower: Service {
 
     /// `e:<store>:<last sequence>:<sent>[:<events>]` (an append; replicas of before the lag was measured send
     /// no time, a large batch no events) or `s:<store>` (a store registered or changed) or `t:` (the stores'
-    /// traffic models computed again).
+    /// traffic models computed again) or `k:<store>` (a kiosk of the store enrolled, revoked or keyed).
     private func follow(_ payload: String) async {
         // The events' JSON has colons of its own: it is the rest after the fourth.
         let parts = payload.split(separator: ":", maxSplits: 4)
@@ -81,6 +82,8 @@ struct LogFollower: Service {
                 try await logs.reloadStores()
             case "t":
                 try await logs.loadModels()
+            case "k" where parts.count >= 2:
+                logs.keyRingChanged(StoreID(uuidString: String(parts[1])))
             default:
                 logger.debug("unknown notification", metadata: ["payload": "\(payload)"])
             }

@@ -27,11 +27,16 @@ extension StoreQueues {
     }
 
     /// A store's key ring: the server's own key (app tickets, bookings) first, then every enrolled kiosk's
-    /// registered key. 404 for an unknown store.
+    /// registered key (kept in memory until it changes: ``KeyRings``). 404 for an unknown store.
     func keyRing(of store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
         let live = try await require(store)
-        return [(ServerIssue.device, live.record.signer.publicKey)] + (try await database.keyRing(store: store))
+        let kiosks = try await keyRings.ring(of: store) { try await database.keyRing(store: store) }
+        return [(ServerIssue.device, live.record.signer.publicKey)] + kiosks
     }
+
+    /// Forgets what ``keyRing(of:)`` kept of the store (nil: of every store): after a kiosk of it was enrolled,
+    /// revoked or registered a key, here or on another replica.
+    public func keyRingChanged(_ store: StoreID?) { keyRings.forget(store) }
 
     /// The same ring as the wire carries it (``KeyRingPage``, ``Paired``).
     func deviceKeys(of store: StoreID) async throws -> [DeviceKey] {

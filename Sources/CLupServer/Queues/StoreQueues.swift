@@ -31,6 +31,8 @@ public final class StoreQueues: Sendable {
     let behind = StoresBehind()
     /// The log reads under way, one a store (``catchUp(_:through:)``).
     let reads = LogReads()
+    /// The stores' kiosk keys (``keyRing(of:)``).
+    let keyRings = KeyRings()
 
     /// The told waits scored as events are applied after the start (the start's own fold scores none: a
     /// restarted replica would count them again).

@@ -54,6 +54,7 @@ extension KioskDesk {
             )
         }
         try await database.setKey(publicKey, device: kiosk.device, store: kiosk.store)
+        logs.keyRingChanged(kiosk.store)
     }
 
     /// What the store decides that its kiosks follow, as a page of its log carries it.

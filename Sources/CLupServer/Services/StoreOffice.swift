@@ -188,6 +188,7 @@ struct StoreOffice: Sendable {
             throw Refusal(.conflict, "this store has \(Self.maxDevices) kiosks — revoke one first", field: "device")
         }
         let credential = try await database.enroll(device: device, store: store, role: role, at: database.clock.now())
+        logs.keyRingChanged(store)  // enrolled again: its key is gone until it registers one
         return Enrolled(store: store, device: device, role: role, credential: credential)
     }
 
@@ -202,6 +203,7 @@ struct StoreOffice: Sendable {
         guard try await database.revoke(device: device, store: store) else {
             throw Refusal.notFound("no kiosk '\(device.prefix(64))' is enrolled in this store")
         }
+        logs.keyRingChanged(store)
         contacts.forget(device, of: store)
     }
 }

@@ -15,6 +15,7 @@ extension PostgresStorage {
                 role = excluded.role
             """
         )
+        try await notifyKeyRingChanged(store)
         return credential
     }
 
@@ -47,6 +48,7 @@ extension PostgresStorage {
         let rows = try await pool.query(
             "DELETE FROM devices WHERE store = \(store) AND id = \(device) RETURNING 1"
         )
+        if !rows.isEmpty { try await notifyKeyRingChanged(store) }
         return !rows.isEmpty
     }
 
@@ -64,6 +66,12 @@ extension PostgresStorage {
         try await pool.query(
             "UPDATE devices SET public_key = \(Data(key.rawRepresentation)) WHERE store = \(store) AND id = \(device)"
         )
+        try await notifyKeyRingChanged(store)
+    }
+
+    /// Tells the other replicas (``LogFollower``) that the store's key ring changed (``KeyRings``): `k:<store>`.
+    private func notifyKeyRingChanged(_ store: StoreID) async throws {
+        try await pool.query("SELECT pg_notify(\(Self.eventsChannel), \("k:\(store.uuidString)"))")
     }
 
     public func keyRing(store: StoreID) async throws -> [(device: DeviceID, key: Curve25519.Signing.PublicKey)] {
