@@ -100,7 +100,7 @@ test: deps-test lint rules
 # and the unit tests of the modules that need no device, server or browser. Package.swift then declares only those
 # suites and what they import (CLUP_CHECK_SUITES), built in .build-check/: a change to KioskCore rebuilds neither
 # the station, the server nor their suites. One suite alone: make check SUITES=KioskCoreTests.
-SUITES      ?= KioskCoreTests,DriversTests,ServiceSupportTests
+SUITES      ?= KioskCoreTests,DriversTests,ServiceSupportTests,ServicesTests
 CHECK_SWIFT := CLUP_CHECK_SUITES=$(SUITES) $(SWIFT)
 CHECK_BUILD := .build-check
 

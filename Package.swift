@@ -260,6 +260,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // clup-server's services alone (the rules of taking, booking, cancelling, logging in) on SQLite with a
+        // set clock: no HTTP, no process; in `make check`.
+        .testTarget(
+            name: "ServicesTests",
+            dependencies: ["CLupServer", "KioskCore", "ServiceSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "ServiceSupportTests",
             dependencies: [
