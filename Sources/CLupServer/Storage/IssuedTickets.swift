@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Which store issued each ticket id: a ticket id belongs to one store for ever (a kiosk of another store that
 /// read the id in a QR cannot issue a paper ticket under it, which would make the real holder's status and
 /// cancel answer for the wrong store). The table's key is the constraint, written in the append's own
@@ -5,6 +7,11 @@
 /// an issue appended again by its own store keeps its claim. Existing logs are claimed by their first issue.
 /// Claims go with the events they came from (``ServerStorage/removeEvents(store:before:through:)``).
 enum IssuedTickets {
+    /// The ticket id `event` claims: a `ticketIssued`'s, nil for every other event.
+    static func ticket(issuedBy event: StoreEvent) -> TicketID? {
+        if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
+    }
+
     static let sqlite = """
         CREATE TABLE issued_tickets (
             ticket TEXT PRIMARY KEY,

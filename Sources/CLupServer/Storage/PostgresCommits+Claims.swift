@@ -9,7 +9,7 @@ extension PostgresCommits {
         known: [EventID: Int64],
         on connection: PostgresConnection
     ) async throws -> [TicketID: StoreID] {
-        let tickets = batch.flatMap(\.events).filter { known[$0.id] == nil }.compactMap(Self.issued)
+        let tickets = batch.flatMap(\.events).filter { known[$0.id] == nil }.compactMap(IssuedTickets.ticket(issuedBy:))
         var claims: [TicketID: StoreID] = [:]
         guard !tickets.isEmpty else { return claims }
         for try await (ticket, store) in try await connection.query(
@@ -29,7 +29,7 @@ extension PostgresCommits {
         store: StoreID
     ) -> StorageRefusal? {
         for (index, event) in events.enumerated() where known[event.id] == nil {
-            if let ticket = issued(event), let owner = claims[ticket], owner != store {
+            if let ticket = IssuedTickets.ticket(issuedBy: event), let owner = claims[ticket], owner != store {
                 return .ticketOfAnotherStore(ticket, index: index)
             }
         }
@@ -40,12 +40,10 @@ extension PostgresCommits {
     static func unclaimed(_ added: [StoreEvent], claims: [TicketID: StoreID]) -> [(ticket: TicketID, at: Timestamp)] {
         var seen: Set<TicketID> = []
         return added.compactMap { event in
-            guard let ticket = issued(event), claims[ticket] == nil, seen.insert(ticket).inserted else { return nil }
+            guard let ticket = IssuedTickets.ticket(issuedBy: event), claims[ticket] == nil,
+                seen.insert(ticket).inserted
+            else { return nil }
             return (ticket, event.time)
         }
-    }
-
-    private static func issued(_ event: StoreEvent) -> TicketID? {
-        if case .ticketIssued(let ticket, _) = event.body { ticket.id } else { nil }
     }
 }

@@ -67,18 +67,18 @@ extension SQLiteStorage {
     /// Claims the ticket id a `ticketIssued` event issues for `store` (``IssuedTickets``); refuses one that
     /// another store's log issued. Its own store's claim stands (an event appended again).
     private func claim(_ event: StoreEvent, index: Int, store: StoreID, in db: Database) throws {
-        guard case .ticketIssued(let ticket, _) = event.body else { return }
+        guard let ticket = IssuedTickets.ticket(issuedBy: event) else { return }
         try db.cachedStatement(
             sql: """
                 INSERT INTO issued_tickets (ticket, store, issued_at) VALUES (?, ?, ?) ON CONFLICT (ticket) DO NOTHING
                 """
-        ).execute(arguments: [ticket.id.uuidString, store.uuidString, event.time.milliseconds])
+        ).execute(arguments: [ticket.uuidString, store.uuidString, event.time.milliseconds])
         guard db.changesCount == 0 else { return }
         let owner = try String.fetchOne(
             db.cachedStatement(sql: "SELECT store FROM issued_tickets WHERE ticket = ?"),
-            arguments: [ticket.id.uuidString]
+            arguments: [ticket.uuidString]
         )
-        if owner != store.uuidString { throw StorageRefusal.ticketOfAnotherStore(ticket.id, index: index) }
+        if owner != store.uuidString { throw StorageRefusal.ticketOfAnotherStore(ticket, index: index) }
     }
 
     /// The store's log after `sequence`, at most `limit` events, in order.
