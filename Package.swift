@@ -108,10 +108,21 @@ let package = Package(
         ),
 
         // MARK: Station runtime and the daemon.
+        // The station's log: its SQLite file, the replica folded from it, and `StationLog`, the one way to write
+        // either. Outside this module both are read-only (tests seed them through `@_spi(Seeding)`).
+        .target(
+            name: "StationStore",
+            dependencies: [
+                "KioskCore", "ServiceSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "KioskStation",
             dependencies: [
-                "KioskCore", "Drivers", "ServiceSupport", "SyncWire", "StrictTOML",
+                "KioskCore", "StationStore", "Drivers", "ServiceSupport", "SyncWire", "StrictTOML",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -127,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "kioskd",
             dependencies: [
-                "KioskStation", "Drivers", "KioskCore", "ServiceSupport", "SyncWire",
+                "KioskStation", "StationStore", "Drivers", "KioskCore", "ServiceSupport", "SyncWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -228,7 +239,8 @@ let package = Package(
         .executableTarget(
             name: "clup-bench",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport",
+                "DeviceEmulators", "Drivers", "KioskCore",
+                "KioskStation", "StationStore", "CLupServer", "ServiceSupport",
                 "ClusterRigs", "StoreSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -255,7 +267,7 @@ let package = Package(
         .testTarget(
             name: "KioskStationTests",
             dependencies: [
-                "KioskStation", "KioskCore", "QRSymbol", "StrictTOML", "Rigs",
+                "KioskStation", "StationStore", "KioskCore", "QRSymbol", "StrictTOML", "Rigs",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -308,7 +320,7 @@ let package = Package(
         .target(
             name: "Rigs",
             dependencies: [
-                "ClusterRigs", "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer",
+                "ClusterRigs", "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "StationStore", "CLupServer",
                 "ServiceSupport",
                 "CLinuxShims", "SyncWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -322,7 +334,8 @@ let package = Package(
         .testTarget(
             name: "HostHILTests",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation",
+                "StationStore", "CLupServer", "ServiceSupport", "QRSymbol",
                 "TestSupport", "CLinuxShims", "SyncWire", "Rigs", "StoreSimulation", "ClusterRigs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -349,7 +362,8 @@ let package = Package(
         .testTarget(
             name: "SystemTests",
             dependencies: [
-                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation", "CLupServer", "ServiceSupport", "QRSymbol",
+                "DeviceEmulators", "Drivers", "KioskCore", "KioskStation",
+                "StationStore", "CLupServer", "ServiceSupport", "QRSymbol",
                 "TestSupport", "CLinuxShims", "SyncWire", "Rigs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

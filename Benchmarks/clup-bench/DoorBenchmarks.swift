@@ -1,9 +1,10 @@
 import DeviceEmulators
 import Foundation
 import KioskCore
-@_spi(Seeding) import KioskStation
+import KioskStation
 import Logging
 import ServiceSupport
+@_spi(Seeding) import StationStore
 
 /// Door station benchmark (issue "door station"): a scan fully received on a pty → the decision written to
 /// the log and visible on the status endpoint, polled over one keep-alive connection and pushed over the

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import KioskCore
 import KioskStation
+@_spi(Seeding) import StationStore
 
 extension HistoryBenchmarks {
     /// kioskd's own start after months of service: its database holds `days` of the store's log as pulled from

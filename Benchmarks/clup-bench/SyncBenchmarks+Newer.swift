@@ -1,7 +1,8 @@
 import Foundation
 import KioskCore
-@_spi(Seeding) import KioskStation
+import KioskStation
 import Logging
+@_spi(Seeding) import StationStore
 
 extension SyncBenchmarks {
     /// A new kiosk catching up a store's log of `events` events, once with every event of a type it knows and

@@ -2,9 +2,10 @@ import DeviceEmulators
 import Drivers
 import Foundation
 import KioskCore
-@_spi(Seeding) import KioskStation
+import KioskStation
 import Logging
 import ServiceLifecycle
+@_spi(Seeding) import StationStore
 
 /// Sync benchmarks (issue "clup-server and sync"): how soon a tear-off is in the server's queue, and how
 /// long a kiosk takes to hand the server what it kept while the server was away.

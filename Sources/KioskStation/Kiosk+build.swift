@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import ServiceSupport
+import StationStore
 import SyncWire
 
 /// The kiosk's services, built from its configuration: what `kioskd run` runs and what tests start.

@@ -4,6 +4,7 @@ import Foundation
 import KioskCore
 import KioskStation
 import ServiceSupport
+import StationStore
 
 /// `kioskd keys`: this kiosk's ticket-signing key and the store's key ring it verifies tickets with.
 ///

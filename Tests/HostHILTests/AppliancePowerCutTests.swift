@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KioskCore
+import StationStore
 import Testing
 
 @testable import KioskStation

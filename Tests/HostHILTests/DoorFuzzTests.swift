@@ -3,10 +3,11 @@ import Drivers
 import Foundation
 import KioskCore
 import ServiceSupport
+@_spi(Seeding) import StationStore
 import TestSupport
 import Testing
 
-@_spi(Seeding) @testable import KioskStation
+@testable import KioskStation
 @testable import Rigs
 
 /// A million bad scanner lines into a running door over a pty: random bytes, over-long lines, altered

@@ -4,9 +4,10 @@ import Foundation
 import FoundationNetworking
 import KioskCore
 import ServiceSupport
+@_spi(Seeding) import StationStore
 import Testing
 
-@_spi(Seeding) @testable import KioskStation
+@testable import KioskStation
 @testable import Rigs
 
 #if canImport(FoundationNetworking)

@@ -3,6 +3,7 @@ import Drivers
 import Foundation
 import Glibc
 import KioskCore
+import StationStore
 import Testing
 
 @testable import KioskStation

@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceSupport
+@_spi(Seeding) import StationStore
 import Synchronization
 import Testing
 

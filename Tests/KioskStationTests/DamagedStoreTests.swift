@@ -6,6 +6,7 @@ import Testing
 
 @testable import KioskStation
 @testable import Rigs
+@testable import StationStore
 
 /// A database the card damaged: pages overwritten with garbage, the file cut short, its header gone, or the file
 /// missing. The kiosk opens a new one (it neither crash-loops nor starts unaware): the damaged file is kept aside,

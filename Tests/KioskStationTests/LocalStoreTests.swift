@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import KioskCore
+import KioskStation
 import Testing
 
-@testable import KioskStation
+@_spi(Seeding) @testable import StationStore
 
 @Suite struct LocalStoreTests {
     let storeID = UUID()

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 
 @testable import KioskStation
+@testable import StationStore
 
 /// What a worn card does to a kiosk's database, for the tests of its recovery.
 extension LocalStore {

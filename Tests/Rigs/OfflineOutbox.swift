@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
-@_spi(Seeding) import KioskStation
+import KioskStation
+@_spi(Seeding) import StationStore
 
 /// A kiosk's database holding events it wrote while offline (all in its outbox), and its queue with them
 /// applied: where the sync tests start a ``SyncClient`` from.

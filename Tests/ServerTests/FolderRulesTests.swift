@@ -43,4 +43,20 @@ import Testing
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains(file) && run.output.contains(said), "\(run.output)")
     }
+
+    /// The station's log is written through `StationLog` alone: station code that imports its seeding SPI (which
+    /// tests and benchmarks use to fill a log) is named.
+    @Test func stationCodeThatSeedsTheLogIsNamed() throws {
+        let copy = HIL.temporaryDirectory("import-rules")
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let station = "\(copy)/KioskStation"
+        try FileManager.default.copyItem(atPath: "\(HIL.packageRoot)/Sources/KioskStation", toPath: station)
+        #expect(try HIL.run("python3", [Self.script, "--imports", copy]).status == 0)
+        let path = "\(station)/Voice/CallBoard.swift"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try ("@_spi(Seeding) import StationStore\n" + text).write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try HIL.run("python3", [Self.script, "--imports", copy])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("CallBoard.swift:1: imports StationStore for seeding"), "\(run.output)")
+    }
 }

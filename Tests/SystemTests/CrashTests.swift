@@ -4,6 +4,7 @@ import Drivers
 import Foundation
 import KioskCore
 import Logging
+import StationStore
 import Testing
 
 @testable import KioskStation

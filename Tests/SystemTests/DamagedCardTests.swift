@@ -8,6 +8,7 @@ import Testing
 @testable import CLupServer
 @testable import KioskStation
 @testable import Rigs
+@testable import StationStore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

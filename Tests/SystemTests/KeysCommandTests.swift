@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import StationStore
 import Testing
 
 @testable import KioskStation

@@ -3,9 +3,10 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceSupport
+@_spi(Seeding) import StationStore
 import Testing
 
-@_spi(Seeding) @testable import KioskStation
+@testable import KioskStation
 @testable import Rigs
 
 /// A chain upgrades its server first and its kiosks over days: an event type today's kioskd does not know used

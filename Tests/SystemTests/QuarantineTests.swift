@@ -3,9 +3,10 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceSupport
+@_spi(Seeding) import StationStore
 import Testing
 
-@_spi(Seeding) @testable import KioskStation
+@testable import KioskStation
 @testable import Rigs
 
 /// A push the server refuses for good (the refusal names one event) used to stay at the head of the outbox, and

@@ -3,10 +3,11 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceSupport
+@_spi(Seeding) import StationStore
 import SyncWire
 import Testing
 
-@_spi(Seeding) @testable import KioskStation
+@testable import KioskStation
 @testable import Rigs
 
 /// Kiosks across versions: every kiosk request says its sync protocol (`CLup-Sync-Protocol`, none: 1), and a

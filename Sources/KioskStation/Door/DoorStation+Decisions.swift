@@ -1,5 +1,6 @@
 import Drivers
 import KioskCore
+import StationStore
 
 extension DoorStation {
     /// Decides on one scanned text and records the decision; what the door shows comes back.

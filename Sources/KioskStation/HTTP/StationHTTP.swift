@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import ServiceSupport
+import StationStore
 
 /// What `GET /status` answers and what `GET /events` streams.
 public struct StationStatus: Codable, Sendable, ResponseEncodable {

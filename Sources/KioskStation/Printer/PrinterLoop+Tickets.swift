@@ -1,6 +1,7 @@
 import Drivers
 import Foundation
 import KioskCore
+import StationStore
 
 /// The printer station's actions on tickets: issue, print, mark, present, retract, void, record the take.
 extension PrinterLoop {
@@ -96,7 +97,7 @@ extension PrinterLoop {
         }
         _ = device.drainReports()  // what the sensor said before this ticket is not about it
         // Durable before the bytes go: after a crash from here on, the ticket may be in the printer.
-        try station.store.mark(ticket.ticket.id, .sending)
+        try station.log.mark(ticket.ticket.id, .sending)
         try device.send(bytes)
         let after = try device.queryStatus()
         // What the sensor said since the bytes went (ASB pushes and this reply), oldest first.
@@ -120,7 +121,7 @@ extension PrinterLoop {
     /// itself when the fault clears; then record that it must go again (also after a restart); then tell.
     func interrupted(_ ticket: IssuedTicket, on device: PrinterDevice) throws {
         try device.clearBuffers()
-        try station.store.mark(ticket.ticket.id, .notSent)
+        try station.log.mark(ticket.ticket.id, .notSent)
         logger.warning(
             "ticket print interrupted",
             metadata: ["code": "\(ticket.ticket.code)", "faults": "\(device.status.faults.map(\.rawValue))"]
@@ -132,7 +133,7 @@ extension PrinterLoop {
     /// it is in the printer, or in a customer's hand.
     func recordPrinted(_ ticket: IssuedTicket) {
         do {
-            try station.store.withReserve { try station.store.mark(ticket.ticket.id, .printed) }
+            try station.store.withReserve { try station.log.mark(ticket.ticket.id, .printed) }
             current?.state = .printed
         } catch {
             logger.error(

@@ -2,6 +2,7 @@ import Drivers
 import Foundation
 import KioskCore
 import Logging
+import StationStore
 
 /// The printer station's executor, on its own thread: it owns the connection and the store, and carries out
 /// what ``PrinterStationMachine`` decides. Each turn it takes one look at the printer (status, the sensor, the

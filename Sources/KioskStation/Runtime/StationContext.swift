@@ -1,6 +1,7 @@
 import KioskCore
 import Logging
 import ServiceSupport
+import StationStore
 
 /// What every station of a kiosk shares: its configuration, its local store and the queue folded from it, the
 /// one way it records (``StationLog``), the clock it takes as now, the feed that wakes the local pages, its metrics

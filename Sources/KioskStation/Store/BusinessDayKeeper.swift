@@ -2,6 +2,7 @@ import KioskCore
 import Logging
 import ServiceLifecycle
 import ServiceSupport
+import StationStore
 import Synchronization
 
 /// Starts the store's business day when its line begins — the previous opening day's closing, or the opening

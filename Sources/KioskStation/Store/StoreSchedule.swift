@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import Logging
 import ServiceSupport
+import StationStore
 import SyncWire
 import Synchronization
 

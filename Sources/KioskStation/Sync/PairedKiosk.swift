@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import KioskCore
+import ServiceSupport
+import StationStore
 import SyncWire
 
 /// What pairing gave this box (``Paired``), kept as `paired.json` in the state directory with the credential's

@@ -6,6 +6,7 @@ import Logging
 import NIOSSL
 import ServiceLifecycle
 import ServiceSupport
+import StationStore
 import StrictTOML
 import SyncWire
 import Synchronization
@@ -19,6 +20,8 @@ public final class SyncClient: Service, Sendable {
     let config: KioskConfig
     let store: LocalStore
     let queue: QueueReplica
+    /// What this client writes goes through it: the pulled pages, confirmations, refusals and the kept fold.
+    let log: StationLog
     let logger: Logger
     /// The server's address, ending with `/`.
     let base: String
@@ -77,6 +80,7 @@ public final class SyncClient: Service, Sendable {
         self.config = config
         self.store = store
         self.queue = queue
+        log = StationLog(store: store, queue: queue, config: config)
         self.logger = logger
         self.onKeyRingChanged = onKeyRingChanged
         self.health = health
@@ -225,7 +229,7 @@ public final class SyncClient: Service, Sendable {
                     try setAside(batch[index], failure)
                     continue
                 }
-                try store.confirm(answer.appended.map { ($0.id, $0.sequence) })
+                try log.confirm(answer.appended.map { ($0.id, $0.sequence) })
                 online()
             }
             // Sleep until this station appends to the outbox, or 5 s pass.
@@ -238,8 +242,7 @@ public final class SyncClient: Service, Sendable {
 
     /// Moves an event the server refused for good out of the outbox (the rest flows on), and says so.
     private func setAside(_ event: StoreEvent, _ failure: SyncAPI.Failure) throws {
-        guard try store.quarantine(event.id, reason: failure.description, at: clock.now()) else { return }
-        queue.drop(event.id)
+        guard try log.quarantine(event.id, reason: failure.description, at: clock.now()) else { return }
         let count = try store.quarantineCount()
         logger.error(
             "sync: the server refused an event for good; it is set aside and the outbox goes on",
@@ -260,8 +263,7 @@ public final class SyncClient: Service, Sendable {
             let page = try await api.pull(after: after, wait: config.sync.pullWaitSeconds, limit: 1000)
             if !page.events.isEmpty {
                 let through = page.events.last?.sequence ?? after
-                _ = try store.storePulled(page.events, through: through)
-                queue.applyPulled(page.events)
+                try log.storePulled(page.events, through: through)
                 let dayStarted = page.events.contains(where: { $0.body.known == .dayStarted })
                 try keepFold(through: through, dayStarted: dayStarted)
                 reportConflicts()
@@ -289,8 +291,7 @@ public final class SyncClient: Service, Sendable {
     private func keepFold(through sequence: Int64, dayStarted: Bool) throws {
         let due = foldKept.withLock { kept in kept.map { ContinuousClock.now - $0 >= Self.keepFoldEvery } ?? true }
         guard due || dayStarted else { return }
-        let data = try JSONEncoder().encode(queue.confirmedSnapshot.snapshot)
-        try store.keepConfirmedFold(data, through: sequence, capacity: config.store.capacity)
+        try log.keepConfirmedFold(through: sequence, capacity: config.store.capacity)
         foldKept.withLock { $0 = .now }
     }
 

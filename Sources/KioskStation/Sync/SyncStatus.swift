@@ -15,7 +15,7 @@ public struct SyncStatus: Sendable, Codable, Equatable {
     public var lastSequence: Int64 = 0
     /// Milliseconds since 1970 of the last successful exchange.
     public var lastContact: Int64?
-    /// Events the server refused for good, set aside out of the outbox (``LocalStore/quarantine(_:reason:at:)``).
+    /// Events the server refused for good, set aside out of the outbox (``StationLog/quarantine(_:reason:at:)``).
     public var quarantined = 0
     /// The server's reason for the last one, and what to do.
     public var lastRefusal: String?

@@ -2,6 +2,7 @@ import KioskCore
 import Logging
 import ServiceLifecycle
 import ServiceSupport
+import StationStore
 import Synchronization
 
 /// Who was called last: notices each ticket as it is called (a place freed, the store opened, a ticket came

@@ -16,7 +16,7 @@ extension LocalStore {
 
     /// Moves the outbox's event `id` into the quarantine; false when it is not in the outbox (confirmed since).
     @discardableResult
-    public func quarantine(_ id: EventID, reason: String, at now: Timestamp) throws -> Bool {
+    func quarantine(_ id: EventID, reason: String, at now: Timestamp) throws -> Bool {
         try db.write { db in
             try db.execute(
                 sql: """

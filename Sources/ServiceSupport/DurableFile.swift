@@ -3,9 +3,9 @@ import Glibc
 
 /// Replacing a small file so that a power cut leaves the old contents or the new, never half: written to
 /// `<path>.new` with `mode`, flushed, renamed over `path`, then the directory flushed.
-enum DurableFile {
+public enum DurableFile {
     /// False when any step failed (`errno` says why); the old file is then as it was.
-    static func replace(_ path: String, with data: Data, mode: mode_t) -> Bool {
+    public static func replace(_ path: String, with data: Data, mode: mode_t) -> Bool {
         let temporary = path + ".new"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { return false }

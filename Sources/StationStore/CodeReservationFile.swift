@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KioskCore
+import ServiceSupport
 import Synchronization
 
 /// Where the printer's ``CodeReservation`` lives: `kioskd.codes` beside `kioskd.sqlite`, a line of JSON written to

@@ -30,6 +30,8 @@ public final class LocalStore: Sendable {
 
     public struct StoreError: Error, Sendable, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
     public init(path: String) throws {

@@ -22,7 +22,7 @@ extension LocalStore {
     }
 
     /// Records the sequences the server gave to pushed events.
-    public func confirm(_ sequences: [(id: EventID, sequence: Int64)]) throws {
+    func confirm(_ sequences: [(id: EventID, sequence: Int64)]) throws {
         try db.write { db in
             let update = try db.cachedStatement(sql: "UPDATE events SET sequence = ? WHERE id = ?")
             for (id, sequence) in sequences { try update.execute(arguments: [sequence, id.uuidString]) }
@@ -31,7 +31,7 @@ extension LocalStore {
 
     /// Stores a page of the server's log (in sequence order) and how far it goes; returns the events this
     /// station did not have (its own come back with their sequence and are only confirmed).
-    public func storePulled(_ events: [StoreEvent], through last: Int64) throws -> [StoreEvent] {
+    @_spi(Seeding) public func storePulled(_ events: [StoreEvent], through last: Int64) throws -> [StoreEvent] {
         try db.write { db in
             var new: [StoreEvent] = []
             // The server's copy wins: an event several devices write with one id (a day's start) keeps the
@@ -124,7 +124,7 @@ extension LocalStore {
         try db.read { try String.fetchOne($0, sql: "SELECT time_zone FROM sync_state WHERE id = 1") }
     }
 
-    func setServerTimeZone(_ name: String) throws {
+    public func setServerTimeZone(_ name: String) throws {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET time_zone = ? WHERE id = 1", arguments: [name]) }
     }
 
@@ -133,7 +133,7 @@ extension LocalStore {
         try db.read { try String.fetchOne($0, sql: "SELECT hours FROM sync_state WHERE id = 1") }
     }
 
-    func setServerHours(_ json: String) throws {
+    public func setServerHours(_ json: String) throws {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET hours = ? WHERE id = 1", arguments: [json]) }
     }
 
@@ -142,7 +142,7 @@ extension LocalStore {
         try db.read { try String.fetchOne($0, sql: "SELECT settings FROM sync_state WHERE id = 1") }
     }
 
-    func setServerSettings(_ json: String) throws {
+    public func setServerSettings(_ json: String) throws {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET settings = ? WHERE id = 1", arguments: [json]) }
     }
 
@@ -151,13 +151,13 @@ extension LocalStore {
         try db.read { try String.fetchOne($0, sql: "SELECT wait_model FROM sync_state WHERE id = 1") }
     }
 
-    func setServerWaitModel(_ json: String) throws {
+    public func setServerWaitModel(_ json: String) throws {
         try db.write { try $0.execute(sql: "UPDATE sync_state SET wait_model = ? WHERE id = 1", arguments: [json]) }
     }
 
     /// Keeps the fold of the server's log through `sequence` (``QueueState/Snapshot``, JSON), made with the
     /// configured `capacity`, so that the next start folds only what was pulled after it.
-    public func keepConfirmedFold(_ data: Data, through sequence: Int64, capacity: Int) throws {
+    @_spi(Seeding) public func keepConfirmedFold(_ data: Data, through sequence: Int64, capacity: Int) throws {
         try db.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO kept_fold (id, sequence, capacity, data) VALUES (1, ?, ?, ?)",

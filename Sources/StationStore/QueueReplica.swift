@@ -19,9 +19,9 @@ public final class QueueReplica: Sendable {
 
     private let folds: Mutex<Folds>
     /// Everything the station's pages follow: the queue's changes and the statuses.
-    let changes: ChangeFeed
+    public let changes: ChangeFeed
     /// The queue's changes alone (each also one of ``changes``): what ``CallBoard`` looks after.
-    let queueChanges: ChangeFeed
+    public let queueChanges: ChangeFeed
 
     /// From the kept fold of the server's log (``LocalStore/keptConfirmedFold(capacity:)``) and what was pulled
     /// after it, or from the whole pulled log; this station's unconfirmed events on top.
@@ -44,12 +44,12 @@ public final class QueueReplica: Sendable {
         queueChanges = ChangeFeed(alsoNotifying: changes)
     }
 
-    public func apply(_ event: StoreEvent) {
+    @_spi(Seeding) public func apply(_ event: StoreEvent) {
         apply(CollectionOfOne(event))
     }
 
     /// Applies events this station just wrote to its log, then tells the live pages once.
-    public func apply(_ events: some Collection<StoreEvent>) {
+    @_spi(Seeding) public func apply(_ events: some Collection<StoreEvent>) {
         let changing = events.filter(QueueState.changesState)
         guard !changing.isEmpty else { return }
         folds.withLock { folds in
@@ -63,7 +63,7 @@ public final class QueueReplica: Sendable {
 
     /// Applies a page of the server's log (in sequence order, own events included): the server's order
     /// replaces the local one for every event it contains.
-    public func applyPulled(_ events: [StoreEvent]) {
+    func applyPulled(_ events: [StoreEvent]) {
         guard !events.isEmpty else { return }
         folds.withLock { folds in
             for event in events { folds.confirmed.apply(event) }
@@ -78,7 +78,7 @@ public final class QueueReplica: Sendable {
 
     /// Drops a pending event the server refused for good (``LocalStore/quarantine(_:reason:at:)``): the queue
     /// is refolded without it.
-    public func drop(_ id: EventID) {
+    func drop(_ id: EventID) {
         let dropped = folds.withLock { folds in
             guard folds.pending.contains(where: { $0.id == id }) else { return false }
             folds.pending.removeAll { $0.id == id }

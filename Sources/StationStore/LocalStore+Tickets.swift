@@ -84,7 +84,7 @@ extension LocalStore {
 
     /// Records how far a ticket got: `.sending` durably before its bytes go out, `.printed` once confirmed,
     /// `.notSent` again when a fault interrupted it.
-    public func mark(_ id: TicketID, _ state: TicketPrintState) throws {
+    func mark(_ id: TicketID, _ state: TicketPrintState) throws {
         try db.write { db in
             try db.execute(
                 sql: "UPDATE printed_tickets SET printed = ? WHERE id = ?",

@@ -3,27 +3,34 @@ import KioskCore
 /// The one way a station records what happened. It makes each event (a UUIDv7 id at the event's time, or a
 /// day start's derived id), writes what belongs together in one transaction of the local log, and applies it to
 /// the replica, which tells the live pages. The printer, the door and the day keeper record through it; nothing
-/// else in the station makes events (sync only stores what the server sent).
+/// else in the station makes events. What sync brings back (the server's pages, its confirmations, its refusals)
+/// is stored through it too (`StationLog+Sync.swift`): outside this module the log and the replica are read-only.
 public struct StationLog: Sendable {
     public let store: LocalStore
     public let queue: QueueReplica
     let storeID: StoreID
     let device: DeviceID
-    /// Keeps events from being stamped before the last time the clock was believed.
-    let clockWatch: ClockWatch?
+    /// Never before the last time the clock was believed (nil: the time as given).
+    let stamp: (@Sendable (Timestamp) -> Timestamp)?
 
-    public init(store: LocalStore, queue: QueueReplica, config: KioskConfig, clockWatch: ClockWatch? = nil) {
+    public init(
+        store: LocalStore,
+        queue: QueueReplica,
+        storeID: StoreID,
+        device: DeviceID,
+        stamp: (@Sendable (Timestamp) -> Timestamp)? = nil
+    ) {
         self.store = store
         self.queue = queue
-        storeID = config.store.id
-        device = config.device.id
-        self.clockWatch = clockWatch
+        self.storeID = storeID
+        self.device = device
+        self.stamp = stamp
     }
 
     /// A new event of this station at `time` (never before the last time the clock was believed: a clock set
     /// back does not put a tear-off ahead of those before it), not recorded yet (see ``record(_:reserve:)``).
     public func event(_ body: StoreEvent.Body, at time: Timestamp) -> StoreEvent {
-        StoreEvent.new(body, store: storeID, device: device, at: clockWatch?.stamp(time) ?? time)
+        StoreEvent.new(body, store: storeID, device: device, at: stamp?(time) ?? time)
     }
 
     /// Writes `events` in one transaction, then applies them. `reserve`: the storage reserve is given back
