@@ -287,17 +287,9 @@ public final class LocalStore: Sendable {
     }
 
     static func event(_ row: Row) throws -> StoreEvent {
-        guard let id = UUID(uuidString: row["id"]), let store = UUID(uuidString: row["store"]) else {
+        guard let event = try StoreEvent(row: row) else {
             throw StoreError(description: "corrupt event row \(row["local_order"] as Int64? ?? -1)")
         }
-        return StoreEvent(
-            logged: id,
-            store: store,
-            device: row["device"],
-            time: row["time"],
-            body: try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data),
-            sequence: row["sequence"],
-            receivedAt: row["received_at"]
-        )
+        return event
     }
 }

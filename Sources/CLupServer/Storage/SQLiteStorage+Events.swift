@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
+import ServiceSupport
 
 extension SQLiteStorage {
     /// Appends events to a store's log in one transaction, giving each new one the store's next sequence
@@ -104,18 +105,10 @@ extension SQLiteStorage {
     }
 
     static func event(_ row: Row, store: StoreID) throws -> StoreEvent {
-        guard let id = UUID(uuidString: row["id"]) else {
+        guard let event = try StoreEvent(row: row, store: store) else {
             throw StorageFailure(description: "corrupt event row \(row["sequence"] as Int64? ?? -1) of store \(store)")
         }
-        return StoreEvent(
-            logged: id,
-            store: store,
-            device: row["device"],
-            time: row["time"],
-            body: try decoder.decode(StoreEvent.StoredBody.self, from: row["body"] as Data),
-            sequence: row["sequence"],
-            receivedAt: row["received_at"]
-        )
+        return event
     }
 
     public func knownEvents(_ ids: [EventID], store: StoreID) throws -> Set<EventID> {
