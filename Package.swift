@@ -124,7 +124,6 @@ let package = Package(
             dependencies: [
                 "KioskCore", "StationStore", "Drivers", "ServiceSupport", "SyncWire", "StrictTOML",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

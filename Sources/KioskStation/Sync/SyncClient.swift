@@ -18,10 +18,10 @@ import Synchronization
 /// those only write the local database, which this service reads.
 public final class SyncClient: Service, Sendable {
     let config: KioskConfig
-    let store: LocalStore
-    let queue: QueueReplica
     /// What this client writes goes through it: the pulled pages, confirmations, refusals and the kept fold.
     let log: StationLog
+    var store: LocalStore { log.store }
+    var queue: QueueReplica { log.queue }
     let logger: Logger
     /// The server's address, ending with `/`.
     let base: String
@@ -78,8 +78,6 @@ public final class SyncClient: Service, Sendable {
             throw TOMLFileError(file: "kioskd.toml", key: "sync.ca_file", "\(error)")
         }
         self.config = config
-        self.store = store
-        self.queue = queue
         log = StationLog(store: store, queue: queue, config: config)
         self.logger = logger
         self.onKeyRingChanged = onKeyRingChanged
