@@ -200,7 +200,8 @@ public struct ServerApp: Sendable {
                 pace: KioskPace(
                     events: options.connections.eventsPerKiosk,
                     tickets: options.connections.ticketsPerKiosk
-                )
+                ),
+                fleet: fleet
             )
         )
         .register(on: router)

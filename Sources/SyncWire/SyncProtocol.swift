@@ -1,3 +1,5 @@
+import KioskCore
+
 /// Which kiosks and servers sync with each other. Every kiosk request says its protocol in the
 /// ``header`` (`CLup-Sync-Protocol: 2`); a request without one is a kioskd from before the header, protocol 1.
 /// Every event page says the server's (``EventPage/syncProtocol``).
@@ -33,5 +35,21 @@ public enum SyncProtocol {
             digits.allSatisfy({ (0x30...0x39).contains($0) })
         else { return nil }
         return Int(value)
+    }
+}
+
+extension SyncProtocol {
+    /// The oldest protocol whose kiosks go on pulling past an event of `kind`: protocol 1 knew the types up to
+    /// `scanRefused` and stops at any other (its line freezes); protocol 2 and later keep any type they do not
+    /// know and let it change nothing. A server still serving protocol 1 writes a newer type only where no
+    /// kiosk of the store speaks it (``Fleet/requireNoneFreezes(on:store:)``).
+    public static func oldestReading(_ kind: StoreEvent.Kind) -> Int {
+        switch kind {
+        case .ticketIssued, .ticketTaken, .ticketAdmitted, .customerExited, .ticketExpired, .ticketCancelled,
+            .capacityChanged, .dayStarted, .scanRefused:
+            withoutHeader
+        case .countCorrected, .letIn:
+            2
+        }
     }
 }

@@ -110,6 +110,8 @@ import Testing
                 case .capacityChanged: .capacityChanged(7)
                 case .dayStarted: .dayStarted(BusinessDay(number: 20_000), hours: hours, keepsLine: true)
                 case .scanRefused: .scanRefused(reason: "expired", ticket: t.id, door: "door-1")
+                case .countCorrected: .countCorrected(inside: 17, by: "anna")
+                case .letIn: .letIn(people: 2, reason: "a carer", by: "door-1")
                 }
             #expect(body.known == kind)
             let data = try JSONEncoder().encode(body)

@@ -12,7 +12,7 @@ import Testing
     let signer = TicketSigner()
 
     /// Several business days of a store (the morning line before opening, bookings across days, exits, a
-    /// capacity change, tickets left in the printer, late and repeated events, a second admission), cut at
+    /// capacity change, staff's counts and people let in, tickets left in the printer, late and repeated events, a second admission), cut at
     /// every 37th event: snapshot, JSON, back, then the rest of the log.
     @Test func aSnapshotFoldsTheRestOfTheLogAsTheWholeLogDoes() throws {
         for seed in 1...3 {
@@ -68,7 +68,7 @@ import Testing
             var time = dayStart + .seconds(600)
             while time < dayStart + .seconds(13 * 3_600) {
                 time = time + .seconds(Int64.random(in: 20...400, using: &rng))
-                switch Int.random(in: 0..<20, using: &rng) {
+                switch Int.random(in: 0..<22, using: &rng) {
                 case 0..<6:
                     number += 1
                     let kind: TicketKind = [.paper, .app, .paper, .booking].randomElement(using: &rng)!
@@ -111,6 +111,19 @@ import Testing
                     // The day's start said again by another device.
                     log.append(
                         fixtures.event(.dayStarted(BusinessDay(number: 20_000 + Int64(d)), hours: hours), at: time)
+                    )
+                case 19:
+                    // Staff's count, now or stamped a few minutes back (a door that was offline).
+                    let at = time - .seconds(Int64.random(in: 0...1, using: &rng) * 300)
+                    log.append(
+                        fixtures.event(.countCorrected(inside: Int.random(in: 0...8, using: &rng), by: "m"), at: at)
+                    )
+                case 20:
+                    log.append(
+                        fixtures.event(
+                            .letIn(people: Int.random(in: 1...3, using: &rng), reason: "carer", by: "m"),
+                            at: time
+                        )
                     )
                 default:
                     break

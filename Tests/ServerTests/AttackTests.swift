@@ -117,6 +117,8 @@ import FoundationNetworking
                         ["store": slots, "manager": ["username": "mgr-s", "password": "correct horse battery"]]
                     ),
                     ("POST", "/v1/login", nil, ["username": value, "password": value]),
+                    ("POST", "\(base)/count", ServerRig.adminToken, ["inside": value]),
+                    ("POST", "\(base)/let-in", ServerRig.adminToken, ["people": value, "reason": value]),
                     ("PUT", "/v1/devices/self/key", credential, ["device": "k1", "publicKey": value]),
                 ]
             }
@@ -147,6 +149,8 @@ import FoundationNetworking
             #expect(try await Self.alive(server))
             // Nothing that the checks refused reached the log: no capacity out of range.
             #expect((0...100_000).contains(server.queue(store)?.capacity ?? -1))
+            // Nor a count beyond the bounds staff's counts keep (``StaffCount``).
+            #expect((0...100_000).contains(server.queue(store)?.inside ?? -1))
         } catch {
             await server.stop()
             throw error

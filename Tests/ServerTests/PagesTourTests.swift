@@ -85,6 +85,15 @@ import Testing
             for (path, shot, phone) in shopper {
                 try await visit(url + path, browser, shot: shot.map { ($0, phone) }, into: shots)
             }
+            // Three counts by staff: the store's page names who counted last and asks to check the exit's sensors.
+            for inside in [1, 2, 1] {
+                let counted = try await server.call(
+                    "POST",
+                    "/v1/stores/\(store.uuidString)/count",
+                    json: ["inside": inside]
+                )
+                #expect(counted.status == 200)
+            }
             // The manager's console: log in, then its pages.
             await HIL.ok(browser, "open console \(url)/console/login")
             try await check(browser, "console", url + "/console/login")

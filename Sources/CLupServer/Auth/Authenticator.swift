@@ -109,13 +109,20 @@ public struct Authenticator: Sendable {
         return found
     }
 
-    /// The admin, or a manager of `store` (with an unexpired session).
-    func requireManager(_ request: Request, from peer: SocketAddress?, of store: StoreID) async throws(Refusal) {
+    /// The admin, or a manager of `store` (with an unexpired session): the manager's user name, or `admin`.
+    @discardableResult
+    func requireManager(
+        _ request: Request,
+        from peer: SocketAddress?,
+        of store: StoreID
+    ) async throws(Refusal) -> String {
         guard let token = request.bearerToken else { throw .unauthorized }
-        let manages = try await throttled(request, from: peer) { () async throws(Refusal) -> StoreID? in
-            isAdmin(token) ? nil : try await manager(session: token).store
+        let session = try await throttled(request, from: peer) {
+            () async throws(Refusal) -> (username: String, store: StoreID)? in
+            isAdmin(token) ? nil : try await manager(session: token)
         }
-        if let manages, manages != store { throw Refusal(.forbidden, "you manage another store") }
+        if let session, session.store != store { throw Refusal(.forbidden, "you manage another store") }
+        return session?.username ?? "admin"
     }
 
 }

@@ -56,6 +56,22 @@ enum ConsoleTemplates {
         <section aria-labelledby="live-title"><h2 id="live-title">{{w.live}}</h2>
         <p id="opening" class="notice" role="status"{{^opening}} hidden{{/opening}}>{{opening}}</p>
         <p>{{w.inside}} <span class="big" id="inside">{{inside}}</span> {{w.of}} <span class="big" id="capacity">{{capacity}}</span></p>
+        {{#correctedBy}}<p id="corrected-by" class="muted">{{correctedBy}}</p>{{/correctedBy}}
+        <details id="count-controls"><summary>{{w.count}}</summary>
+        <form method="post" action="/console/stores/{{storeID}}/count" id="count-form">
+        <input type="hidden" name="csrf" value="{{csrf}}"><p class="muted">{{w.count_hint}}</p>
+        <label for="count-inside">{{w.inside}}</label>
+        <input id="count-inside" name="inside" type="number" min="0" max="{{countMax}}" value="{{inside}}" required>
+        <button type="submit" id="count-button">{{w.count_button}}</button>
+        </form>
+        <form method="post" action="/console/stores/{{storeID}}/let-in" id="let-in-form">
+        <input type="hidden" name="csrf" value="{{csrf}}"><h3>{{w.let_in}}</h3>
+        <label for="let-in-people">{{w.people}}</label>
+        <input id="let-in-people" name="people" type="number" min="1" max="{{letInMax}}" value="1" required>
+        <label for="let-in-reason">{{w.reason}}</label>
+        <input id="let-in-reason" name="reason" maxlength="120" required>
+        <button type="submit" id="let-in-button">{{w.let_in_button}}</button>
+        </form></details>
         <h3>{{w.called}}</h3><ul class="codes called" id="called" aria-live="polite">{{#called}}<li>{{.}}</li>{{/called}}</ul>
         <h3>{{w.waiting}} (<span id="waiting-count">{{waitingCount}}</span>)</h3><ul class="codes" id="waiting">{{#waiting}}<li>{{.}}</li>{{/waiting}}</ul>
         <h3>{{w.in_printer}}</h3><ul class="codes" id="printer">{{#printer}}<li>{{.}}</li>{{/printer}}</ul>
@@ -69,10 +85,12 @@ enum ConsoleTemplates {
         <dt>{{w.bookings}}</dt><dd>{{report.bookings}}</dd><dt>{{w.admitted}}</dt><dd id="admitted">{{report.admitted}}</dd>
         <dt>{{w.no_shows}}</dt><dd>{{report.noShows}}</dd><dt>{{w.cancelled}}</dt><dd>{{report.cancelled}}</dd>
         <dt>{{w.refused}}</dt><dd>{{report.refusedScans}}</dd><dt>{{w.peak}}</dt><dd>{{report.peakInside}}</dd>
+        <dt>{{w.corrections}}</dt><dd id="corrections">{{report.countCorrections}}</dd><dt>{{w.people_let_in}}</dt><dd id="people-let-in">{{report.peopleLetIn}}</dd>
         <dt>{{w.mean_wait}}</dt><dd id="mean-wait">{{meanWait}}</dd><dt>{{w.mean_estimate}}</dt><dd id="mean-estimate">{{meanEstimate}}</dd>
         {{#accuracy}}<dt>{{w.accuracy_median}}</dt><dd id="accuracy-median">{{median}}</dd><dt>{{w.accuracy_p90}}</dt><dd id="accuracy-p90">{{p90}}</dd>
         <dt>{{w.within3}}</dt><dd id="within3">{{within3}}</dd><dt>{{w.in_range}}</dt><dd id="in-range">{{inRange}}</dd>{{#worstHour}}<dt>{{w.worst_hour}}</dt><dd id="worst-hour">{{worstHour}}</dd>{{/worstHour}}{{/accuracy}}
         </dl>
+        {{#correctionsOften}}<p id="corrections-often" class="warn" role="status">{{correctionsOften}}</p>{{/correctionsOften}}
         {{{accuracyChart}}}
         <p><a id="csv" href="/console/stores/{{storeID}}/export?date={{report.date}}">{{w.csv}}</a></p>
         </section>

@@ -37,6 +37,7 @@ struct StoreConsole {
                 return "saved=1"
             }
         }
+        registerCount(on: router)
         router.post("console/stores/:store/devices") { request, context -> Response in
             try await act(request, context) { (live, form) in
                 guard let role = KioskRole(rawValue: form["role"] ?? "both") else {
@@ -102,21 +103,30 @@ struct StoreConsole {
 
     /// Runs a form's action for a manager of the store, then back to the store's page with what happened
     /// (the action's query) or what was wrong (`problem=`); a forged or stale form changes nothing.
-    private func act(
+    func act(
         _ request: Request,
         _ context: ServerContext,
         _ action: (StoreQueues.Live, ConsoleForm) async throws -> String
     ) async throws -> Response {
+        try await act(request, context) { _, live, form in try await action(live, form) }
+    }
+
+    /// The same, the action told who acts.
+    func act(
+        _ request: Request,
+        _ context: ServerContext,
+        _ action: (ConsoleSessions.Who, StoreQueues.Live, ConsoleForm) async throws -> String
+    ) async throws -> Response {
         let form = await ConsoleForm.read(request)
         switch await access(request, context) {
         case .refused(let response): return response
-        case .allowed(_, let live):
+        case .allowed(let who, let live):
             let back = "/console/stores/\(ConsoleRoutes.id(live.record.id))"
             guard sessions.formIsGenuine(request, csrf: form["csrf"]) else {
                 return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery("stale"))
             }
             do {
-                return ConsoleRoutes.redirect(back + "?" + (try await action(live, form)))
+                return ConsoleRoutes.redirect(back + "?" + (try await action(who, live, form)))
             } catch {
                 let error = ConsoleSessions.refusal(error, request)
                 return ConsoleRoutes.redirect(back + "?" + sessions.problemQuery(error.description))
@@ -209,8 +219,10 @@ struct StoreConsole {
                 } ?? "",
             ]
         }
+        values.merge(Self.countValues(live.state, report: report, clock: clock, strings)) { $1 }
         values["problem"] = problem.map { strings.format("console.problem", text: $0) }
         if query["saved"] != nil { values["notice"] = strings["console.saved"] }
+        if let notice = countNotice(request, strings) { values["notice"] = notice }
         if let device = sessions.signed("revoked", in: request) {
             values["notice"] = strings.format("console.revoked", text: device)
         }
@@ -346,6 +358,7 @@ struct StoreConsole {
             "date": report.date, "paper": report.paper, "app": report.app, "bookings": report.bookings,
             "admitted": report.admitted, "noShows": report.noShows, "cancelled": report.cancelled,
             "refusedScans": report.refusedScans, "peakInside": report.peakInside,
+            "countCorrections": report.countCorrections, "peopleLetIn": report.peopleLetIn,
         ]
     }
 

@@ -18,6 +18,9 @@ struct DayReport: Codable, Sendable {
     var cancelled = 0
     var refusedScans = 0
     var peakInside = 0
+    /// Times staff corrected the count inside, and people they let in without a ticket (``StaffCount``).
+    var countCorrections = 0
+    var peopleLetIn = 0
     /// Over the scored tickets: the mean actual wait and the mean wait they were told.
     var meanWaitSeconds: Int?
     var meanEstimateSeconds: Int?
@@ -29,6 +32,7 @@ struct DayReport: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case date, joinedByHour, paper, app, bookings, admitted, noShows, cancelled, refusedScans, peakInside
+        case countCorrections, peopleLetIn
         case meanWaitSeconds, meanEstimateSeconds, estimateAccuracy
     }
 
@@ -62,6 +66,8 @@ struct DayReport: Codable, Sendable {
             case .ticketExpired: noShows += 1
             case .ticketCancelled: cancelled += 1
             case .scanRefused: refusedScans += 1
+            case .countCorrected: countCorrections += 1
+            case .letIn(let people, _, _): peopleLetIn += max(people, 0)
             case .customerExited, .capacityChanged, .dayStarted, .unknown: break
             }
             if let joining {

@@ -49,6 +49,8 @@ enum EventCSV {
         case .ticketIssued(_, let told?):
             return
                 "told \(told.point.components.seconds) s (\(told.low.components.seconds)-\(told.high.components.seconds))"
+        case .countCorrected(let inside, let by): return "\(inside) inside, counted by \(by)"
+        case .letIn(let people, let reason, let by): return "\(people) let in by \(by): \(reason)"
         case .ticketIssued, .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled: return ""
         case .unknown: return "of a newer version of clup-server"
         }

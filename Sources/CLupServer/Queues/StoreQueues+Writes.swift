@@ -78,6 +78,20 @@ extension StoreQueues {
         _ = try await append([event], store: store)
     }
 
+    /// Records what the store's staff said of the people inside (a corrected count, people let in without a
+    /// ticket: ``StaffCount``), as the server; the caller checked its values.
+    public func recordStaff(_ body: StoreEvent.Body, store: StoreID, at now: Timestamp) async throws {
+        switch body {
+        case .countCorrected, .letIn:
+            _ = try await append(
+                [StoreEvent.new(body, store: store, device: ServerIssue.device, at: now)],
+                store: store
+            )
+        default:
+            preconditionFailure("recordStaff takes a staff event, not \(body.known?.rawValue ?? "an unknown one")")
+        }
+    }
+
     /// Opens a store registered here: its queue, and its log's first event, its business day with the day's
     /// hours (nothing is called before it opens).
     public func open(_ record: StoreRecord, at now: Timestamp) async throws {

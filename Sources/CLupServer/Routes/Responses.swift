@@ -17,6 +17,7 @@ extension ShopperDesk.Nearby: ResponseEncodable {}
 extension ShopperDesk.StoreSummary: ResponseEncodable {}
 extension TicketWork.Challenge: ResponseEncodable {}
 extension DayReport: ResponseEncodable {}
+extension StoreOffice.Count: ResponseEncodable {}
 extension Accounts.Session: ResponseEncodable {}
 
 extension Response {

@@ -3,8 +3,9 @@ import Hummingbird
 import KioskCore
 import SyncWire
 
-/// `/v1/stores`: registration by the system manager; settings (capacity, hours, slots) and the enrollment,
-/// listing and revocation of a store's kiosks by its manager. The work is the ``StoreOffice``'s.
+/// `/v1/stores`: registration by the system manager; settings (capacity, hours, slots), the count inside (a
+/// correction, people let in without a ticket) and the enrollment, listing and revocation of a store's kiosks by
+/// its manager. The work is the ``StoreOffice``'s.
 struct StoreRoutes {
     let office: StoreOffice
     let auth: Authenticator
@@ -38,6 +39,18 @@ struct StoreRoutes {
             let store = try context.parameters.require("store", as: UUID.self)
             try await auth.requireManager(request, from: context.remoteAddress, of: store)
             return Devices(devices: try await office.devices(store))
+        }
+        router.post("v1/stores/:store/count") { request, context -> StoreOffice.Count in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let manager = try await auth.requireManager(request, from: context.remoteAddress, of: store)
+            let correction = try await request.decode(StoreOffice.Correction.self, limit: 1 << 10)
+            return try await office.correctCount(store, to: correction.inside, by: manager)
+        }
+        router.post("v1/stores/:store/let-in") { request, context -> StoreOffice.Count in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let manager = try await auth.requireManager(request, from: context.remoteAddress, of: store)
+            let letIn = try await request.decode(StoreOffice.LetIn.self, limit: 2 << 10)
+            return try await office.letIn(store, people: letIn.people, reason: letIn.reason, by: manager)
         }
         router.delete("v1/stores/:store/devices/:device") { request, context -> Response in
             let store = try context.parameters.require("store", as: UUID.self)

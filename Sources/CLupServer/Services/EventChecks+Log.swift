@@ -90,6 +90,20 @@ struct LogView: Sendable {
                     field: "\(at).body"
                 )
             }
+        case .countCorrected(let count, _):
+            // A door's staff count those they see: a store holds at most its capacity, and people who came in
+            // unseen are a few more, not a count that keeps the store shut all day (a stolen box's).
+            let most = max(2 * state.capacity, state.capacity + 20)
+            guard count <= most else {
+                throw Refusal.invalid(
+                    "a count of at most \(most) at a store of \(state.capacity) places — a larger count is the "
+                        + "manager's, in the console",
+                    field: "\(at).body.inside"
+                )
+            }
+            inside = count
+        case .letIn(let people, _, _):
+            inside += people
         case .scanRefused, .dayStarted, .capacityChanged, .unknown:
             break
         }

@@ -159,6 +159,18 @@ struct EventChecks: Sendable {
                     field: "\(at).body.day"
                 )
             }
+        case .countCorrected(_, let by), .letIn(_, _, let by):
+            if let problem = StaffCount.problem(event.body) {
+                throw Refusal.invalid(problem.message, field: "\(at).body.\(problem.field)")
+            }
+            // The door's manager page has one password, not names: the door speaks for itself.
+            guard by == kiosk.device else {
+                throw Refusal(
+                    .forbidden,
+                    "a door records staff's counts as itself ('\(kiosk.device)')",
+                    field: "\(at).body.by"
+                )
+            }
         case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .unknown:
             break
         }

@@ -9,6 +9,7 @@ struct KioskDesk: Sendable {
     let checks: EventChecks
     let late: LateEvents
     let pace: KioskPace
+    let fleet: Fleet
 
     /// Appends what fits the kiosk's pace of `events` (a prefix: the kiosk pushes the rest later) and answers
     /// where each went; refuses the batch when one event may not be written (naming it), or when none fits the
@@ -16,6 +17,10 @@ struct KioskDesk: Sendable {
     func take(_ events: [StoreEvent], from kiosk: KioskGrant) async throws -> [AppendResult] {
         let now = logs.clock.now()
         let checked = try await check(events, from: kiosk, now: now)
+        // A type that older kiosks of the store would stop at is written only where none of them speaks here.
+        for kind in Set(checked.compactMap(\.body.known)) {
+            try await fleet.requireNoneFreezes(on: kind, store: kiosk.store)
+        }
         var (allowed, retryAfter) = pace.take(checked, kiosk: kiosk, now: now)
         var free: Set<EventID> = []
         if allowed < checked.count {

@@ -23,7 +23,8 @@ public struct ToldWaits: Sendable, Codable {
             return (range, max(called - joined, .zero))
         case .ticketCancelled(let id):
             told[id] = nil
-        case .ticketIssued, .ticketTaken, .customerExited, .capacityChanged, .scanRefused, .dayStarted, .unknown:
+        case .ticketIssued, .ticketTaken, .customerExited, .capacityChanged, .scanRefused, .dayStarted,
+            .countCorrected, .letIn, .unknown:
             break
         }
         return nil

@@ -19,6 +19,8 @@ public enum KioskRole: String, Sendable, Hashable, Codable, CaseIterable {
         // A paper ticket is taken at its printer, or at a door that scanned it before the printer saw it go.
         case .ticketTaken: true
         case .ticketAdmitted, .scanRefused, .customerExited, .ticketExpired: guardsDoor
+        // Staff at the door's manager page count those inside and let people in without a ticket.
+        case .countCorrected, .letIn: guardsDoor
         case .dayStarted: true
         case .capacityChanged: false
         // A type this version does not know: nobody of this version writes it.

@@ -35,6 +35,8 @@ extension QueueState {
         var insideAtLastDayEnd: Int
         var admittedTimes: [Timestamp]
         var exitTimes: [Timestamp]
+        /// Absent from snapshots of versions before staff could correct the count (none was).
+        var correction: CountCorrection?
 
         /// How many tickets it holds (one business day's, and those still live across its start).
         public var ticketCount: Int { entries.count }
@@ -59,7 +61,8 @@ extension QueueState {
             openingStamped: openingStamped.value,
             insideAtLastDayEnd: insideAtLastDayEnd,
             admittedTimes: admittedTimes,
-            exitTimes: exitTimes
+            exitTimes: exitTimes,
+            correction: correction
         )
     }
 
@@ -87,5 +90,6 @@ extension QueueState {
         insideAtLastDayEnd = snapshot.insideAtLastDayEnd
         admittedTimes = snapshot.admittedTimes
         exitTimes = snapshot.exitTimes
+        correction = snapshot.correction
     }
 }

@@ -24,8 +24,11 @@ public struct QueueState: Sendable, Equatable {
     /// How many of `order` are paper, app and booking tickets.
     var waitingByKind = [0, 0, 0]
     public internal(set) var capacity: Int
-    /// People inside: admissions minus exits, never below zero.
+    /// People inside: admissions and people let in, minus exits, never below zero — counted from the day's
+    /// latest ``correction`` where staff corrected it (``StaffCount``).
     public internal(set) var inside = 0
+    /// The current day's latest correction of the count, if staff made one.
+    public internal(set) var correction: CountCorrection?
     /// Events that referred to a ticket the log does not know (reported, not fatal).
     public internal(set) var orphanEvents = 0
     /// Events of a type this version does not know (a newer server's or device's): kept in the log, changing
@@ -138,16 +141,23 @@ public struct QueueState: Sendable, Equatable {
             }
             if admitted {
                 admittedBy[id] = door
-                inside += 1
                 admittedTimes.append(event.time)
+                if countsAfterCorrection(event.time) { inside += 1 }
             }
         case .customerExited:
             if inside == 0, insideAtLastDayEnd > 0, let hours, event.time < hours.opens {
                 insideAtLastDayEnd -= 1  // one of those still inside at closing left
             } else {
-                inside = max(inside - 1, 0)
                 exitTimes.append(event.time)
+                if countsAfterCorrection(event.time) { inside = max(inside - 1, 0) }
             }
+        case .letIn(let people, _, _):
+            // Within the bounds even if an event stored before them said more.
+            let people = min(max(people, 0), StaffCount.people.upperBound)
+            admittedTimes += repeatElement(event.time, count: people)
+            if countsAfterCorrection(event.time) { inside += people }
+        case .countCorrected(let count, let by):
+            correct(to: count, by: by, at: event.time)
         case .dayStarted(let newDay, let hours, let keepsLine):
             startDay(
                 newDay,
@@ -222,9 +232,42 @@ public struct QueueState: Sendable, Equatable {
             insideAtLastDayEnd = 0  // nobody's day ended: those inside are counted until they leave
             return
         }
-        let today = max(admittedTimes.count - exitTimes.count, 0)
+        let today: Int
+        if let correction, correction.at >= start {
+            today = counted(from: correction)
+        } else {
+            correction = nil
+            today = max(admittedTimes.count - exitTimes.count, 0)
+        }
         insideAtLastDayEnd = max(inside - today, 0)
         inside = today
+    }
+
+    /// Whether an admission or exit at `time` changes the count: not one stamped before the day's correction
+    /// (``StaffCount``).
+    private func countsAfterCorrection(_ time: Timestamp) -> Bool {
+        correction.map { time >= $0.at } ?? true
+    }
+
+    /// Takes staff's count: from its time on, the count is theirs plus the admissions, less the exits, stamped
+    /// since. One of an earlier day, or before the day's latest, is kept in the log for the record only.
+    private mutating func correct(to count: Int, by: String, at time: Timestamp) {
+        if let start = dayStartedAt, time < start { return }
+        if let correction, time < correction.at { return }
+        let corrected = CountCorrection(
+            at: time,
+            inside: min(max(count, 0), StaffCount.inside.upperBound),
+            by: by
+        )
+        correction = corrected
+        inside = counted(from: corrected)
+    }
+
+    /// The count since `correction`: its number, plus those admitted or let in since, less those who left since.
+    private func counted(from correction: CountCorrection) -> Int {
+        let admitted = admittedTimes.count { $0 >= correction.at }
+        let exited = exitTimes.count { $0 >= correction.at }
+        return max(correction.inside + admitted - exited, 0)
     }
 
     /// Forgets the tickets whose story ended before `start` (admitted, expired or cancelled by then): a

@@ -4,7 +4,7 @@
 /// server's event reaches an older kiosk, which goes on pulling.
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
-        case type, ticket, ticketId, door, reason, capacity, day, opens, closes, keepsLine, told
+        case type, ticket, ticketId, door, reason, capacity, day, opens, closes, keepsLine, told, inside, people, by
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +40,17 @@ extension StoreEvent.Body {
                 reason: try c.decode(String.self, forKey: .reason),
                 ticket: try c.decodeIfPresent(TicketID.self, forKey: .ticketId),
                 door: try c.decode(DeviceID.self, forKey: .door)
+            )
+        case .countCorrected:
+            self = .countCorrected(
+                inside: try c.decode(Int.self, forKey: .inside),
+                by: try c.decode(String.self, forKey: .by)
+            )
+        case .letIn:
+            self = .letIn(
+                people: try c.decode(Int.self, forKey: .people),
+                reason: try c.decode(String.self, forKey: .reason),
+                by: try c.decode(String.self, forKey: .by)
             )
         case nil:
             guard case .object(var fields) = try JSONValue(from: decoder) else {
@@ -84,6 +95,13 @@ extension StoreEvent.Body {
             try c.encode(reason, forKey: .reason)
             try c.encodeIfPresent(ticket, forKey: .ticketId)
             try c.encode(door, forKey: .door)
+        case .countCorrected(let inside, let by):
+            try c.encode(inside, forKey: .inside)
+            try c.encode(by, forKey: .by)
+        case .letIn(let people, let reason, let by):
+            try c.encode(people, forKey: .people)
+            try c.encode(reason, forKey: .reason)
+            try c.encode(by, forKey: .by)
         case .unknown: break  // written above
         }
     }

@@ -4,7 +4,7 @@ extension StoreEvent {
     /// ``Body``, its fields' coding and its fold — the compiler names every switch that lacks it.
     public enum Kind: String, Sendable, CaseIterable {
         case ticketIssued, ticketTaken, ticketAdmitted, customerExited, ticketExpired, ticketCancelled
-        case capacityChanged, dayStarted, scanRefused
+        case capacityChanged, dayStarted, scanRefused, countCorrected, letIn
     }
 }
 
@@ -21,6 +21,8 @@ extension StoreEvent.Body {
         case .capacityChanged: .capacityChanged
         case .dayStarted: .dayStarted
         case .scanRefused: .scanRefused
+        case .countCorrected: .countCorrected
+        case .letIn: .letIn
         case .unknown: nil
         }
     }

@@ -114,6 +114,8 @@ extension StoreEvent.Body {
         case .capacityChanged: keys = [.type, .capacity]
         case .dayStarted: keys = [.type, .day, .opens, .closes, .keepsLine]
         case .scanRefused: keys = [.type, .reason, .ticketId, .door]
+        case .countCorrected: keys = [.type, .inside, .by]
+        case .letIn: keys = [.type, .people, .reason, .by]
         case .unknown(_, let fields): return Set(fields.keys).union([CodingKeys.type.stringValue])
         }
         return Set(keys.map(\.stringValue))

@@ -73,6 +73,13 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         /// The door refused a scan (`reason` is ``AdmissionDecision/reason``); the ticket if it could be read.
         /// Changes nothing in the queue: it keeps every decision in the log.
         case scanRefused(reason: String, ticket: TicketID?, door: DeviceID)
+        /// Staff counted the people inside (`by`: the manager's user name, or the door that recorded it): the
+        /// count is `inside` at the event's time, and admissions and exits go on from there; those stamped
+        /// before it (a door that was offline) no longer change the count (``StaffCount``).
+        case countCorrected(inside: Int, by: String)
+        /// Staff let `people` in without a ticket (a carer, a delivery), for `reason`: they count inside like
+        /// admitted holders.
+        case letIn(people: Int, reason: String, by: String)
         /// An event of a type this version does not know — a newer server's or device's (docs/architecture.md#sync): kept as
         /// it came, `fields` all but its `type`, for the version that will know it; it changes nothing here.
         /// Nothing of this version writes one, and the server refuses one from a kiosk.
@@ -86,7 +93,7 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
             return id
         case .scanRefused(_, let id, _): return id
-        case .customerExited, .capacityChanged, .dayStarted, .unknown: return nil
+        case .customerExited, .capacityChanged, .dayStarted, .countCorrected, .letIn, .unknown: return nil
         }
     }
 

@@ -31,6 +31,10 @@ enum ManagerPage {
               #login button, #logout { font-size: 1.2em; padding: 0.4em 0.8em; }
               #logout { margin-top: 0.6em; background: #555; }
               #logout[hidden] { display: none; }
+              #staff { margin-top: 0.8em; font-size: 1.1em; }
+              .staff { display: flex; gap: 0.5em; flex-wrap: wrap; align-items: center; margin-top: 0.6em; }
+              .staff input { font-size: 1.2em; padding: 0.3em; max-width: 12em; }
+              .staff button { font-size: 1.2em; padding: 0.4em 0.8em; }
             """,
         body: """
             <header><span id="store">CLup</span><span id="link">connecting…</span></header>
@@ -42,6 +46,22 @@ enum ManagerPage {
                 <p id="hours" class="warn" hidden></p>
                 <button id="exit" type="button">Someone left</button>
                 <div id="exitResult" role="status"></div>
+                <p id="counted"></p>
+                <details id="staff"><summary id="l-staff">Count / let in</summary>
+                  <form id="count-form" class="staff">
+                    <label for="count-inside" id="l-count">People inside now</label>
+                    <input id="count-inside" type="number" min="0" max="100000" required>
+                    <button type="submit" id="count-button">Set the count</button>
+                  </form>
+                  <form id="letin-form" class="staff">
+                    <label for="letin-people" id="l-people">People let in without a ticket</label>
+                    <input id="letin-people" type="number" min="1" max="20" value="1" required>
+                    <label for="letin-reason" id="l-reason">Why</label>
+                    <input id="letin-reason" maxlength="120" required>
+                    <button type="submit" id="letin-button">Let in</button>
+                  </form>
+                  <div id="staffResult" role="status"></div>
+                </details>
                 <form id="login" hidden>
                   <label for="password" id="l-password">Manager password</label>
                   <input id="password" type="password" autocomplete="current-password" maxlength="256" required>
@@ -71,6 +91,9 @@ enum ManagerPage {
                     askLogin: "Log in to use the buttons from this device.",
                     localOnly: "The buttons work only on the kiosk itself: no manager password is set (kioskd manager-password).",
                     loggedIn: "Logged in.", loggedOut: "Logged out.", unreachable: "could not reach the kiosk",
+                    staff: "Count / let in", count: "People inside now", setCount: "Set the count",
+                    people: "People let in without a ticket", reason: "Why", letIn: "Let in", done: "Recorded.",
+                    counted: (c) => c.inside + " counted at " + c.at + " by " + c.by,
                     states: {}, reasons: {} },
               it: { inside: "Dentro / capienza", exit: "È uscito qualcuno", password: "Password del responsabile",
                     login: "Accedi", logout: "Esci", waiting: "In attesa", scan: "in attesa di una lettura",
@@ -82,6 +105,9 @@ enum ManagerPage {
                     askLogin: "Accedete per usare i pulsanti da questo dispositivo.",
                     localOnly: "I pulsanti funzionano solo sul chiosco: nessuna password del responsabile (kioskd manager-password).",
                     loggedIn: "Accesso eseguito.", loggedOut: "Uscita eseguita.", unreachable: "chiosco non raggiungibile",
+                    staff: "Conta / fai entrare", count: "Persone dentro ora", setCount: "Imposta il conteggio",
+                    people: "Persone fatte entrare senza biglietto", reason: "Perché", letIn: "Fai entrare",
+                    done: "Registrato.", counted: (c) => c.inside + " contate alle " + c.at + " da " + c.by,
                     states: { starting: "in avvio", ready: "pronto", printing: "in stampa", disconnected: "scollegato",
                               fault: "guasto", closed: "chiuso", clock_wrong: "orologio sbagliato", stopped: "fermo",
                               out: "finita", near_end: "quasi finita" },
@@ -107,6 +133,12 @@ enum ManagerPage {
               $("login-button").textContent = w.login;
               $("logout").textContent = w.logout;
               $("l-waiting").textContent = w.waiting;
+              $("l-staff").textContent = w.staff;
+              $("l-count").textContent = w.count;
+              $("count-button").textContent = w.setCount;
+              $("l-people").textContent = w.people;
+              $("l-reason").textContent = w.reason;
+              $("letin-button").textContent = w.letIn;
             }
             const state = (name) => w.states[name] || String(name).replace("_", " ");
             // The note under the exit button, by its words' key, so that it follows the language (null: the
@@ -125,6 +157,8 @@ enum ManagerPage {
               $("hours").textContent = q.notice || "";
               $("hours").hidden = !q.notice;
               $("waiting").textContent = q.waiting;
+              $("counted").textContent = q.counted ? w.counted(q.counted) : "";
+              $("staff").hidden = !s.door;
               $("next").replaceChildren(...q.next.slice(0, 8).map((c) => {
                 const li = document.createElement("li"); li.textContent = c; return li; }));
               const d = s.door;
@@ -193,6 +227,25 @@ enum ManagerPage {
               try { await fetch("logout", { method: "POST" }); } catch (e) {}
               $("logout").hidden = true;
               askLogin("loggedOut");
+            });
+            // Staff's count and people let in: the kiosk's answer (an error says what to send) under the forms.
+            async function staff(path, body) {
+              try {
+                const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                  body: JSON.stringify(body) });
+                if (r.status == 401) askLogin(null, (await r.json()).error);
+                $("staffResult").textContent = r.ok ? w.done : (await r.json()).error;
+                return r.ok;
+              } catch (e) { $("staffResult").textContent = w.unreachable; return false; }
+            }
+            $("count-form").addEventListener("submit", async (e) => {
+              e.preventDefault();
+              await staff("door/count", { inside: Number($("count-inside").value) });
+            });
+            $("letin-form").addEventListener("submit", async (e) => {
+              e.preventDefault();
+              if (await staff("door/let-in", { people: Number($("letin-people").value), reason: $("letin-reason").value }))
+                $("letin-reason").value = "";
             });
             $("exit").addEventListener("click", async () => {
               try {

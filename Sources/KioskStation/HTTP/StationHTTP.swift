@@ -38,6 +38,15 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         public var exitCounts: Bool
         /// While closed: "Closed — the store opens at 07:00" (and from when tickets are handed out).
         public var notice: String?
+        /// The day's latest count by staff (absent: none today, or a kiosk before staff counts).
+        public var counted: Counted?
+    }
+
+    /// How many staff counted inside, when (the store's clock, `10:02`), and who (a manager, or a door).
+    public struct Counted: Codable, Sendable {
+        public var inside: Int
+        public var at: String
+        public var by: String
     }
 
     public var store: String
@@ -64,6 +73,7 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
 ///     GET  /events         the same status as server-sent events, on every change
 ///     POST /printer/take   the waiting ticket was taken (demo, tests, a button wired to a GPIO)
 ///     POST /door/exit      someone left the store (the manager's exit button)
+///     POST /door/count, /door/let-in   staff's count, people let in without a ticket (StationHTTP+Staff)
 ///     GET  /healthz        200 while the service runs
 ///     GET  /session, POST /login, /logout   the manager page's login (``addManagerLogin(to:sessions:)``)
 ///
@@ -110,6 +120,13 @@ public enum StationHTTP {
             }
             let clockStatus = clockWatch?.status
             let wrongClock = clockStatus?.problem.map { "Waiting for the right time: \($0)" }
+            let counted = state.correction.map { correction in
+                StationStatus.Counted(
+                    inside: correction.inside,
+                    at: calendar.zone.clockText(correction.at),
+                    by: correction.by
+                )
+            }
             return StationStatus(
                 store: schedule.storeName,
                 device: config.device.id,
@@ -139,7 +156,8 @@ public enum StationHTTP {
                         ?? opensAt.map { opens in
                             ticketsFrom.map { "Closed — tickets from \($0), the store opens at \(opens)" }
                                 ?? "Closed — the store opens at \(opens)"
-                        }
+                        },
+                    counted: counted
                 )
             )
         }
@@ -171,6 +189,7 @@ public enum StationHTTP {
             }
             return json(.accepted, ["ok": true])
         }
+        addStaffRoutes(to: router, door: door)
         router.get("healthz") { _, _ in "ok" }
         return router
     }

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+
+/// The door's staff controls (``DoorStation/correctCount(to:at:)``, ``DoorStation/letIn(people:reason:at:)``):
+///
+///     POST /door/count    {"inside": 17}                        staff counted the people inside
+///     POST /door/let-in   {"people": 2, "reason": "a carer"}    staff let people in without a ticket
+///
+/// Like the exit button, from another device than the box only for a logged-in manager (``ManagersOnly``).
+extension StationHTTP {
+    struct CountBody: Decodable {
+        var inside: Int
+    }
+
+    struct LetInBody: Decodable {
+        var people: Int
+        var reason: String
+    }
+
+    static func addStaffRoutes(to router: Router<PageContext>, door: DoorStation?) {
+        router.post("door/count") { request, _ -> Response in
+            guard let door else { return json(.notFound, error: "the door role is not enabled here") }
+            guard let body = await decoded(CountBody.self, request) else {
+                return json(.badRequest, error: #"send {"inside": N}: the people you counted inside"#)
+            }
+            return staff { try door.correctCount(to: body.inside) }
+        }
+        router.post("door/let-in") { request, _ -> Response in
+            guard let door else { return json(.notFound, error: "the door role is not enabled here") }
+            guard let body = await decoded(LetInBody.self, request) else {
+                return json(.badRequest, error: #"send {"people": N, "reason": "…"}: who you let in, and why"#)
+            }
+            return staff { try door.letIn(people: body.people, reason: body.reason) }
+        }
+    }
+
+    /// A small JSON body (at most 2 KiB), or nil when it is larger or not that shape.
+    private static func decoded<Body: Decodable>(_ type: Body.Type, _ request: Request) async -> Body? {
+        guard let buffer = try? await request.body.collect(upTo: 2 << 10) else { return nil }
+        return try? JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
+    }
+
+    private static func staff(_ record: () throws -> Void) -> Response {
+        do {
+            try record()
+        } catch let problem as DoorStation.StaffProblem {
+            return json(.badRequest, error: problem.description)
+        } catch {
+            return json(.internalServerError, error: "could not record it (\(error)) — see the kioskd log")
+        }
+        return json(.accepted, ["ok": true])
+    }
+}
