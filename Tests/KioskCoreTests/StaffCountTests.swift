@@ -123,6 +123,18 @@ import Testing
         #expect(state.insideAtLastDayEnd == 30)
     }
 
+    /// People let in leave by the same exit: the traffic the visit length is learnt from counts them in, or
+    /// their exits would read as visits of those admitted ending early.
+    @Test func peopleLetInAreVisitsTheEstimateLearnsFrom() throws {
+        let (state, _) = open(admitting: 0)
+        var traffic = StoreTraffic()
+        let at = opens + .seconds(125)
+        traffic.observe(event(.letIn(people: 3, reason: "a delivery", by: "m"), at: at), before: state)
+        traffic.observe(event(.countCorrected(inside: 9, by: "m"), at: at), before: state)
+        let day = try #require(traffic.days.values.first)
+        #expect(day.admissions[Int(at.milliseconds / 60_000 % 1_440)] == 3 && day.admissions.reduce(0, +) == 3)
+    }
+
     @Test func valuesOutOfBoundsAreNamed() {
         #expect(StaffCount.problem(.countCorrected(inside: 17, by: "anna")) == nil)
         #expect(StaffCount.problem(.countCorrected(inside: -1, by: "anna"))?.field == "inside")

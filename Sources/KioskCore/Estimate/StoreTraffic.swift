@@ -87,6 +87,11 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
             // Someone inside, or after closing one of those still inside at closing.
             guard state.countsExit(at: event.time) else { return }
             count(event.time) { $0.exits[$1].saturatingIncrement() }
+        case .letIn(let people, _, _):
+            // People let in without a ticket leave by the same exit: their visits are visits too.
+            for _ in 0..<min(max(people, 0), StaffCount.people.upperBound) {
+                count(event.time) { $0.admissions[$1].saturatingIncrement() }
+            }
         default:
             break
         }
