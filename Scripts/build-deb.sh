@@ -59,12 +59,13 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/lib/systemd/system" "$root/usr/
     "$root/usr/share/doc/clup-kiosk"
 for program in kioskd clup-server escpos-emulator; do
     install -m 0755 "$bin/$program" "$root/usr/bin/$program"
-    # A debug build's package (make test's) keeps its symbols but not its DWARF: most of its size, which apt in
-    # the appliance guest would unpack under software emulation three times a run, for no test that reads it.
+    # A debug build's package (make test's) keeps its symbols but not its DWARF, nor the Swift modules' ASTs that
+    # only a debugger reads (.swift_ast, 36 MB a program): most of its size, which apt in the appliance guest
+    # would unpack under software emulation several times a run, for no test that reads it.
     if [ "$configuration" = release ]; then
         strip --strip-unneeded "$root/usr/bin/$program"
     else
-        strip --strip-debug "$root/usr/bin/$program"
+        strip --strip-debug --remove-section=.swift_ast "$root/usr/bin/$program"
     fi
 done
 install -m 0644 systemd/kioskd.service systemd/clup-server.service "$root/lib/systemd/system/"
