@@ -43,13 +43,13 @@ struct StoreRoutes {
         router.post("v1/stores/:store/count") { request, context -> StoreOffice.Count in
             let store = try context.parameters.require("store", as: UUID.self)
             let manager = try await auth.requireManager(request, from: context.remoteAddress, of: store)
-            let correction = try await request.decode(StoreOffice.Correction.self, limit: 1 << 10)
+            let correction = try await request.decode(StaffCount.CountRequest.self, limit: 1 << 10)
             return try await office.correctCount(store, to: correction.inside, by: manager)
         }
         router.post("v1/stores/:store/let-in") { request, context -> StoreOffice.Count in
             let store = try context.parameters.require("store", as: UUID.self)
             let manager = try await auth.requireManager(request, from: context.remoteAddress, of: store)
-            let letIn = try await request.decode(StoreOffice.LetIn.self, limit: 2 << 10)
+            let letIn = try await request.decode(StaffCount.LetInRequest.self, limit: 2 << 10)
             return try await office.letIn(store, people: letIn.people, reason: letIn.reason, by: manager)
         }
         router.delete("v1/stores/:store/devices/:device") { request, context -> Response in

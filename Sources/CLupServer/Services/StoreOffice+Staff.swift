@@ -4,17 +4,6 @@ import KioskCore
 /// as staff counted it, and people let in without a ticket. Each is an event of the store's log, so every
 /// kiosk's door counts from it at its next sync.
 extension StoreOffice {
-    /// `POST /v1/stores/{store}/count`.
-    struct Correction: Decodable {
-        var inside: Int
-    }
-
-    /// `POST /v1/stores/{store}/let-in`.
-    struct LetIn: Decodable {
-        var people: Int
-        var reason: String
-    }
-
     /// The count after a staff event: inside against capacity, and the day's latest correction.
     struct Count: Encodable, Sendable {
         var inside: Int

@@ -20,6 +20,17 @@ public enum StaffCount {
     /// Why they were let in, in the staff's words.
     public static let reason = TextLimit(1...120)
 
+    /// A count as staff send it: clup-server's `POST /v1/stores/{store}/count` and kioskd's `POST /door/count`.
+    public struct CountRequest: Sendable, Codable {
+        public var inside: Int
+    }
+
+    /// People let in as staff send them: `POST …/let-in` on both.
+    public struct LetInRequest: Sendable, Codable {
+        public var people: Int
+        public var reason: String
+    }
+
     /// What is wrong with a staff event's values (the field, and what to send instead), nil if nothing is or
     /// the event is of another type.
     public static func problem(_ body: StoreEvent.Body) -> (field: String, message: String)? {

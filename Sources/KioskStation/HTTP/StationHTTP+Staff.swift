@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskCore
 
 /// The door's staff controls (``DoorStation/correctCount(to:at:)``, ``DoorStation/letIn(people:reason:at:)``):
 ///
@@ -8,26 +9,17 @@ import Hummingbird
 ///
 /// Like the exit button, from another device than the box only for a logged-in manager (``ManagersOnly``).
 extension StationHTTP {
-    struct CountBody: Decodable {
-        var inside: Int
-    }
-
-    struct LetInBody: Decodable {
-        var people: Int
-        var reason: String
-    }
-
     static func addStaffRoutes(to router: Router<PageContext>, door: DoorStation?) {
         router.post("door/count") { request, _ -> Response in
             guard let door else { return json(.notFound, error: "the door role is not enabled here") }
-            guard let body = await decoded(CountBody.self, request) else {
+            guard let body = await decoded(StaffCount.CountRequest.self, request) else {
                 return json(.badRequest, error: #"send {"inside": N}: the people you counted inside"#)
             }
             return staff { try door.correctCount(to: body.inside) }
         }
         router.post("door/let-in") { request, _ -> Response in
             guard let door else { return json(.notFound, error: "the door role is not enabled here") }
-            guard let body = await decoded(LetInBody.self, request) else {
+            guard let body = await decoded(StaffCount.LetInRequest.self, request) else {
                 return json(.badRequest, error: #"send {"people": N, "reason": "…"}: who you let in, and why"#)
             }
             return staff { try door.letIn(people: body.people, reason: body.reason) }
