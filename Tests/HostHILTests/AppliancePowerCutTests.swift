@@ -56,14 +56,17 @@ import Testing
                 + read("console-\(cuts + 1).log").suffix(2000)
         }
         #expect(read("install.txt").hasPrefix("installed"), "\(read("apt.log").suffix(2000))")
-        #expect(off, "the guest did not power off after the final boot")
+        #expect(off, "the guest did not power off after the final boot\n\(diagnosis())")
         #expect(synced, "tickets not admitted on the server: \(run.notAdmitted())\n\(diagnosis())")
 
         // The database after every boot.
         let integrity = (2...(cuts + 1)).map {
             read("integrity-\($0).txt").trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        #expect(integrity.allSatisfy { $0 == "ok" }, "integrity_check after each boot: \(integrity)")
+        #expect(
+            integrity.allSatisfy { $0 == "ok" },
+            "integrity_check after each boot: \(integrity)\nconsole: \(read("console-\(cuts + 1).log").suffix(3000))"
+        )
 
         // Paper: no code printed twice; the log: issued, taken and admitted once each.
         let printed = rig.emulator.tickets.compactMap { $0.text.first { TicketCode($0) != nil } }
