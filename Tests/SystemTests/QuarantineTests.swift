@@ -58,4 +58,45 @@ import Testing
         _ = await running.result
         await server.stop()
     }
+
+    /// A door's staff count while a kiosk of its store speaks sync protocol 1 (which would freeze on it): the
+    /// server refuses that event by name, the door sets it aside with the reason, and its outbox goes on.
+    @Test func aStaffCountAnOlderKioskWouldFreezeOnIsSetAsideAndTheRestFlows() async throws {
+        let server = try await ServerRig()
+        let store = try await server.registerStore()
+        let credential = try await server.enroll("door-1", store: store, role: .door)
+        let old = try await server.enroll("old-printer", store: store, role: .printer)
+        #expect(try await server.call("GET", "/v1/stores/\(store.uuidString)/events?after=0", token: old).status == 200)
+        let directory = HIL.temporaryDirectory("quarantine-staff")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var config = KioskConfig(store: .init(id: store))
+        config.syncing(with: server, store: store, device: "door-1", credential: credential, capacity: 2, pullWait: 1)
+        let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let outbox = [
+            OfflineOutbox.refusedScan(store: store, door: "door-1", at: now),
+            .new(.countCorrected(inside: 2, by: "door-1"), store: store, device: "door-1", at: now + .milliseconds(1)),
+            OfflineOutbox.refusedScan(store: store, door: "door-1", at: now + .milliseconds(2)),
+        ]
+        let kiosk = try OfflineOutbox(outbox, in: directory, capacity: 2)
+        let (local, replica) = (kiosk.store, kiosk.replica)
+        #expect(replica.snapshot.inside == 2, "the door's own count before the server answers")
+        let sync = try SyncClient(config: config, store: local, queue: replica, logger: Logger(label: "quarantine"))
+        let running = Task { try await sync.run() }
+        defer { running.cancel() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try local.outboxCount() == 0, try local.quarantineCount() > 0 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try local.outboxCount() == 0)
+        let set = try local.quarantined()
+        #expect(set.count == 1 && set.first?.event.id == outbox[1].id)
+        #expect(set.first?.reason.contains("old-printer") == true, "\(set.first?.reason ?? "")")
+        #expect(replica.snapshot.inside == 0, "the refused count left the door's queue")
+        let log = try await server.app.database.events(store: store, after: 0, limit: 1000)
+        #expect(log.filter { $0.kind == "scanRefused" }.count == 2 && !log.contains { $0.kind == "countCorrected" })
+        running.cancel()
+        _ = await running.result
+        await server.stop()
+    }
 }

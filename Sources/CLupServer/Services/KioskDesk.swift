@@ -17,9 +17,12 @@ struct KioskDesk: Sendable {
     func take(_ events: [StoreEvent], from kiosk: KioskGrant) async throws -> [AppendResult] {
         let now = logs.clock.now()
         let checked = try await check(events, from: kiosk, now: now)
-        // A type that older kiosks of the store would stop at is written only where none of them speaks here.
-        for kind in Set(checked.compactMap(\.body.known)) {
-            try await fleet.requireNoneFreezes(on: kind, store: kiosk.store)
+        // A type that older kiosks of the store would stop at is written only where none of them speaks here; the
+        // refusal names the first such event, which the kiosk sets aside (its outbox goes on).
+        var asked: Set<StoreEvent.Kind> = []
+        for (i, event) in checked.enumerated() {
+            guard let kind = event.body.known, asked.insert(kind).inserted else { continue }
+            try await fleet.requireNoneFreezes(on: kind, store: kiosk.store, field: "events[\(i)].body.type")
         }
         var (allowed, retryAfter) = pace.take(checked, kiosk: kiosk, now: now)
         var free: Set<EventID> = []
