@@ -67,7 +67,7 @@ struct DayReport: Codable, Sendable {
             case .ticketCancelled: cancelled += 1
             case .scanRefused: refusedScans += 1
             case .countCorrected: countCorrections += 1
-            case .letIn(let people, _, _): peopleLetIn += max(people, 0)
+            case .letIn(let people, _, _): peopleLetIn += StaffCount.counted(people: people)
             case .customerExited, .capacityChanged, .dayStarted, .unknown: break
             }
             if let joining {

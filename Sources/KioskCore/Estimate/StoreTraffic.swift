@@ -89,8 +89,9 @@ public struct StoreTraffic: Sendable, Equatable, Codable {
             count(event.time) { $0.exits[$1].saturatingIncrement() }
         case .letIn(let people, _, _):
             // People let in without a ticket leave by the same exit: their visits are visits too.
-            for _ in 0..<min(max(people, 0), StaffCount.people.upperBound) {
-                count(event.time) { $0.admissions[$1].saturatingIncrement() }
+            let people = StaffCount.counted(people: people)
+            count(event.time) { day, minute in
+                for _ in 0..<people { day.admissions[minute].saturatingIncrement() }
             }
         default:
             break

@@ -152,8 +152,7 @@ public struct QueueState: Sendable, Equatable {
                 if countsAfterCorrection(event.time) { inside = max(inside - 1, 0) }
             }
         case .letIn(let people, _, _):
-            // Within the bounds even if an event stored before them said more.
-            let people = min(max(people, 0), StaffCount.people.upperBound)
+            let people = StaffCount.counted(people: people)
             admittedTimes += repeatElement(event.time, count: people)
             if countsAfterCorrection(event.time) { inside += people }
         case .countCorrected(let count, let by):

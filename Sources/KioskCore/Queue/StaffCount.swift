@@ -31,6 +31,13 @@ public enum StaffCount {
         public var reason: String
     }
 
+    /// The people a `letIn` adds to the count: its number, within ``people`` even if an event stored before these
+    /// bounds said more (or less). The fold, the traffic the visit length is learnt from and the day's report
+    /// count the same.
+    public static func counted(people count: Int) -> Int {
+        min(max(count, 0), people.upperBound)
+    }
+
     /// What is wrong with a staff event's values (the field, and what to send instead), nil if nothing is or
     /// the event is of another type.
     public static func problem(_ body: StoreEvent.Body) -> (field: String, message: String)? {

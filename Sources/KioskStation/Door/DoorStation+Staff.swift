@@ -5,15 +5,10 @@ import StationStore
 /// counted it, and people they let in without a ticket. Each is an event of the store's log in this door's
 /// name (the page has one manager password, not names), so the server and every kiosk count from it.
 extension DoorStation {
-    /// The problem a staff event's values have, in words the page shows; nil when they are good.
-    public enum StaffProblem: Error, Equatable, CustomStringConvertible {
-        case invalid(field: String, message: String)
-
-        public var description: String {
-            switch self {
-            case .invalid(_, let message): message
-            }
-        }
+    /// The problem a staff event's values have: the field, and what to send, in words the page shows.
+    public struct StaffProblem: Error, Equatable, CustomStringConvertible {
+        public var field: String
+        public var description: String
     }
 
     /// Staff counted `inside` people in the store: the count is theirs from now on.
@@ -28,7 +23,7 @@ extension DoorStation {
 
     private func recordStaff(_ body: StoreEvent.Body, at now: Timestamp?) throws {
         if let problem = StaffCount.problem(body) {
-            throw StaffProblem.invalid(field: problem.field, message: problem.message)
+            throw StaffProblem(field: problem.field, description: problem.message)
         }
         try days.startDayIfDue()
         try log.record([body], at: now ?? clock.now())
