@@ -13,6 +13,27 @@ import Testing
 /// everything behind it waited for ever. Now the kiosk sets that event aside, with the server's reason, and the
 /// rest flows: what a kiosk whose events the third round's checks refuse (a wrong role, a stale expiry) needs.
 @Suite(.serialized) struct QuarantineTests {
+    /// Syncs `kiosk` until its outbox is empty and something is set aside (20 s at most), then stops: its sync
+    /// client, whose status tells what it set aside.
+    static func pushUntilSetAside(_ kiosk: OfflineOutbox, config: KioskConfig) async throws -> SyncClient {
+        let local = kiosk.store
+        let sync = try SyncClient(
+            config: config,
+            store: local,
+            queue: kiosk.replica,
+            logger: Logger(label: "quarantine")
+        )
+        let running = Task { try await sync.run() }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try local.outboxCount() == 0, try local.quarantineCount() > 0 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        running.cancel()
+        _ = await running.result
+        return sync
+    }
+
     @Test func aRefusedEventInTheMiddleOfTheOutboxIsSetAsideAndTheRestFlows() async throws {
         let server = try await ServerRig()
         let store = try await server.registerStore()
@@ -31,15 +52,7 @@ import Testing
         let kiosk = try OfflineOutbox(outbox, in: directory, capacity: 2)
         let (local, replica) = (kiosk.store, kiosk.replica)
         #expect(replica.snapshot.capacity == 1000, "the kiosk's own view before the server answers")
-        let sync = try SyncClient(config: config, store: local, queue: replica, logger: Logger(label: "quarantine"))
-        let running = Task { try await sync.run() }
-        defer { running.cancel() }
-
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if try local.outboxCount() == 0, try local.quarantineCount() > 0 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let sync = try await Self.pushUntilSetAside(kiosk, config: config)
         #expect(try local.outboxCount() == 0)
         let set = try local.quarantined()
         #expect(set.count == 1 && set.first?.event.id == outbox[49].id)
@@ -54,8 +67,6 @@ import Testing
         // A restart still knows what was set aside.
         let again = try SyncClient(config: config, store: local, queue: replica, logger: Logger(label: "quarantine"))
         #expect(again.status.quarantined == 1)
-        running.cancel()
-        _ = await running.result
         await server.stop()
     }
 
@@ -80,14 +91,7 @@ import Testing
         let kiosk = try OfflineOutbox(outbox, in: directory, capacity: 2)
         let (local, replica) = (kiosk.store, kiosk.replica)
         #expect(replica.snapshot.inside == 2, "the door's own count before the server answers")
-        let sync = try SyncClient(config: config, store: local, queue: replica, logger: Logger(label: "quarantine"))
-        let running = Task { try await sync.run() }
-        defer { running.cancel() }
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if try local.outboxCount() == 0, try local.quarantineCount() > 0 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        _ = try await Self.pushUntilSetAside(kiosk, config: config)
         #expect(try local.outboxCount() == 0)
         let set = try local.quarantined()
         #expect(set.count == 1 && set.first?.event.id == outbox[1].id)
@@ -95,8 +99,6 @@ import Testing
         #expect(replica.snapshot.inside == 0, "the refused count left the door's queue")
         let log = try await server.app.database.events(store: store, after: 0, limit: 1000)
         #expect(log.filter { $0.kind == "scanRefused" }.count == 2 && !log.contains { $0.kind == "countCorrected" })
-        running.cancel()
-        _ = await running.result
         await server.stop()
     }
 }
