@@ -26,8 +26,7 @@ extension StationHTTP {
         }
         router.post("login") { request, context -> Response in
             struct Body: Decodable { var password: String }
-            let bytes = try? await request.body.collect(upTo: maxLoginBody)
-            guard let bytes, let body = try? JSONDecoder().decode(Body.self, from: Data(buffer: bytes)),
+            guard let body = await decoded(Body.self, request, limit: maxLoginBody),
                 body.password.utf8.count <= maxPasswordBytes
             else {
                 return json(

@@ -26,9 +26,10 @@ extension StationHTTP {
         }
     }
 
-    /// A small JSON body (at most 2 KiB), or nil when it is larger or not that shape.
-    private static func decoded<Body: Decodable>(_ type: Body.Type, _ request: Request) async -> Body? {
-        guard let buffer = try? await request.body.collect(upTo: 2 << 10) else { return nil }
+    /// A small JSON body (at most `limit` bytes: the staff's forms 2 KiB), or nil when it is larger or not that
+    /// shape — the manager page's POSTs' one reading.
+    static func decoded<Body: Decodable>(_ type: Body.Type, _ request: Request, limit: Int = 2 << 10) async -> Body? {
+        guard let buffer = try? await request.body.collect(upTo: limit) else { return nil }
         return try? JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
     }
 
