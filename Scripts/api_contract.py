@@ -128,9 +128,9 @@ def config(base, admin, data, max_examples):
     operation(r"^/v1/devices$", "GET", admin)  # every store's kiosks
     operation(r"^/v1/stores/\{store\}$", "PATCH", data["settings_session"], {"store": data["settings_store"]},
               cross_field=True)  # slotSize at most the capacity, a day closes after it opens
-    # Staff's counts on the settings' store, which has no kiosk: one of sync protocol 1 (the contract kiosk
-    # when it sends no protocol header) would have them refused (409, documented).
-    for path in ("count", "let-in"):
+    # Staff's counts and pauses on the settings' store, which has no kiosk: one of sync protocol 1 (the
+    # contract kiosk when it sends no protocol header) would have them refused (409, documented).
+    for path in ("count", "let-in", "pause", "resume"):
         operation(rf"^/v1/stores/\{{store\}}/{path}$", "POST", data["settings_session"],
                   {"store": data["settings_store"]})
     operation(r"^/v1/stores/\{store\}/(report|export)$", "GET", data["session"], store_only,

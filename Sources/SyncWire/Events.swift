@@ -110,7 +110,9 @@ extension StoreEvent {
         case .ticketAdmitted(_, let door): texts += door.utf8.count
         case .scanRefused(let reason, _, let door): texts += reason.utf8.count + door.utf8.count
         case .countCorrected(_, let by): texts += by.utf8.count
-        case .letIn(_, let reason, let by): texts += reason.utf8.count + by.utf8.count
+        case .letIn(_, let reason, let by), .linePaused(let reason, _, let by):
+            texts += reason.utf8.count + by.utf8.count
+        case .lineResumed(let by): texts += by.utf8.count
         case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .dayStarted: break
         case .unknown(let type, let fields):
             return 1024 + 6 * type.utf8.count + 6 * texts + JSONValue.object(fields).wireBytesBound

@@ -48,7 +48,7 @@ extension SyncProtocol {
         case .ticketIssued, .ticketTaken, .ticketAdmitted, .customerExited, .ticketExpired, .ticketCancelled,
             .capacityChanged, .dayStarted, .scanRefused:
             withoutHeader
-        case .countCorrected, .letIn:
+        case .countCorrected, .letIn, .linePaused, .lineResumed:
             2
         }
     }

@@ -27,6 +27,11 @@ import Testing
             var capacity: Int
             var waiting: Int
             var counted: Counted?
+            var paused: Paused?
+        }
+        struct Paused: Decodable {
+            var reason: String
+            var until: String?
         }
         struct Door: Decodable {
             struct Decision: Decodable {
@@ -128,6 +133,27 @@ import Testing
             #expect(await until { $0.queue.inside == 5 } != nil)
             let staff = try rig.kiosk.store.events().filter { ["countCorrected", "letIn"].contains($0.kind) }
             #expect(staff.map(\.kind) == ["countCorrected", "letIn"])
+
+            // Staff pause the calls for ten minutes: the page and display say so, the next ticket scanned keeps its
+            // place and is not let in; a pause of more than an hour, or without an end, is the manager's.
+            for (body, says) in [
+                (#"{"reason": "restock", "minutes": 61}"#, "a pause of 1–60 minutes"),
+                (#"{"reason": "restock"}"#, "send {"), (#"{"reason": "", "minutes": 5}"#, "why the calls pause"),
+            ] {
+                let (status, answer) = try await Self.post(port, "/door/pause", body)
+                #expect(status == 400 && answer.contains(says), "\(body): \(status) \(answer)")
+            }
+            #expect(try await Self.post(port, "/door/pause", #"{"reason": "restock", "minutes": 10}"#).0 == 202)
+            let paused = try #require(await until { $0.queue.paused != nil })
+            #expect(paused.queue.paused?.reason == "restock" && paused.queue.paused?.until != nil)
+            let secondPNG = try #require(tickets[1].pngPath)
+            let second = try #require(HIL.decodeQR(png: secondPNG).first)
+            try scanner.scan(second)
+            #expect(await until { $0.door?.last?.reason == "paused" } != nil)
+            #expect(try await Self.post(port, "/door/resume").0 == 202)
+            #expect(await until { $0.queue.paused == nil } != nil)
+            let pauses = try rig.kiosk.store.events().filter { ["linePaused", "lineResumed"].contains($0.kind) }
+            #expect(pauses.map(\.kind) == ["linePaused", "lineResumed"])
 
             // Shutting down ends the open stream instead of waiting for the page to go away.
             let stopping = Task { await rig.stop() }

@@ -9,7 +9,8 @@ import Testing
     static let everyDecision: [AdmissionDecision] = [
         .admit(TicketCode(prefix: "A", number: 43)), .notYourTurn(ahead: 3), .notYourTurn(ahead: 1),
         .storeFull(inside: 50, capacity: 50), .alreadyUsed(at: Timestamp(milliseconds: 0)), .expired, .previousDay,
-        .closed(opensAt: nil, ahead: nil), .cancelled, .tooEarly(slotStart: Timestamp(milliseconds: 0)),
+        .closed(opensAt: nil, ahead: nil), .paused(until: nil, ahead: 2), .cancelled,
+        .tooEarly(slotStart: Timestamp(milliseconds: 0)),
         .tooLate(slotStart: Timestamp(milliseconds: 0)), .wrongStore, .forged, .unreadable, .unknownTicket,
         .notRecorded,
     ]

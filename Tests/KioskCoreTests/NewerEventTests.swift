@@ -112,6 +112,8 @@ import Testing
                 case .scanRefused: .scanRefused(reason: "expired", ticket: t.id, door: "door-1")
                 case .countCorrected: .countCorrected(inside: 17, by: "anna")
                 case .letIn: .letIn(people: 2, reason: "a carer", by: "door-1")
+                case .linePaused: .linePaused(reason: "restock", until: base + .seconds(600), by: "anna")
+                case .lineResumed: .lineResumed(by: "door-1")
                 }
             #expect(body.known == kind)
             let data = try JSONEncoder().encode(body)

@@ -68,7 +68,7 @@ import Testing
             var time = dayStart + .seconds(600)
             while time < dayStart + .seconds(13 * 3_600) {
                 time = time + .seconds(Int64.random(in: 20...400, using: &rng))
-                switch Int.random(in: 0..<22, using: &rng) {
+                switch Int.random(in: 0..<24, using: &rng) {
                 case 0..<6:
                     number += 1
                     let kind: TicketKind = [.paper, .app, .paper, .booking].randomElement(using: &rng)!
@@ -125,6 +125,13 @@ import Testing
                             at: time
                         )
                     )
+                case 21:
+                    // Staff pause the calls, for a while or until they resume.
+                    let until =
+                        Bool.random(using: &rng) ? time + .seconds(Int64.random(in: 60...3_600, using: &rng)) : nil
+                    log.append(fixtures.event(.linePaused(reason: "restock", until: until, by: "m"), at: time))
+                case 22:
+                    log.append(fixtures.event(.lineResumed(by: "door"), at: time))
                 default:
                     break
                 }

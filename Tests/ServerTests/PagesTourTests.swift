@@ -94,6 +94,16 @@ import Testing
                 )
                 #expect(counted.status == 200)
             }
+            // Staff pause the calls: the ticket's page says so in both languages, and the store's page below offers
+            // to resume.
+            let paused = try await server.call(
+                "POST",
+                "/v1/stores/\(store.uuidString)/pause",
+                json: ["reason": "restock", "minutes": 20]
+            )
+            #expect(paused.status == 200, "\(paused)")
+            try await visit(url + "/T/\(codes[3])", browser, shot: nil, into: shots)
+            await HIL.ok(browser, "expect tour-it notice Le chiamate sono sospese fino alle")
             // The manager's console: log in, then its pages.
             await HIL.ok(browser, "open console \(url)/console/login")
             try await check(browser, "console", url + "/console/login")
@@ -103,6 +113,7 @@ import Testing
             await HIL.ok(browser, "press login #login")
             await HIL.ok(browser, "expect login live-title Now")
             try await visit(url + "/console/stores/\(id)", browser, shot: ("console", false), into: shots)
+            await HIL.ok(browser, "expect tour-en paused Calls paused by admin until")
             await HIL.ok(browser, "press login #logout")
             await HIL.ok(browser, "press login #admin summary")
             await HIL.ok(browser, "type login token \(ServerRig.adminToken)")

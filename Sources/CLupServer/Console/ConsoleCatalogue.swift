@@ -56,6 +56,14 @@ enum ConsoleCatalogue {
         "console.let_in": "Let in without a ticket", "console.people": "People",
         "console.reason": "Why (a carer, a delivery…)", "console.let_in_button": "Let them in",
         "console.let_in_done": "{n} let in.",
+        "console.pause": "Pause the calls", "console.pause_reason": "Why (a restock, an incident…)",
+        "console.pause_hint":
+            "Nobody is called or let in by ticket meanwhile; tickets are still issued, and everyone keeps their place.",
+        "console.pause_minutes": "For how many minutes (empty: until you resume)",
+        "console.pause_button": "Pause the calls", "console.resume_button": "Resume the calls",
+        "console.paused_by": "Calls paused by {by}: {r}", "console.paused_until": "Calls paused by {by} until {t}: {r}",
+        "console.pause_done": "Calls paused.", "console.resume_done": "Calls resumed.",
+        "console.pauses": "Calls paused",
         "console.corrections": "Count corrected", "console.people_let_in": "Let in without a ticket",
         "console.corrections_often":
             "The count was corrected {n} times this day: check the exit beams and the exit button — a beam that misses people leaving makes the store look full.",
@@ -177,6 +185,15 @@ enum ConsoleCatalogue {
         "console.let_in": "Fai entrare senza biglietto", "console.people": "Persone",
         "console.reason": "Perché (un accompagnatore, una consegna…)", "console.let_in_button": "Falli entrare",
         "console.let_in_done": "{n} fatte entrare.",
+        "console.pause": "Sospendi le chiamate", "console.pause_reason": "Perché (un rifornimento, un imprevisto…)",
+        "console.pause_hint":
+            "Nel frattempo nessuno è chiamato né entra con il biglietto; i biglietti si emettono ancora e ognuno tiene il suo posto.",
+        "console.pause_minutes": "Per quanti minuti (vuoto: finché non riprendete)",
+        "console.pause_button": "Sospendi le chiamate", "console.resume_button": "Riprendi le chiamate",
+        "console.paused_by": "Chiamate sospese da {by}: {r}",
+        "console.paused_until": "Chiamate sospese da {by} fino alle {t}: {r}",
+        "console.pause_done": "Chiamate sospese.", "console.resume_done": "Chiamate riprese.",
+        "console.pauses": "Chiamate sospese",
         "console.corrections": "Conteggio corretto", "console.people_let_in": "Entrati senza biglietto",
         "console.corrections_often":
             "Il conteggio è stato corretto {n} volte in questo giorno: controllate le fotocellule e il pulsante di uscita — una fotocellula che non vede chi esce fa sembrare pieno il negozio.",

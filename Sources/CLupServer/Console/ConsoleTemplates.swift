@@ -72,6 +72,19 @@ enum ConsoleTemplates {
         <input id="let-in-reason" name="reason" maxlength="120" required>
         <button type="submit" id="let-in-button">{{w.let_in_button}}</button>
         </form></details>
+        {{#paused}}<p id="paused" class="notice" role="status">{{paused}}</p>
+        <form method="post" action="/console/stores/{{storeID}}/resume" id="resume-form">
+        <input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="resume-button">{{w.resume_button}}</button>
+        </form>{{/paused}}
+        {{^paused}}<details id="pause-controls"><summary>{{w.pause}}</summary>
+        <form method="post" action="/console/stores/{{storeID}}/pause" id="pause-form">
+        <input type="hidden" name="csrf" value="{{csrf}}"><p class="muted">{{w.pause_hint}}</p>
+        <label for="pause-reason">{{w.pause_reason}}</label>
+        <input id="pause-reason" name="reason" maxlength="120" required>
+        <label for="pause-minutes">{{w.pause_minutes}}</label>
+        <input id="pause-minutes" name="minutes" type="number" min="1" max="{{pauseMinutesMax}}">
+        <button type="submit" id="pause-button">{{w.pause_button}}</button>
+        </form></details>{{/paused}}
         <h3>{{w.called}}</h3><ul class="codes called" id="called" aria-live="polite">{{#called}}<li>{{.}}</li>{{/called}}</ul>
         <h3>{{w.waiting}} (<span id="waiting-count">{{waitingCount}}</span>)</h3><ul class="codes" id="waiting">{{#waiting}}<li>{{.}}</li>{{/waiting}}</ul>
         <h3>{{w.in_printer}}</h3><ul class="codes" id="printer">{{#printer}}<li>{{.}}</li>{{/printer}}</ul>
@@ -86,6 +99,7 @@ enum ConsoleTemplates {
         <dt>{{w.no_shows}}</dt><dd>{{report.noShows}}</dd><dt>{{w.cancelled}}</dt><dd>{{report.cancelled}}</dd>
         <dt>{{w.refused}}</dt><dd>{{report.refusedScans}}</dd><dt>{{w.peak}}</dt><dd>{{report.peakInside}}</dd>
         <dt>{{w.corrections}}</dt><dd id="corrections">{{report.countCorrections}}</dd><dt>{{w.people_let_in}}</dt><dd id="people-let-in">{{report.peopleLetIn}}</dd>
+        <dt>{{w.pauses}}</dt><dd id="pauses">{{report.pauses}}</dd>
         <dt>{{w.mean_wait}}</dt><dd id="mean-wait">{{meanWait}}</dd><dt>{{w.mean_estimate}}</dt><dd id="mean-estimate">{{meanEstimate}}</dd>
         {{#accuracy}}<dt>{{w.accuracy_median}}</dt><dd id="accuracy-median">{{median}}</dd><dt>{{w.accuracy_p90}}</dt><dd id="accuracy-p90">{{p90}}</dd>
         <dt>{{w.within3}}</dt><dd id="within3">{{within3}}</dd><dt>{{w.in_range}}</dt><dd id="in-range">{{inRange}}</dd>{{#worstHour}}<dt>{{w.worst_hour}}</dt><dd id="worst-hour">{{worstHour}}</dd>{{/worstHour}}{{/accuracy}}

@@ -38,6 +38,7 @@ struct StoreConsole {
             }
         }
         registerCount(on: router)
+        registerPause(on: router)
         router.post("console/stores/:store/devices") { request, context -> Response in
             try await act(request, context) { (live, form) in
                 guard let role = KioskRole(rawValue: form["role"] ?? "both") else {
@@ -220,9 +221,10 @@ struct StoreConsole {
             ]
         }
         values.merge(Self.countValues(live.state, report: report, clock: clock, strings)) { $1 }
+        values.merge(Self.pauseValues(live.state, clock: clock, now: now, strings)) { $1 }
         values["problem"] = problem.map { strings.format("console.problem", text: $0) }
         if query["saved"] != nil { values["notice"] = strings["console.saved"] }
-        if let notice = countNotice(request, strings) { values["notice"] = notice }
+        if let notice = countNotice(request, strings) ?? pauseNotice(request, strings) { values["notice"] = notice }
         if let device = sessions.signed("revoked", in: request) {
             values["notice"] = strings.format("console.revoked", text: device)
         }
@@ -358,7 +360,7 @@ struct StoreConsole {
             "date": report.date, "paper": report.paper, "app": report.app, "bookings": report.bookings,
             "admitted": report.admitted, "noShows": report.noShows, "cancelled": report.cancelled,
             "refusedScans": report.refusedScans, "peakInside": report.peakInside,
-            "countCorrections": report.countCorrections, "peopleLetIn": report.peopleLetIn,
+            "countCorrections": report.countCorrections, "peopleLetIn": report.peopleLetIn, "pauses": report.pauses,
         ]
     }
 

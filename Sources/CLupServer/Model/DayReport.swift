@@ -21,6 +21,8 @@ struct DayReport: Codable, Sendable {
     /// Times staff corrected the count inside, and people they let in without a ticket (``StaffCount``).
     var countCorrections = 0
     var peopleLetIn = 0
+    /// Times staff paused the calls (``LinePause``).
+    var pauses = 0
     /// Over the scored tickets: the mean actual wait and the mean wait they were told.
     var meanWaitSeconds: Int?
     var meanEstimateSeconds: Int?
@@ -32,7 +34,7 @@ struct DayReport: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case date, joinedByHour, paper, app, bookings, admitted, noShows, cancelled, refusedScans, peakInside
-        case countCorrections, peopleLetIn
+        case countCorrections, peopleLetIn, pauses
         case meanWaitSeconds, meanEstimateSeconds, estimateAccuracy
     }
 
@@ -68,7 +70,8 @@ struct DayReport: Codable, Sendable {
             case .scanRefused: refusedScans += 1
             case .countCorrected: countCorrections += 1
             case .letIn(let people, _, _): peopleLetIn += StaffCount.counted(people: people)
-            case .customerExited, .capacityChanged, .dayStarted, .unknown: break
+            case .linePaused: pauses += 1
+            case .customerExited, .capacityChanged, .dayStarted, .lineResumed, .unknown: break
             }
             if let joining {
                 count(event.lineTime, clock)

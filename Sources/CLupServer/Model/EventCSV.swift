@@ -33,14 +33,14 @@ enum EventCSV {
                 clock.time(event.time.milliseconds), event.device, event.kind,
                 id?.uuidString.lowercased() ?? "", ticket?.code.description ?? "",
                 ticket.map { ["paper", "app", "booking"][Int($0.kind.rawValue)] } ?? "",
-                detail(event.body) + waitedText(event, waited),
+                detail(event.body, clock) + waitedText(event, waited),
             ]
             lines.append(row.map(field).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    private static func detail(_ body: StoreEvent.Body) -> String {
+    private static func detail(_ body: StoreEvent.Body, _ clock: StoreClock) -> String {
         switch body {
         case .capacityChanged(let capacity): return "capacity \(capacity)"
         case .ticketAdmitted(_, let door): return "door \(door)"
@@ -51,6 +51,10 @@ enum EventCSV {
                 "told \(told.point.components.seconds) s (\(told.low.components.seconds)-\(told.high.components.seconds))"
         case .countCorrected(let inside, let by): return "\(inside) inside, counted by \(by)"
         case .letIn(let people, let reason, let by): return "\(people) let in by \(by): \(reason)"
+        case .linePaused(let reason, let until?, let by):
+            return "calls paused by \(by) until \(clock.time(until.milliseconds)): \(reason)"
+        case .linePaused(let reason, nil, let by): return "calls paused by \(by): \(reason)"
+        case .lineResumed(let by): return "calls resumed by \(by)"
         case .ticketIssued, .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled: return ""
         case .unknown: return "of a newer version of clup-server"
         }

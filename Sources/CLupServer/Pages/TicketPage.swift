@@ -85,6 +85,11 @@ struct TicketPage {
             values["noticeText"] = strings["js.opens"].replacingOccurrences(of: "{t}", with: text)
                 .replacingOccurrences(of: "{n}", with: "\(ahead + 1)")
         }
+        if let pause = status.pause {
+            let until = pause.until.map { StoreClock(profile).time($0) }
+            values["noticeText"] = strings[until == nil ? "js.paused" : "js.paused_until"]
+                .replacingOccurrences(of: "{t}", with: until ?? "").replacingOccurrences(of: "{r}", with: pause.reason)
+        }
         if !over, let svg = QRPicture.svg(pages.statusURL + code, label: strings["qr_label"]) { values["qr"] = svg }
         if let start = status.ticket.slotStart, let end = status.ticket.slotEnd {
             let clock = StoreClock(profile)

@@ -78,11 +78,11 @@ extension StoreQueues {
         _ = try await append([event], store: store)
     }
 
-    /// Records what the store's staff said of the people inside (a corrected count, people let in without a
-    /// ticket: ``StaffCount``), as the server; the caller checked its values.
+    /// Records what the store's staff did (a corrected count, people let in without a ticket: ``StaffCount``; a
+    /// pause or resume of the calls: ``LinePause``), as the server; the caller checked its values.
     public func recordStaff(_ body: StoreEvent.Body, store: StoreID, at now: Timestamp) async throws {
         switch body {
-        case .countCorrected, .letIn:
+        case .countCorrected, .letIn, .linePaused, .lineResumed:
             _ = try await append(
                 [StoreEvent.new(body, store: store, device: ServerIssue.device, at: now)],
                 store: store

@@ -18,6 +18,7 @@ extension ShopperDesk.StoreSummary: ResponseEncodable {}
 extension TicketWork.Challenge: ResponseEncodable {}
 extension DayReport: ResponseEncodable {}
 extension StoreOffice.Count: ResponseEncodable {}
+extension StoreOffice.Calls: ResponseEncodable {}
 extension Accounts.Session: ResponseEncodable {}
 
 extension Response {

@@ -52,6 +52,17 @@ struct StoreRoutes {
             let letIn = try await request.decode(StaffCount.LetInRequest.self, limit: 2 << 10)
             return try await office.letIn(store, people: letIn.people, reason: letIn.reason, by: manager)
         }
+        router.post("v1/stores/:store/pause") { request, context -> StoreOffice.Calls in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let manager = try await auth.requireManager(request, from: context.remoteAddress, of: store)
+            let pause = try await request.decode(LinePause.PauseRequest.self, limit: 2 << 10)
+            return try await office.pause(store, reason: pause.reason, minutes: pause.minutes, by: manager)
+        }
+        router.post("v1/stores/:store/resume") { request, context -> StoreOffice.Calls in
+            let store = try context.parameters.require("store", as: UUID.self)
+            let manager = try await auth.requireManager(request, from: context.remoteAddress, of: store)
+            return try await office.resume(store, by: manager)
+        }
         router.delete("v1/stores/:store/devices/:device") { request, context -> Response in
             let store = try context.parameters.require("store", as: UUID.self)
             let device = try context.parameters.require("device")

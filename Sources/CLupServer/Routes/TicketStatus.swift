@@ -14,6 +14,11 @@ struct TicketStatus: ResponseEncodable, Equatable {
         var expectedVisitMinutes: Int?
     }
 
+    struct Pause: Codable, Equatable {
+        var reason: String
+        var until: Int64?
+    }
+
     var ticket: Info
     /// `printing` (paper, still in the printer), `booked` (a booking before its slot), `waiting`, `called`
     /// (go to the door now), `admitted`, `expired` or `cancelled`.
@@ -25,6 +30,9 @@ struct TicketStatus: ResponseEncodable, Equatable {
     var estimatedWaitHighSeconds: Int?
     /// While the store is closed: when it opens (ms since 1970); the ticket is called from then, in line order.
     var opensAt: Int64?
+    /// While staff paused the calls (``LinePause``): why, and until when (ms since 1970; absent: until they
+    /// resume). The ticket keeps its place; its wait counts what is left of the pause.
+    var pause: Pause?
     /// The signed code to show at the door; only in the answer that creates the ticket.
     var qr: String?
     /// A new holder token, when the request that created the ticket came without one: the device keeps it
@@ -60,6 +68,7 @@ struct TicketStatus: ResponseEncodable, Equatable {
             peopleAhead = ahead
             stage = state.isCalled(id, at: now) ? "called" : "waiting"
             opensAt = state.opensAt(after: now)?.milliseconds
+            pause = state.pauses.holding(at: now).map { Pause(reason: $0.reason, until: $0.end?.milliseconds) }
             let wait = live.wait(position: ahead, at: now)
             estimatedWaitSeconds = ShopperDesk.seconds(wait.point)
             estimatedWaitLowSeconds = ShopperDesk.seconds(wait.low)

@@ -104,7 +104,7 @@ struct LogView: Sendable {
             inside = count
         case .letIn(let people, _, _):
             inside += people
-        case .scanRefused, .dayStarted, .capacityChanged, .unknown:
+        case .scanRefused, .dayStarted, .capacityChanged, .linePaused, .lineResumed, .unknown:
             break
         }
     }

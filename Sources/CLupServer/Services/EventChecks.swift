@@ -171,6 +171,8 @@ struct EventChecks: Sendable {
                     field: "\(at).body.by"
                 )
             }
+        case .linePaused, .lineResumed:
+            try Self.checkPause(event, kiosk: kiosk, at: at)
         case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .unknown:
             break
         }

@@ -11,7 +11,7 @@ public enum EntranceSignal: Sendable, Equatable {
     public init(_ decision: AdmissionDecision) {
         switch decision {
         case .admit: self = .comeIn
-        case .notYourTurn, .tooEarly, .closed: self = .notYet
+        case .notYourTurn, .tooEarly, .closed, .paused: self = .notYet
         case .storeFull: self = .full
         case .alreadyUsed, .expired, .previousDay, .cancelled, .tooLate, .wrongStore, .forged, .unreadable,
             .unknownTicket, .notRecorded:

@@ -17,12 +17,13 @@
 /// minute less, 1.31 and 1.26 — the roll still expects those who left in the minute to leave later (it does not
 /// know who of those inside left), and a minute of a store of 200's departures is much to lose.
 extension LineRoll {
-    /// Whether the roll can tell `newer`'s line at `now`, in the grid step it started in: the same store, day and
-    /// bookings to come, and a line that is the roll's with tickets gone and tickets joined at its end. False
+    /// Whether the roll can tell `newer`'s line at `now`, in the grid step it started in: the same store, day,
+    /// pauses and bookings to come, and a line that is the roll's with tickets gone and tickets joined at its end. False
     /// when it cannot (roll anew).
     mutating func realign(to newer: QueueState, at now: Timestamp) -> Bool {
         guard let joining = progress?.joining, let free = progress?.free, progress?.settled == false, now >= start,
-            newer.capacity == state.capacity, newer.hours == state.hours, newer.isOpen(at: now),
+            newer.capacity == state.capacity, newer.hours == state.hours, newer.pauses == state.pauses,
+            newer.isOpen(at: now),
             newer.upcomingJoinCount(after: now, through: bookingHorizon)
                 == joining.lazy.filter({ $0.joined > now }).count,
             let joined = joined(to: newer.linePlaces(at: now))

@@ -2,7 +2,7 @@
 struct LineRoll {
     let estimator: WaitEstimator
     var state: QueueState
-    /// When the roll starts (now, or the opening), and how long until then.
+    /// When the roll starts (now, the opening, or the planned end of a pause), and how long until then.
     let start: Timestamp
     let untilStart: Duration
     /// Expected places freed in each step, through the grid's horizon: by called tickets that never come (their
@@ -61,7 +61,7 @@ struct LineRoll {
     init(estimator: WaitEstimator, state: QueueState, now: Timestamp) {
         self.estimator = estimator
         self.state = state
-        start = state.opensAt(after: now) ?? now
+        start = state.callsStart(after: now) ?? now
         untilStart = start - now
         freeing = [Double](repeating: 0, count: WaitEstimator.horizonSteps + 1)
     }
@@ -200,7 +200,7 @@ struct LineRoll {
         p.told = Array(repeating: WaitRange.zero.after(untilStart), count: p.called)
         seatInsiders()
         for place in p.line.prefix(p.called) {
-            let calledAt = state.callTime(ofCalled: place.id) ?? start
+            let calledAt = state.callTime(ofCalled: place.id, at: start) ?? start
             hold(place, at: 0, elapsed: steps(start - calledAt))
         }
         // Bookings join at their slot's start: looked up when the roll reaches it.

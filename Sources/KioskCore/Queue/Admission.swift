@@ -33,6 +33,9 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
     /// The store is closed: it opens at `opensAt` (nil: not known yet); `ahead`: the ticket's place in the
     /// line that will be called then (nil for a ticket not in it).
     case closed(opensAt: Timestamp?, ahead: Int?)
+    /// Staff paused the calls (``LinePause``) until `until` (nil: until they resume); `ahead`: the ticket's place
+    /// in the line, which it keeps.
+    case paused(until: Timestamp?, ahead: Int?)
     case cancelled
     /// A booking before its slot (R19).
     case tooEarly(slotStart: Timestamp)
@@ -64,6 +67,7 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         case .expired: return "expired"
         case .previousDay: return "previous_day"
         case .closed: return "closed"
+        case .paused: return "paused"
         case .cancelled: return "cancelled"
         case .tooEarly: return "too_early"
         case .tooLate: return "too_late"
@@ -77,9 +81,16 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
 
     /// What the door says, with the times it names on the store's clock (`calendar`) as read at `now`.
     public func message(_ calendar: StoreCalendar, now: Timestamp) -> String {
-        guard case .closed(let opens?, let ahead) = self else { return description }
-        let at = "the store opens at \(calendar.text(of: opens, from: now))"
-        return ahead.map { "\(at) — you are \(Self.place($0)) in line" } ?? "closed — \(at)"
+        switch self {
+        case .closed(let opens?, let ahead):
+            let at = "the store opens at \(calendar.text(of: opens, from: now))"
+            return ahead.map { "\(at) — you are \(Self.place($0)) in line" } ?? "closed — \(at)"
+        case .paused(let until?, let ahead):
+            let at = "calls are paused until \(calendar.text(of: until, from: now))"
+            return ahead.map { "\(at) — you keep your place: \(Self.place($0)) in line" } ?? at
+        default:
+            return description
+        }
     }
 
     /// "1st", "2nd", "3rd", "4th" … for a place `ahead` people from the front (0: 1st).
@@ -101,6 +112,8 @@ public enum AdmissionDecision: Sendable, Equatable, CustomStringConvertible {
         case .previousDay: return "this ticket is from an earlier day — please take a new one"
         case .closed(_, let ahead?): return "the store is closed — \(Self.place(ahead)) in line when it opens"
         case .closed(_, nil): return "the store is closed — come back when it opens"
+        case .paused(_, let ahead?): return "calls are paused — you keep your place: \(Self.place(ahead)) in line"
+        case .paused(_, nil): return "calls are paused — please wait, staff will resume them"
         case .cancelled: return "ticket cancelled"
         case .tooEarly: return "booking not started yet — come back at your slot"
         case .tooLate: return "booking more than 5 minutes late — take a ticket"
@@ -146,12 +159,13 @@ public enum Admission {
         }
         if let slot = ticket.slot {
             if now < slot.start - policy.bookingEarly { return .tooEarly(slotStart: slot.start) }
-            if now > slot.start + policy.bookingLate { return .tooLate(slotStart: slot.start) }
+            if now > lateFrom(slot, queue: queue, now: now, policy: policy) + policy.bookingLate {
+                return .tooLate(slotStart: slot.start)
+            }
         }
-        if !queue.isOpen(at: now) {
-            let ahead = entry.stage == .inPrinter ? queue.lineLength(at: now) : queue.position(of: ticket.id, at: now)
-            return .closed(opensAt: queue.opensAt(after: now), ahead: ahead)
-        }
+        let ahead = { entry.stage == .inPrinter ? queue.lineLength(at: now) : queue.position(of: ticket.id, at: now) }
+        if !queue.isOpen(at: now) { return .closed(opensAt: queue.opensAt(after: now), ahead: ahead()) }
+        if let pause = queue.pauses.holding(at: now) { return .paused(until: pause.end, ahead: ahead()) }
         if ticket.slot != nil {
             // The place is reserved at the slot's time: a booking in its window goes before walk-ins.
             return queue.freePlaces > 0
@@ -187,7 +201,7 @@ public enum Admission {
         // may have pulled back as it was taken): it joins the line now, admitted or not.
         let inHand: Bool
         switch decision {
-        case .admit, .notYourTurn, .storeFull, .closed:
+        case .admit, .notYourTurn, .storeFull, .closed, .paused:
             inHand = ticket.map { queue.stage(of: $0) == .inPrinter } ?? false
         default: inHand = false
         }
@@ -222,11 +236,27 @@ public enum Admission {
         return isOverdue(ticket, queue: queue, now: now, policy: policy)
     }
 
+    /// When a booking's lateness counts from: its slot's start, or the end of a pause that began before its
+    /// lateness ran out and ended after the slot started (the holder could not come in meanwhile).
+    private static func lateFrom(
+        _ slot: BookingSlot,
+        queue: QueueState,
+        now: Timestamp,
+        policy: AdmissionPolicy
+    ) -> Timestamp {
+        guard let pause = queue.pauses.latest, let end = pause.end, end <= now, end > slot.start,
+            pause.since <= slot.start + policy.bookingLate
+        else { return slot.start }
+        return end
+    }
+
     /// A called ticket's window is over.
     private static func isOverdue(_ ticket: Ticket, queue: QueueState, now: Timestamp, policy: AdmissionPolicy) -> Bool
     {
         // A booking that did not come by the end of its window: the door refuses it as too late.
-        if let slot = ticket.slot { return now > slot.start + policy.bookingLate }
+        if let slot = ticket.slot {
+            return now > lateFrom(slot, queue: queue, now: now, policy: policy) + policy.bookingLate
+        }
         guard let called = queue.callTime(of: ticket.id, at: now) else { return false }
         return now > called + policy.callWindow
     }

@@ -20,7 +20,8 @@ public enum KioskRole: String, Sendable, Hashable, Codable, CaseIterable {
         case .ticketTaken: true
         case .ticketAdmitted, .scanRefused, .customerExited, .ticketExpired: guardsDoor
         // Staff at the door's manager page count those inside and let people in without a ticket.
-        case .countCorrected, .letIn: guardsDoor
+        // ... and pause and resume the calls.
+        case .countCorrected, .letIn, .linePaused, .lineResumed: guardsDoor
         case .dayStarted: true
         case .capacityChanged: false
         // A type this version does not know: nobody of this version writes it.

@@ -66,9 +66,20 @@ extension QueueState {
     }
 
     /// How many tickets are called at `now`: the first of the line, as many as there are free places, and
-    /// none while the store is closed.
+    /// none while the store is closed or staff paused the calls.
     public func calledCount(at now: Timestamp) -> Int {
-        isOpen(at: now) ? min(lineLength(at: now), freePlaces) : 0
+        isOpen(at: now) && !isPaused(at: now) ? min(lineLength(at: now), freePlaces) : 0
+    }
+
+    /// Whether staff paused the calls at `now` (``LinePause``).
+    public func isPaused(at now: Timestamp) -> Bool { pauses.holding(at: now) != nil }
+
+    /// When calls start at or after `now`: the opening, or the planned end of a pause that holds then (nil: they
+    /// go on now, or a pause holds until staff resume).
+    public func callsStart(after now: Timestamp) -> Timestamp? {
+        let opening = opensAt(after: now)
+        guard let pause = pauses.holding(at: opening ?? now) else { return opening }
+        return pause.end
     }
 
     /// When each ticket was first called (came within the free places), stamped as events are applied: a
@@ -141,19 +152,24 @@ extension QueueState {
         return position < calledCount(at: now)
     }
 
-    /// When `id` was called: stamped by the log, or (called only by time passing) since it joined, or since
-    /// the store opened.
+    /// When `id` was called, as its call window counts: stamped by the log, or (called only by time passing)
+    /// since it joined, or since the store opened — or since calls went on after a pause, if that was later.
     public func callTime(of id: TicketID, at now: Timestamp) -> Timestamp? {
-        if let stamped = entries.calledAt(id) { return stamped }
+        if let stamped = entries.calledAt(id) { return afterPauses(stamped, at: now) }
         guard isCalled(id, at: now) else { return nil }
-        return callTime(ofCalled: id)
+        return callTime(ofCalled: id, at: now)
     }
 
     /// ``callTime(of:at:)`` of a ticket known to be called (the wait estimate's, for the line's called prefix):
     /// without finding its place in the line again.
-    func callTime(ofCalled id: TicketID) -> Timestamp? {
-        if let stamped = entries.calledAt(id) { return stamped }
+    func callTime(ofCalled id: TicketID, at now: Timestamp) -> Timestamp? {
+        if let stamped = entries.calledAt(id) { return afterPauses(stamped, at: now) }
         guard case .waiting(let joined)? = entries.stage(of: id) else { return nil }
-        return max(joined, hours?.opens ?? joined)
+        return afterPauses(max(joined, hours?.opens ?? joined), at: now)
+    }
+
+    /// A call at `time`, as its window counts at `now`: from the end of a later pause, if one ended by then.
+    private func afterPauses(_ time: Timestamp, at now: Timestamp) -> Timestamp {
+        pauses.restarted(at: now).map { max($0, time) } ?? time
     }
 }

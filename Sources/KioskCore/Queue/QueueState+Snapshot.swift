@@ -37,6 +37,8 @@ extension QueueState {
         var exitTimes: [Timestamp]
         /// Absent from snapshots of versions before staff could correct the count (none was).
         var correction: CountCorrection?
+        /// Absent from snapshots of versions before staff could pause the calls (none did).
+        var pauses: LinePauses?
 
         /// How many tickets it holds (one business day's, and those still live across its start).
         public var ticketCount: Int { entries.count }
@@ -62,7 +64,8 @@ extension QueueState {
             insideAtLastDayEnd: insideAtLastDayEnd,
             admittedTimes: admittedTimes,
             exitTimes: exitTimes,
-            correction: correction
+            correction: correction,
+            pauses: pauses
         )
     }
 
@@ -91,5 +94,6 @@ extension QueueState {
         admittedTimes = snapshot.admittedTimes
         exitTimes = snapshot.exitTimes
         correction = snapshot.correction
+        pauses = snapshot.pauses ?? LinePauses()
     }
 }

@@ -29,6 +29,8 @@ public struct QueueState: Sendable, Equatable {
     public internal(set) var inside = 0
     /// The current day's latest correction of the count, if staff made one.
     public internal(set) var correction: CountCorrection?
+    /// The current day's pauses of the calls (``LinePause``).
+    public internal(set) var pauses = LinePauses()
     /// Events that referred to a ticket the log does not know (reported, not fatal).
     public internal(set) var orphanEvents = 0
     /// Events of a type this version does not know (a newer server's or device's): kept in the log, changing
@@ -157,6 +159,12 @@ public struct QueueState: Sendable, Equatable {
             if countsAfterCorrection(event.time) { inside += people }
         case .countCorrected(let count, let by):
             correct(to: count, by: by, at: event.time)
+        case .linePaused(let reason, let until, let by):
+            guard dayStartedAt.map({ event.time >= $0 }) ?? true else { return }
+            pauses.pause(since: event.time, until: until, reason: reason, by: by)
+        case .lineResumed(let by):
+            guard dayStartedAt.map({ event.time >= $0 }) ?? true else { return }
+            pauses.resume(at: event.time, by: by)
         case .dayStarted(let newDay, let hours, let keepsLine):
             startDay(
                 newDay,
@@ -227,6 +235,8 @@ public struct QueueState: Sendable, Equatable {
         exitTimes.removeAll { $0 < start }
         // Conflicts are the day's news: the manager saw them in its report (the log keeps every admission).
         conflicts.removeAll { $0.secondAt < start }
+        // A day that starts afresh calls from its opening; one open across the turn keeps a pause that holds.
+        if !keepsLine { pauses.keep(since: start) }
         guard !keepsLine else {
             insideAtLastDayEnd = 0  // nobody's day ended: those inside are counted until they leave
             return

@@ -5,6 +5,7 @@
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
         case type, ticket, ticketId, door, reason, capacity, day, opens, closes, keepsLine, told, inside, people, by
+        case until
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +53,13 @@ extension StoreEvent.Body {
                 reason: try c.decode(String.self, forKey: .reason),
                 by: try c.decode(String.self, forKey: .by)
             )
+        case .linePaused:
+            self = .linePaused(
+                reason: try c.decode(String.self, forKey: .reason),
+                until: try c.decodeIfPresent(Timestamp.self, forKey: .until),
+                by: try c.decode(String.self, forKey: .by)
+            )
+        case .lineResumed: self = .lineResumed(by: try c.decode(String.self, forKey: .by))
         case nil:
             guard case .object(var fields) = try JSONValue(from: decoder) else {
                 throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "an event is an object")
@@ -101,6 +109,12 @@ extension StoreEvent.Body {
         case .letIn(let people, let reason, let by):
             try c.encode(people, forKey: .people)
             try c.encode(reason, forKey: .reason)
+            try c.encode(by, forKey: .by)
+        case .linePaused(let reason, let until, let by):
+            try c.encode(reason, forKey: .reason)
+            try c.encodeIfPresent(until, forKey: .until)
+            try c.encode(by, forKey: .by)
+        case .lineResumed(let by):
             try c.encode(by, forKey: .by)
         case .unknown: break  // written above
         }

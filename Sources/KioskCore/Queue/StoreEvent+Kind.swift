@@ -4,7 +4,7 @@ extension StoreEvent {
     /// ``Body``, its fields' coding and its fold — the compiler names every switch that lacks it.
     public enum Kind: String, Sendable, CaseIterable {
         case ticketIssued, ticketTaken, ticketAdmitted, customerExited, ticketExpired, ticketCancelled
-        case capacityChanged, dayStarted, scanRefused, countCorrected, letIn
+        case capacityChanged, dayStarted, scanRefused, countCorrected, letIn, linePaused, lineResumed
     }
 }
 
@@ -23,6 +23,8 @@ extension StoreEvent.Body {
         case .scanRefused: .scanRefused
         case .countCorrected: .countCorrected
         case .letIn: .letIn
+        case .linePaused: .linePaused
+        case .lineResumed: .lineResumed
         case .unknown: nil
         }
     }

@@ -116,6 +116,8 @@ extension StoreEvent.Body {
         case .scanRefused: keys = [.type, .reason, .ticketId, .door]
         case .countCorrected: keys = [.type, .inside, .by]
         case .letIn: keys = [.type, .people, .reason, .by]
+        case .linePaused: keys = [.type, .reason, .until, .by]
+        case .lineResumed: keys = [.type, .by]
         case .unknown(_, let fields): return Set(fields.keys).union([CodingKeys.type.stringValue])
         }
         return Set(keys.map(\.stringValue))

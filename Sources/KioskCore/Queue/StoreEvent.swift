@@ -80,6 +80,11 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         /// Staff let `people` in without a ticket (a carer, a delivery), for `reason`: they count inside like
         /// admitted holders.
         case letIn(people: Int, reason: String, by: String)
+        /// Staff paused the calls at the event's time (``LinePause``), for `reason`, until `until` (nil: until
+        /// they resume): nobody is called or admitted by ticket meanwhile.
+        case linePaused(reason: String, until: Timestamp?, by: String)
+        /// Staff resumed the calls: the latest pause ends at the event's time.
+        case lineResumed(by: String)
         /// An event of a type this version does not know — a newer server's or device's (docs/architecture.md#sync): kept as
         /// it came, `fields` all but its `type`, for the version that will know it; it changes nothing here.
         /// Nothing of this version writes one, and the server refuses one from a kiosk.
@@ -93,7 +98,9 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
             return id
         case .scanRefused(_, let id, _): return id
-        case .customerExited, .capacityChanged, .dayStarted, .countCorrected, .letIn, .unknown: return nil
+        case .customerExited, .capacityChanged, .dayStarted, .countCorrected, .letIn, .linePaused, .lineResumed,
+            .unknown:
+            return nil
         }
     }
 

@@ -64,6 +64,8 @@ enum DisplayPage {
                     from: (day, clock) => (day ? day + " " : "") + clock,
                     closedUntil: (t) => "Closed — the store opens " + t,
                     closedTickets: (f, t) => "Closed — tickets from " + f + ", the store opens " + t, days: {},
+                    paused: (p) => "Calls paused" + (p.until ? " until " + p.until : "") + " — " + p.reason
+                      + " — everyone keeps their place",
                     call: (c) => "Number " + c + ", please come to the entrance.",
                     clock: "The kiosk's clock is not set — please ask a member of staff.",
                     paper: "The ticket printer is out of paper — please ask a member of staff.",
@@ -76,6 +78,8 @@ enum DisplayPage {
                     from: (day, clock) => day ? "da " + day + " alle " + clock : "dalle " + clock,
                     closedUntil: (t) => "Chiuso — il negozio apre " + t,
                     closedTickets: (f, t) => "Chiuso — biglietti " + f + ", il negozio apre " + t,
+                    paused: (p) => "Chiamate sospese" + (p.until ? " fino alle " + p.until : "") + " — " + p.reason
+                      + " — ognuno tiene il suo posto",
                     days: { Monday: "lunedì", Tuesday: "martedì", Wednesday: "mercoledì", Thursday: "giovedì",
                             Friday: "venerdì", Saturday: "sabato", Sunday: "domenica" },
                     goIn: "prendete un biglietto ed entrate",
@@ -137,6 +141,9 @@ enum DisplayPage {
               } else if (!q.open) {
                 called.className = "none";
                 called.textContent = closedText(q);
+              } else if (q.paused) {
+                called.className = "none";
+                called.textContent = w.paused(q.paused);
               } else if (q.called.length > 0) {
                 called.className = "";
                 called.replaceChildren(...codes(q.called.slice(0, 6)));

@@ -47,7 +47,7 @@ enum ManagerPage {
                 <button id="exit" type="button">Someone left</button>
                 <div id="exitResult" role="status"></div>
                 <p id="counted"></p>
-                <details id="staff"><summary id="l-staff">Count / let in</summary>
+                <details id="staff"><summary id="l-staff">Count / let in / pause</summary>
                   <form id="count-form" class="staff">
                     <label for="count-inside" id="l-count">People inside now</label>
                     <input id="count-inside" type="number" min="0" max="100000" required>
@@ -60,6 +60,15 @@ enum ManagerPage {
                     <input id="letin-reason" maxlength="120" required>
                     <button type="submit" id="letin-button">Let in</button>
                   </form>
+                  <p id="paused" class="warn" hidden></p>
+                  <form id="pause-form" class="staff">
+                    <label for="pause-reason" id="l-pause-reason">Pause the calls — why</label>
+                    <input id="pause-reason" maxlength="120" required>
+                    <label for="pause-minutes" id="l-pause-minutes">Minutes</label>
+                    <input id="pause-minutes" type="number" min="1" max="60" value="10" required>
+                    <button type="submit" id="pause-button">Pause the calls</button>
+                  </form>
+                  <button type="button" id="resume-button" class="staff" hidden>Resume the calls</button>
                   <div id="staffResult" role="status"></div>
                 </details>
                 <form id="login" hidden>
@@ -91,9 +100,12 @@ enum ManagerPage {
                     askLogin: "Log in to use the buttons from this device.",
                     localOnly: "The buttons work only on the kiosk itself: no manager password is set (kioskd manager-password).",
                     loggedIn: "Logged in.", loggedOut: "Logged out.", unreachable: "could not reach the kiosk",
-                    staff: "Count / let in", count: "People inside now", setCount: "Set the count",
+                    staff: "Count / let in / pause", count: "People inside now", setCount: "Set the count",
                     people: "People let in without a ticket", reason: "Why", letIn: "Let in", done: "Recorded.",
                     counted: (c) => c.inside + " counted at " + c.at + " by " + c.by,
+                    pauseReason: "Pause the calls — why", minutes: "Minutes", pause: "Pause the calls",
+                    resume: "Resume the calls",
+                    paused: (p) => "Calls paused by " + p.by + (p.until ? " until " + p.until : "") + ": " + p.reason,
                     states: {}, reasons: {} },
               it: { inside: "Dentro / capienza", exit: "È uscito qualcuno", password: "Password del responsabile",
                     login: "Accedi", logout: "Esci", waiting: "In attesa", scan: "in attesa di una lettura",
@@ -105,9 +117,12 @@ enum ManagerPage {
                     askLogin: "Accedete per usare i pulsanti da questo dispositivo.",
                     localOnly: "I pulsanti funzionano solo sul chiosco: nessuna password del responsabile (kioskd manager-password).",
                     loggedIn: "Accesso eseguito.", loggedOut: "Uscita eseguita.", unreachable: "chiosco non raggiungibile",
-                    staff: "Conta / fai entrare", count: "Persone dentro ora", setCount: "Imposta il conteggio",
+                    staff: "Conta / fai entrare / sospendi", count: "Persone dentro ora", setCount: "Imposta il conteggio",
                     people: "Persone fatte entrare senza biglietto", reason: "Perché", letIn: "Fai entrare",
                     done: "Registrato.", counted: (c) => c.inside + " contate alle " + c.at + " da " + c.by,
+                    pauseReason: "Sospendi le chiamate — perché", minutes: "Minuti", pause: "Sospendi le chiamate",
+                    resume: "Riprendi le chiamate",
+                    paused: (p) => "Chiamate sospese da " + p.by + (p.until ? " fino alle " + p.until : "") + ": " + p.reason,
                     states: { starting: "in avvio", ready: "pronto", printing: "in stampa", disconnected: "scollegato",
                               fault: "guasto", closed: "chiuso", clock_wrong: "orologio sbagliato", stopped: "fermo",
                               out: "finita", near_end: "quasi finita" },
@@ -116,6 +131,7 @@ enum ManagerPage {
                                expired: "biglietto scaduto: prendetene uno nuovo",
                                previous_day: "biglietto di un altro giorno: prendetene uno nuovo",
                                closed: "il negozio è chiuso", cancelled: "biglietto annullato",
+                               paused: "chiamate sospese — il biglietto tiene il suo posto",
                                too_early: "prenotazione non ancora iniziata", too_late: "prenotazione in ritardo: prendete un biglietto",
                                wrong_store: "biglietto di un altro negozio", forged: "biglietto non valido",
                                unreadable: "codice illeggibile: leggete di nuovo",
@@ -139,6 +155,10 @@ enum ManagerPage {
               $("l-people").textContent = w.people;
               $("l-reason").textContent = w.reason;
               $("letin-button").textContent = w.letIn;
+              $("l-pause-reason").textContent = w.pauseReason;
+              $("l-pause-minutes").textContent = w.minutes;
+              $("pause-button").textContent = w.pause;
+              $("resume-button").textContent = w.resume;
             }
             const state = (name) => w.states[name] || String(name).replace("_", " ");
             // The note under the exit button, by its words' key, so that it follows the language (null: the
@@ -158,6 +178,10 @@ enum ManagerPage {
               $("hours").hidden = !q.notice;
               $("waiting").textContent = q.waiting;
               $("counted").textContent = q.counted ? w.counted(q.counted) : "";
+              $("paused").textContent = q.paused ? w.paused(q.paused) : "";
+              $("paused").hidden = !q.paused;
+              $("pause-form").hidden = !!q.paused;
+              $("resume-button").hidden = !q.paused;
               $("staff").hidden = !s.door;
               $("next").replaceChildren(...q.next.slice(0, 8).map((c) => {
                 const li = document.createElement("li"); li.textContent = c; return li; }));
@@ -247,6 +271,12 @@ enum ManagerPage {
               if (await staff("door/let-in", { people: Number($("letin-people").value), reason: $("letin-reason").value }))
                 $("letin-reason").value = "";
             });
+            $("pause-form").addEventListener("submit", async (e) => {
+              e.preventDefault();
+              if (await staff("door/pause", { reason: $("pause-reason").value, minutes: Number($("pause-minutes").value) }))
+                $("pause-reason").value = "";
+            });
+            $("resume-button").addEventListener("click", () => staff("door/resume", {}));
             $("exit").addEventListener("click", async () => {
               try {
                 const r = await fetch("door/exit", { method: "POST" });

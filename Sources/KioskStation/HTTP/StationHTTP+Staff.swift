@@ -2,10 +2,13 @@ import Foundation
 import Hummingbird
 import KioskCore
 
-/// The door's staff controls (``DoorStation/correctCount(to:at:)``, ``DoorStation/letIn(people:reason:at:)``):
+/// The door's staff controls (``DoorStation/correctCount(to:at:)``, ``DoorStation/letIn(people:reason:at:)``,
+/// ``DoorStation/pauseCalls(reason:minutes:at:)``, ``DoorStation/resumeCalls(at:)``):
 ///
 ///     POST /door/count    {"inside": 17}                        staff counted the people inside
 ///     POST /door/let-in   {"people": 2, "reason": "a carer"}    staff let people in without a ticket
+///     POST /door/pause    {"reason": "restock", "minutes": 10}  staff pause the calls (1–60 minutes)
+///     POST /door/resume                                          staff resume them
 ///
 /// Like the exit button, from another device than the box only for a logged-in manager (``ManagersOnly``).
 extension StationHTTP {
@@ -23,6 +26,17 @@ extension StationHTTP {
                 return json(.badRequest, error: #"send {"people": N, "reason": "…"}: who you let in, and why"#)
             }
             return staff { try door.letIn(people: body.people, reason: body.reason) }
+        }
+        router.post("door/pause") { request, _ -> Response in
+            guard let door else { return json(.notFound, error: "the door role is not enabled here") }
+            guard let body = await decoded(LinePause.PauseRequest.self, request), let minutes = body.minutes else {
+                return json(.badRequest, error: #"send {"reason": "…", "minutes": 1–60}: why, and for how long"#)
+            }
+            return staff { try door.pauseCalls(reason: body.reason, minutes: minutes) }
+        }
+        router.post("door/resume") { _, _ -> Response in
+            guard let door else { return json(.notFound, error: "the door role is not enabled here") }
+            return staff { try door.resumeCalls() }
         }
     }
 

@@ -40,6 +40,15 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
         public var notice: String?
         /// The day's latest count by staff (absent: none today, or a kiosk before staff counts).
         public var counted: Counted?
+        /// While staff paused the calls: why, who, and until when on the store's clock (absent: until resumed).
+        public var paused: Paused?
+    }
+
+    /// A pause of the calls that holds now (``LinePause``).
+    public struct Paused: Codable, Sendable {
+        public var reason: String
+        public var by: String
+        public var until: String?
     }
 
     /// How many staff counted inside, when (the store's clock, `10:02`), and who (a manager, or a door).
@@ -74,6 +83,7 @@ public struct StationStatus: Codable, Sendable, ResponseEncodable {
 ///     POST /printer/take   the waiting ticket was taken (demo, tests, a button wired to a GPIO)
 ///     POST /door/exit      someone left the store (the manager's exit button)
 ///     POST /door/count, /door/let-in   staff's count, people let in without a ticket (StationHTTP+Staff)
+///     POST /door/pause, /door/resume   staff pause the calls for up to an hour, and resume them
 ///     GET  /healthz        200 while the service runs
 ///     GET  /session, POST /login, /logout   the manager page's login (``addManagerLogin(to:sessions:)``)
 ///
@@ -157,7 +167,14 @@ public enum StationHTTP {
                             ticketsFrom.map { "Closed — tickets from \($0), the store opens at \(opens)" }
                                 ?? "Closed — the store opens at \(opens)"
                         },
-                    counted: counted
+                    counted: counted,
+                    paused: state.pauses.holding(at: now).map { pause in
+                        StationStatus.Paused(
+                            reason: pause.reason,
+                            by: pause.by,
+                            until: pause.end.map { calendar.zone.clockText($0) }
+                        )
+                    }
                 )
             )
         }
