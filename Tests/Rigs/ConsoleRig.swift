@@ -42,6 +42,38 @@ struct ConsoleRig {
         return ConsoleRig(client: client, server: server, session: String(cookie.prefix { $0 != ";" }))
     }
 
+    /// Two stores, each with its manager logged in: `anna`'s (of `capacity`), whose page the test acts on, and
+    /// `bruno`'s, another store.
+    struct TwoManagers {
+        var store: StoreID
+        var anna: ConsoleRig
+        var bruno: ConsoleRig
+        var brunosPage: String
+        var page: String { "/console/stores/\(store.uuidString)" }
+
+        init(_ client: HTTPClient, _ server: ServerRig, capacity: Int) async throws {
+            store = try await server.registerStore(["capacity": capacity], manager: "anna")
+            let brunos = try await server.registerStore(["name": "Other Market"], manager: "bruno")
+            brunosPage = "/console/stores/\(brunos.uuidString)"
+            anna = try await ConsoleRig.login(client, server, as: "anna")
+            bruno = try await ConsoleRig.login(client, server, as: "bruno")
+        }
+
+        /// Whether `form` posted to `action` of anna's page is refused without the page's CSRF token (back with a
+        /// problem) and from another store's manager (403).
+        func refusesForgedAndForeign(_ action: String, form: String) async throws -> Bool {
+            let forged = try await ConsoleRig.post(
+                anna.client,
+                anna.server.url + page + action,
+                form: "csrf=x&" + form,
+                headers: ["Cookie": anna.session]
+            )
+            let foreign = try await bruno.submit(form, to: page + action, from: brunosPage)
+            return forged.status == 303 && forged.headers["Location"].first?.contains("problem") == true
+                && foreign.status == 403
+        }
+    }
+
     func get(_ path: String) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
         var request = HTTPClientRequest(url: server.url + path)
         request.headers.add(name: "Cookie", value: session)

@@ -165,25 +165,9 @@ import FoundationNetworking
     @Test func theConsolesPauseFormsActForTheStoresOwnManagerOnly() async throws {
         let server = try await ServerRig()
         try await ConsoleRig.run(server) { client in
-            let store = try await server.registerStore(["capacity": 30], manager: "anna")
-            let brunos = try await server.registerStore(["name": "Other Market"], manager: "bruno")
-            let anna = try await ConsoleRig.login(client, server, as: "anna")
-            let bruno = try await ConsoleRig.login(client, server, as: "bruno")
-            let page = "/console/stores/\(store.uuidString)"
-
-            let forged = try await ConsoleRig.post(
-                client,
-                server.url + page + "/pause",
-                form: "csrf=x&reason=restock",
-                headers: ["Cookie": anna.session]
-            )
-            #expect(forged.status == 303 && forged.headers["Location"].first?.contains("problem") == true)
-            let other = try await bruno.submit(
-                "reason=restock",
-                to: page + "/pause",
-                from: "/console/stores/\(brunos.uuidString)"
-            )
-            #expect(other.status == 403)
+            let managers = try await ConsoleRig.TwoManagers(client, server, capacity: 30)
+            let (store, anna, page) = (managers.store, managers.anna, managers.page)
+            #expect(try await managers.refusesForgedAndForeign("/pause", form: "reason=restock"))
             for form in ["reason=+", "reason=x&minutes=0", "reason=x&minutes=abc", "reason=x&minutes=99999999999"] {
                 let answer = try await anna.submit(form, to: page + "/pause", from: page)
                 #expect(answer.headers["Location"].first?.contains("problem") == true, "\(form): \(answer.headers)")

@@ -184,11 +184,8 @@ import FoundationNetworking
     @Test func theConsolesCountFormsActForTheStoresOwnManagerOnly() async throws {
         let server = try await ServerRig()
         try await ConsoleRig.run(server) { client in
-            let store = try await server.registerStore(["capacity": 30], manager: "anna")
-            let brunos = try await server.registerStore(["name": "Other Market"], manager: "bruno")
-            let anna = try await ConsoleRig.login(client, server, as: "anna")
-            let bruno = try await ConsoleRig.login(client, server, as: "bruno")
-            let page = "/console/stores/\(store.uuidString)"
+            let managers = try await ConsoleRig.TwoManagers(client, server, capacity: 30)
+            let (store, anna, page) = (managers.store, managers.anna, managers.page)
 
             let set = try await anna.submit("inside=12", to: page + "/count", from: page)
             #expect(
@@ -203,19 +200,7 @@ import FoundationNetworking
             #expect(letIn.status == 303 && server.queue(store)?.inside == 14)
 
             // A form without the page's token, another store's manager, bad values: nothing changes.
-            let forged = try await ConsoleRig.post(
-                client,
-                server.url + page + "/count",
-                form: "csrf=x&inside=0",
-                headers: ["Cookie": anna.session]
-            )
-            #expect(forged.status == 303 && forged.headers["Location"].first?.contains("problem") == true)
-            let other = try await bruno.submit(
-                "inside=0",
-                to: page + "/count",
-                from: "/console/stores/\(brunos.uuidString)"
-            )
-            #expect(other.status == 403)
+            #expect(try await managers.refusesForgedAndForeign("/count", form: "inside=0"))
             for form in ["inside=-1", "inside=abc", "inside=99999999999", "people=0&reason=x", "people=1&reason=+"] {
                 let path = form.hasPrefix("inside") ? "/count" : "/let-in"
                 let answer = try await anna.submit(form, to: page + path, from: page)
