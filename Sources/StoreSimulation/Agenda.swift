@@ -14,6 +14,8 @@ struct Agenda {
         case arrive(Shopper.Plan)
         /// Someone books a slot ahead of their visit.
         case book(Shopper.Plan)
+        /// Staff pause the calls for `minutes` (the scenario's pause).
+        case pause(minutes: Int)
         case reachDoor(TicketID)
         case leave(TicketID)
     }

@@ -28,9 +28,15 @@ extension Simulation {
             )
         }
         let elapsedInside = inside.values.map { (now - $0).minutes }
+        // Staff's pause as the log says it (the oracle knows the world's future, not what staff will decide).
+        let pause = state.pauses.latest.flatMap { pause -> (from: Double, until: Double)? in
+            guard let end = pause.end, end > now else { return nil }
+            return ((pause.since - now).minutes, (end - now).minutes)
+        }
         var calls: [Double] = []
         for _ in 0..<Self.oracleRuns {
-            var run = OracleRun(capacity: scenario.capacity, window: Double(scenario.callWindowMinutes))
+            var run = OracleRun(capacity: scenario.capacity, window: Double(scenario.callWindowMinutes), late: late)
+            run.pause = pause
             // The people inside leave after what is left of their visits.
             for elapsed in elapsedInside {
                 run.departures.frees(at: scenario.remainingVisitMinutes(after: elapsed, &random))

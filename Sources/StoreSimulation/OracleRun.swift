@@ -3,8 +3,9 @@ import KioskCore
 
 /// One forward run of the oracle: the door's rule on the queue's rule — the first (capacity − inside) of the line
 /// are called; a called holder at the door comes in; a booking at the door comes in on a free place within its
-/// window, called or not; a called holder not there by the end of the call window loses its ticket. Minutes
-/// from now.
+/// window, called or not; a called holder not there by the end of the call window loses its ticket; while staff
+/// pause the calls nobody is called or let in by ticket, and a holder called before the pause's end has a whole
+/// call window from it (a booking whose lateness it covered too). Minutes from now.
 struct OracleRun {
     /// What the runs know of a holder ahead, the same in every run.
     struct Known {
@@ -55,6 +56,10 @@ struct OracleRun {
 
     let capacity: Int
     let window: Double
+    /// A booking's lateness.
+    let late: Double
+    /// Staff's pause of the calls, if one holds or is to come.
+    var pause: (from: Double, until: Double)?
     var inside = 0
     var departures = ForwardRun()
     /// The line as the caller builds it, the estimated holder last; from ``callOfLast()`` on, its first
@@ -69,9 +74,27 @@ struct OracleRun {
     /// called part waits, and is not looked at.
     private var marked: [Int] = []
 
-    init(capacity: Int, window: Double) {
+    init(capacity: Int, window: Double, late: Double) {
         self.capacity = capacity
         self.window = window
+        self.late = late
+    }
+
+    /// Whether calls are paused at `time`.
+    func paused(at time: Double) -> Bool {
+        pause.map { $0.from <= time && time < $0.until } ?? false
+    }
+
+    /// When `holder` loses its place: a pause's end restarts a call window, and a booking's lateness it covered.
+    func lost(_ holder: Holder) -> Double {
+        Self.lost(holder, window: window, late: late, pause: pause)
+    }
+
+    static func lost(_ holder: Holder, window: Double, late: Double, pause: (from: Double, until: Double)?) -> Double {
+        let lost = holder.lost(window: window)
+        guard let pause, lost.isFinite, lost > pause.from else { return lost }
+        if holder.gone != nil { return lost - late < pause.until ? max(lost, pause.until + late) : lost }
+        return (holder.calledAt ?? .infinity) < pause.until ? max(lost, pause.until + window) : lost
     }
 
     var free: Int { max(capacity - inside, 0) }
@@ -84,25 +107,29 @@ struct OracleRun {
         marked = line.indices.filter { line[$0].gone != nil || line[$0].calledAt != nil }
         while clock < 24 * 60 {
             settle()
-            if ahead + 1 <= free { return clock }
+            if ahead + 1 <= free, !paused(at: clock) { return clock }
             // The next thing that happens: someone leaves, a called holder or a booking comes or runs out of time.
             // (Each time compared on its own: an array literal of the two, per holder per event, was a third of
             // a drawn store's benchmark time in allocations.)
             var next = Double.infinity
             func consider(_ time: Double) { if time > clock { next = min(next, time) } }
+            if let pause {
+                consider(pause.from)
+                consider(pause.until)
+            }
             let called = min(free, ahead)
             for holder in line[head..<head + called] {
                 consider(holder.at)
-                consider(holder.lost(window: window))
+                consider(lost(holder))
             }
             for position in marked where position - head >= called && position - head < ahead {
                 guard line[position].gone != nil else { continue }
                 consider(line[position].at)
-                consider(line[position].lost(window: window))
+                consider(lost(line[position]))
             }
             for booking in bookings {
                 consider(booking.at)
-                consider(booking.lost(window: window))
+                consider(lost(booking))
             }
             if let leaving = departures.peek, leaving <= next {
                 _ = departures.next()
@@ -123,10 +150,12 @@ struct OracleRun {
     /// called, never let in here. Holders are looked at in the line's order, and after each change from the
     /// start again.
     mutating func settle() {
+        guard !paused(at: clock) else { return }
         var changed = true
         while changed {
             changed = false
-            bookings.removeAll { $0.lost(window: window) < clock }
+            let (window, late, pause, clock) = (window, late, pause, clock)
+            bookings.removeAll { Self.lost($0, window: window, late: late, pause: pause) < clock }
             if free > 0, let index = bookings.firstIndex(where: { $0.at <= clock }) {
                 admit(visit: bookings.remove(at: index).visit)
                 changed = true
@@ -162,7 +191,7 @@ struct OracleRun {
             remove(position)
             return true
         }
-        if holder.lost(window: window) <= clock && holder.at > clock {
+        if lost(holder) <= clock && holder.at > clock {
             remove(position)
             return true
         }

@@ -26,6 +26,11 @@ import StrictTOML
 /// rush_day = 34                  # optional, one unusual hour: on day 34 (0 = the first simulated day),
 /// rush_hour = 7                  # in the 8th opening hour,
 /// rush_people = 120              # this many more people come
+/// [pause]                        # optional: staff pause the calls once (a restock, an incident)
+/// day = 34                       # on day 34,
+/// hour = 7                       # in the 8th opening hour,
+/// minute = 20                    # 20 minutes into it,
+/// minutes = 10                   # for 10 minutes (the pause says its end)
 /// [visit]
 /// distribution = "lognormal"     # or "exponential", "gamma"
 /// mean_minutes = 28
@@ -54,6 +59,8 @@ public struct Scenario: Sendable {
     public var noShow = 0.08
     /// One unusual hour: on `day` (0 = the first simulated), in opening hour `hour`, `people` more come.
     public var rush: (day: Int, hour: Int, people: Double)?
+    /// Staff pause the calls once: on `day`, in opening hour `hour`, `minute` into it, for `minutes`.
+    public var pause: (day: Int, hour: Int, minute: Int, minutes: Int)?
     /// App holders' journey from home to the door, minutes (uniform).
     public var travelMinutes = 5.0...20.0
     public var distribution = Distribution.lognormal
@@ -137,6 +144,15 @@ public struct Scenario: Sendable {
                 s.rush = (day, hour, Double(people))
             }
             try arrivals.rejectUnknownKeys()
+        }
+        if let pause = try root.table("pause") {
+            s.pause = (
+                day: try pause.int("day", in: 0...(s.days - 1)) ?? s.days - 1,
+                hour: try pause.int("hour", in: 0...23) ?? 0,
+                minute: try pause.int("minute", in: 0...59) ?? 0,
+                minutes: try pause.int("minutes", in: LinePause.minutes) ?? 10
+            )
+            try pause.rejectUnknownKeys()
         }
         if let visit = try root.table("visit") {
             s.distribution = try visit.choice("distribution", Distribution.self) ?? s.distribution

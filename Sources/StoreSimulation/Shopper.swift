@@ -38,6 +38,10 @@ extension Simulation {
         let date = BusinessDay(number: BusinessDay(localDateOf: start, zone: calendar.zone).number + Int64(day))
         let opening = date.instant(secondsAfterMidnight: scenario.opens.secondsAfterMidnight, zone: calendar.zone)
         let closing = date.instant(secondsAfterMidnight: scenario.closes.secondsAfterMidnight, zone: calendar.zone)
+        if let pause = scenario.pause, pause.day == day {
+            let at = opening + .seconds(Int64(pause.hour) * 3600 + Int64(pause.minute) * 60)
+            agenda.add(at, .pause(minutes: pause.minutes))
+        }
         for (hour, rate) in scenario.arrivals(weekday: date.weekday, day: day).enumerated() {
             let from = opening + .seconds(Int64(hour) * 3600)
             let to = min(from + .seconds(3600), closing)

@@ -29,13 +29,14 @@ extension Simulation {
                 }
                 let may: Bool
                 if let slot = shopper.ticket.slot {
-                    guard now <= slot.start + policy.bookingLate else {
+                    guard now <= Admission.lateFrom(slot, queue: state, now: now, policy: policy) + policy.bookingLate
+                    else {
                         atDoor.remove(id)
                         score.lateArrivals += now >= scoredFrom ? 1 : 0
                         try await append([.scanRefused(reason: "too_late", ticket: id, door: Self.kiosk)], at: now)
                         continue
                     }
-                    may = now >= slot.start && state.isOpen(at: now) && state.freePlaces > 0
+                    may = now >= slot.start && state.isOpen(at: now) && !state.isPaused(at: now) && state.freePlaces > 0
                 } else {
                     may = state.isCalled(id, at: now)
                 }

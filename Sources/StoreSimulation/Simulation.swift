@@ -146,6 +146,9 @@ public final class Simulation {
             try await arrive(plan, at: now)
         case .book(let plan):
             try await book(plan, at: now)
+        case .pause(let minutes):
+            let until = LinePause.until(minutes: minutes, from: now)
+            try await logs.recordStaff(.linePaused(reason: "restock", until: until, by: "sim"), store: store, at: now)
         case .reachDoor(let ticket):
             reachDoor(ticket, at: now)
             try await letIn(at: now)

@@ -57,6 +57,44 @@ import Testing
         #expect(abs(learnt - 12) < 2.5, "learnt \(learnt) min")
     }
 
+    /// Staff pause the calls for 15 minutes in the second day's busiest hour: the log holds the pause, nobody is
+    /// let in by ticket while it holds (the store's people only leave), and a ticket that joins during it is told
+    /// the pause's rest.
+    @Test func aPauseInTheRushLetsNobodyInAndIsToldItsRest() async throws {
+        var logger = Logger(label: "sim-test")
+        logger.logLevel = .warning
+        let text =
+            Self.scenario.replacingOccurrences(of: "days = 3", with: "days = 2")
+            + "\n[pause]\nday = 1\nhour = 2\nminute = 10\nminutes = 15\n"
+        let scenario = try Scenario.parse(text, file: "pause.toml")
+        let simulation = try await Simulation(scenario, logger: logger)
+        _ = try await simulation.run()
+        let events = try simulation.database.events(store: simulation.store, after: 0, limit: 100_000)
+        let pauses = events.compactMap { event -> (Timestamp, Timestamp)? in
+            guard case .linePaused(_, let until?, _) = event.body else { return nil }
+            return (event.time, until)
+        }
+        let (from, until) = try #require(pauses.first)
+        #expect(pauses.count == 1 && until - from == .seconds(15 * 60))
+        let admittedMeanwhile = events.filter { event in
+            guard case .ticketAdmitted = event.body else { return false }
+            return event.time >= from && event.time < until
+        }
+        #expect(admittedMeanwhile.isEmpty, "\(admittedMeanwhile.count) let in while the calls were paused")
+        #expect(
+            events.contains { event in
+                if case .ticketAdmitted = event.body { return event.time >= until && event.time < until + .seconds(60) }
+                return false
+            },
+            "the line is called again when the pause ends"
+        )
+        // The told waits of the pause, read back from a state folded to its middle.
+        let middle = from + .seconds(7 * 60)
+        let state = QueueState(capacity: scenario.capacity, events: events.filter { $0.time <= middle })
+        let told = simulation.live.estimator.wait(position: state.lineLength(at: middle), in: state, at: middle)
+        #expect(told.point >= until - middle, "told \(told.point) with \(until - middle) of the pause left")
+    }
+
     /// The drawn stores are forty stores, not twenty pairs (seeded one after another, neighbouring seeds once
     /// shared their parameters), and none is loaded beyond 1.6 times what it serves at its busiest hour.
     @Test func drawnStoresAreApartAndServeTheirPeak() {

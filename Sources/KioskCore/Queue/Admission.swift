@@ -238,7 +238,7 @@ public enum Admission {
 
     /// When a booking's lateness counts from: its slot's start, or the end of a pause that began before its
     /// lateness ran out and ended after the slot started (the holder could not come in meanwhile).
-    private static func lateFrom(
+    public static func lateFrom(
         _ slot: BookingSlot,
         queue: QueueState,
         now: Timestamp,
