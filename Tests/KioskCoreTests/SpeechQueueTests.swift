@@ -81,6 +81,29 @@ import Testing
         #expect(watch.newlyCalled([t[0]], on: tomorrow).isEmpty)
         #expect(watch.recent.isEmpty)
     }
+
+    /// A pause is said once when it begins; when it ends, those called again are called out again (their call
+    /// window starts over), and the next pause is said too.
+    @Test func aPauseIsSaidAndItsEndCallsTheLineAgain() {
+        var watch = CallWatch(recentLimit: 5)
+        let t = (1...3).map { ticket($0, at: Timestamp(milliseconds: Int64($0) * 1000)) }
+        var pauses = LinePauses()
+        let at = Timestamp(milliseconds: 100_000)
+        /// Whether a look `after` seconds said a pause, and whom it called out.
+        func look(_ after: Int64, _ called: [Ticket]) -> (said: Bool, calls: [TicketCode]) {
+            let said = watch.pauses(pauses, at: at + .seconds(after))
+            return (said, watch.newlyCalled(called, on: today))
+        }
+        #expect(look(0, []) == (false, []))
+        #expect(look(0, [t[0], t[1]]) == (false, [code(1), code(2)]))
+        pauses.pause(since: at, until: at + .seconds(600), reason: "restock", by: "anna")
+        #expect(look(1, []) == (true, []), "said when it begins")
+        #expect(look(2, []) == (false, []), "once")
+        #expect(look(601, [t[0], t[1], t[2]]) == (false, [code(1), code(2), code(3)]), "the line called again")
+        #expect(look(602, [t[0], t[1], t[2]]) == (false, []), "once after the pause")
+        pauses.pause(since: at + .seconds(700), until: nil, reason: "spill", by: "door-1")
+        #expect(look(701, []) == (true, []))
+    }
 }
 
 extension CallWatch {

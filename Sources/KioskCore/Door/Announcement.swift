@@ -8,6 +8,8 @@ public enum Announcement: Sendable, Equatable {
     case decision(AdmissionDecision)
     /// A ticket is called to the entrance (the speaker plays a chime first).
     case called(TicketCode)
+    /// Staff paused the calls (``LinePause``).
+    case callsPaused
 
     /// The words in `language`.
     public func text(in language: SpokenLanguage) -> String {
@@ -19,6 +21,8 @@ public enum Announcement: Sendable, Equatable {
             return number + " " + words.minutes(wait.minutesRoundedUp)
         case .called(let code):
             return words.fill("called", ["code": Self.spelled(code)])
+        case .callsPaused:
+            return words.fill("calls_paused")
         case .decision(let decision):
             if case .notYourTurn(let ahead) = decision {
                 return words.fill(ahead == 1 ? "not_your_turn_one" : "not_your_turn", ["n": "\(ahead)"])
@@ -63,6 +67,7 @@ public struct SpokenCatalogue: Sendable {
     static let english: [String: String] = [
         "your_number": "Your number is {code}.", "wait": "About {n} minutes.", "wait_one": "About 1 minute.",
         "called": "Number {code}, please come to the entrance.",
+        "calls_paused": "Calls are paused for a moment. Everyone keeps their place in line.",
         "not_your_turn": "Not your turn yet: {n} people before you.",
         "not_your_turn_one": "Not your turn yet: 1 person before you.",
         "decision.admit": "Please come in.", "decision.store_full": "The store is full, please wait.",
@@ -83,6 +88,7 @@ public struct SpokenCatalogue: Sendable {
     static let italian: [String: String] = [
         "your_number": "Il suo numero è {code}.", "wait": "Circa {n} minuti.", "wait_one": "Circa 1 minuto.",
         "called": "Numero {code}, si avvicini all'ingresso, per favore.",
+        "calls_paused": "Le chiamate sono sospese per un momento. Ognuno mantiene il suo posto in fila.",
         "not_your_turn": "Non è ancora il suo turno: {n} persone prima di lei.",
         "not_your_turn_one": "Non è ancora il suo turno: 1 persona prima di lei.",
         "decision.admit": "Prego, entri.", "decision.store_full": "Il negozio è pieno, attenda per favore.",

@@ -3,16 +3,34 @@
 ///
 /// The first look only takes note (a restarted kiosk does not call out everyone called before it stopped). A
 /// ticket is announced once a day even if it drops out of the called places and comes back (a walk-in took
-/// the place for a moment).
+/// the place for a moment) — and again when staff's pause of the calls ends (its holder's call window starts
+/// again then: ``LinePause``).
 public struct CallWatch: Sendable, Equatable {
     /// The last calls announced, newest first (at most ``recentLimit``).
     public private(set) var recent: [TicketCode] = []
     public let recentLimit: Int
     private var announced: Set<TicketID> = []
     private var day: BusinessDay?
+    /// The pause seen last, and when calls last went on after one.
+    private var pauseSince: Timestamp?
+    private var restarted: Timestamp?
 
     public init(recentLimit: Int = 5) {
         self.recentLimit = recentLimit
+    }
+
+    /// Looks at staff's pauses before ``newlyCalled(_:on:code:)``: whether a pause began since the last look (the
+    /// voice says the calls are paused); when one ended, those called now are announced again.
+    public mutating func pauses(_ pauses: LinePauses, at now: Timestamp) -> Bool {
+        let holding = pauses.holding(at: now)
+        let restart = pauses.restarted(at: now)
+        defer {
+            pauseSince = holding?.since ?? pauseSince
+            restarted = restart
+        }
+        guard day != nil else { return false }  // the first look takes note
+        if restart != restarted, restart != nil { announced.removeAll() }
+        return holding.map { $0.since != pauseSince } ?? false
     }
 
     /// The tickets among `called` (their ids, first in line first) not announced yet on `day`, in line order,

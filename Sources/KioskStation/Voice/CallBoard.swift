@@ -35,11 +35,13 @@ public final class CallBoard: Service, Sendable {
         // All of them: a window of the first few would "call" the next ticket into it whenever one leaves it.
         let state = queue.snapshot
         let called = state.calledIDs(at: now)
-        let fresh = watch.withLock {
-            $0.newlyCalled(called, on: days.businessDay(at: now)) { state.entries[$0]?.ticket.code }
+        let (paused, fresh) = watch.withLock {
+            let paused = $0.pauses(state.pauses, at: now)
+            return (paused, $0.newlyCalled(called, on: days.businessDay(at: now)) { state.entries[$0]?.ticket.code })
         }
-        guard !fresh.isEmpty else { return }
+        guard paused || !fresh.isEmpty else { return }
         if let voice, voice.config.calls {
+            if paused { voice.say(.callsPaused) }
             for code in fresh { voice.say(.called(code)) }
         }
         changes.notify()

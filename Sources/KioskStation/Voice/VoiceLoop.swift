@@ -129,6 +129,7 @@ extension Announcement {
         case .yourNumber(let code, _): return "number-\(code)"
         case .called(let code): return "called-\(code)"
         case .decision(let decision): return "door-\(decision.reason)"
+        case .callsPaused: return "calls-paused"
         }
     }
 }
