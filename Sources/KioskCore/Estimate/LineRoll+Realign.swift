@@ -18,8 +18,8 @@
 /// know who of those inside left), and a minute of a store of 200's departures is much to lose.
 extension LineRoll {
     /// Whether the roll can tell `newer`'s line at `now`, in the grid step it started in: the same store, day,
-    /// pauses and bookings to come, and a line that is the roll's with tickets gone and tickets joined at its end. False
-    /// when it cannot (roll anew).
+    /// pauses and bookings to come, and a line that is the roll's with tickets gone and tickets joined at its end.
+    /// False when it cannot (roll anew).
     mutating func realign(to newer: QueueState, at now: Timestamp) -> Bool {
         guard let joining = progress?.joining, let free = progress?.free, progress?.settled == false, now >= start,
             newer.capacity == state.capacity, newer.hours == state.hours, newer.pauses == state.pauses,

@@ -19,8 +19,8 @@ public enum KioskRole: String, Sendable, Hashable, Codable, CaseIterable {
         // A paper ticket is taken at its printer, or at a door that scanned it before the printer saw it go.
         case .ticketTaken: true
         case .ticketAdmitted, .scanRefused, .customerExited, .ticketExpired: guardsDoor
-        // Staff at the door's manager page count those inside and let people in without a ticket.
-        // ... and pause and resume the calls.
+        // Staff at the door's manager page count those inside, let people in without a ticket, and pause and
+        // resume the calls.
         case .countCorrected, .letIn, .linePaused, .lineResumed: guardsDoor
         case .dayStarted: true
         case .capacityChanged: false
