@@ -103,9 +103,21 @@ import Testing
             #expect(await browser.ask("expect manager counted 1 counted at") == "ok")
             #expect(await browser.ask("expect display inside 1") == "ok")
             #expect(rig.kiosk.queue.snapshot.correction?.inside == 1)
-            // Both pages meet WCAG 2.2 A and AA as axe-core checks them (the manager's with its count form open).
+            // Staff pause the calls for five minutes from the page: both pages say who, why and until when.
+            #expect(await browser.ask("type manager pause-reason restock") == "ok")
+            #expect(await browser.ask("type manager pause-minutes 5") == "ok")
+            #expect(await browser.ask("click manager pause-button") == "ok")
+            #expect(await browser.ask("seen manager paused Calls paused by") == "ok")
+            #expect(await browser.ask("expect display called Calls paused until") == "ok")
+            #expect(await browser.ask("expect display called restock") == "ok")
+            #expect(rig.kiosk.queue.snapshot.isPaused(at: WallClock.system.now()))
+            // Both pages meet WCAG 2.2 A and AA as axe-core checks them (the manager's with its staff forms open
+            // and a pause showing).
             #expect(await browser.ask("axe display", timeout: .seconds(60)) == "ok")
             #expect(await browser.ask("axe manager", timeout: .seconds(60)) == "ok")
+            #expect(await browser.ask("click manager resume-button") == "ok")
+            #expect(await browser.ask("expect display called please wait") == "ok")  // one inside of one
+            #expect(await browser.ask("gone manager paused Calls paused") == "ok")
 
             // Paper out: the window display warns the street.
             rig.emulator.simulate(.paperEnd(true))
