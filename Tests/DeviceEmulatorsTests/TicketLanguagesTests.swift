@@ -18,6 +18,7 @@ import Testing
         large: Bool,
         opensAt: String?,
         opensOn: Int? = nil,
+        paused: (Bool, String?) = (false, nil),
         on profile: PrinterProfile
     )
         throws -> [String]
@@ -34,6 +35,7 @@ import Testing
         )
         printout.largePrint = large
         printout.opensOn = opensOn
+        (printout.paused, printout.pausedUntil) = paused
         printout.columns = profile.columns
         printout.languages = languages
         let emulator = try PrinterEmulator(profile: profile, logger: logger)
@@ -43,6 +45,28 @@ import Testing
     }
 
     func split(_ lines: [String]) -> [String] { lines.flatMap { $0.split(separator: " ").map(String.init) } }
+
+    /// A ticket printed while staff paused the calls says so, and never "go to the door" (nobody is called).
+    @Test(arguments: PrinterProfile.bundledIDs)
+    func aTicketPrintedDuringAPauseSaysSo(_ id: String) throws {
+        let profile = try PrinterProfile.load(named: id)
+        let until = try words(
+            [.italian, .english],
+            ahead: 3,
+            large: false,
+            opensAt: nil,
+            paused: (true, "10:55"),
+            on: profile
+        )
+        let expected = [
+            "Mercato Centrale", "A042", "Chiamate sospese fino alle 10:55", "3 persone davanti · circa 25 min (18–32)",
+            "Calls paused until 10:55", "3 people ahead · about 25 min (18–32)", "28.11.2026 10:40",
+        ]
+        #expect(until == split(expected), "\(id)")
+        let open = try words([.english], ahead: 0, large: false, opensAt: nil, paused: (true, nil), on: profile)
+        let first = ["Mercato Centrale", "A042", "Calls paused for a moment", "Nobody ahead · wait for your call"]
+        #expect(open == split(first + ["28.11.2026 10:40"]), "\(id)")
+    }
 
     @Test(arguments: PrinterProfile.bundledIDs)
     func italianFirstThenEnglish(_ id: String) throws {

@@ -16,6 +16,10 @@ public struct TicketPrintout: Sendable, Equatable {
     public var opensAt: String?
     /// The weekday of that opening (0: Monday) when it is a day or more away: named in each language printed.
     public var opensOn: Int?
+    /// Whether staff paused the calls as the ticket is printed (``LinePause``), and until when (`10:45`, formatted
+    /// by the caller; nil: until they resume): the wait counts what is left of it.
+    public var paused = false
+    public var pausedUntil: String?
     /// A short URL to type in if the QR cannot be scanned.
     public var statusURL: String?
     public var footer: String?
@@ -80,13 +84,19 @@ public enum TicketLayout {
                     .map { words.fill("opens_on", ["d": $0, "t": opens]) } ?? words.fill("opens", ["t": opens])
                 if main { largeLines(t, text, into: &doc) } else { lines(t, text, bold: false, into: &doc) }
             }
-            let (people, wait) = aheadParts(
+            if t.paused {
+                let text = t.pausedUntil.map { words.fill("paused_until", ["t": $0]) } ?? words.fill("paused")
+                lines(t, text, bold: main, into: &doc)
+            }
+            var (people, wait) = aheadParts(
                 t.peopleAhead,
                 wait: t.estimatedWait,
                 range: t.estimatedRange,
                 fromOpening: t.opensAt != nil,
                 words: words
             )
+            // Nobody is called while paused: never "go to the door".
+            if t.paused, wait == words.fill("go") { wait = words.fill("wait_call") }
             if main, t.largePrint {
                 for part in [people, wait] { largeLines(t, part, into: &doc) }
             } else {

@@ -22,6 +22,8 @@ enum TicketWords {
         "one": "1 person ahead", "many": "{n} people ahead",
         "about": "about {m} min{r}", "go": "go to the door", "at_opening": "called at opening",
         "after_opening": "about {m} min after opening{r}",
+        "paused": "Calls paused for a moment", "paused_until": "Calls paused until {t}",
+        "wait_call": "wait for your call",
     ]
 
     static let italian = [
@@ -29,5 +31,7 @@ enum TicketWords {
         "one": "1 persona davanti",
         "many": "{n} persone davanti", "about": "circa {m} min{r}", "go": "vai all'ingresso",
         "at_opening": "chiamato all'apertura", "after_opening": "circa {m} min dopo l'apertura{r}",
+        "paused": "Chiamate sospese per un momento", "paused_until": "Chiamate sospese fino alle {t}",
+        "wait_call": "attendi la chiamata",
     ]
 }

@@ -80,6 +80,10 @@ extension PrinterLoop {
         )
         // A day or more away, the opening's weekday, named in each language the ticket is printed in.
         printout.opensOn = queue.opensAt(after: time).flatMap { calendar.weekday(of: $0, from: time) }
+        if let pause = queue.pauses.holding(at: time) {
+            printout.paused = true
+            printout.pausedUntil = pause.end.map { calendar.zone.clockText($0) }
+        }
         printout.largePrint = station.days.schedule.largePrint
         printout.languages = station.days.schedule.languages
         printout.columns = device.profile.columns
