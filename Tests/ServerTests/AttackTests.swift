@@ -119,6 +119,8 @@ import FoundationNetworking
                     ("POST", "/v1/login", nil, ["username": value, "password": value]),
                     ("POST", "\(base)/count", ServerRig.adminToken, ["inside": value]),
                     ("POST", "\(base)/let-in", ServerRig.adminToken, ["people": value, "reason": value]),
+                    ("POST", "\(base)/pause", ServerRig.adminToken, ["reason": value, "minutes": value]),
+                    ("POST", "\(base)/resume", ServerRig.adminToken, ["by": value]),
                     ("PUT", "/v1/devices/self/key", credential, ["device": "k1", "publicKey": value]),
                 ]
             }
@@ -151,6 +153,11 @@ import FoundationNetworking
             #expect((0...100_000).contains(server.queue(store)?.capacity ?? -1))
             // Nor a count beyond the bounds staff's counts keep (``StaffCount``).
             #expect((0...100_000).contains(server.queue(store)?.inside ?? -1))
+            // Nor a pause beyond its bounds (``LinePause``): at most 12 hours, a reason of 1–120 characters.
+            if let pause = server.queue(store)?.pauses.latest {
+                #expect(pause.until.map { $0 - pause.since <= .seconds(12 * 3_600) } ?? true)
+                #expect(LinePause.reason.allows(pause.reason))
+            }
         } catch {
             await server.stop()
             throw error

@@ -144,6 +144,23 @@ import FoundationNetworking
                 #expect(said["field"] as? String == field, "\(body): \(said)")
             }
             #expect(server.queue(store)?.pauses.latest == nil)
+            // Another store's log with this door's credential: refused, and that store is not paused.
+            let other = try await server.registerStore(["name": "Other Market"], manager: "other")
+            let foreign = StoreEvent(
+                id: .v7(at: now),
+                store: other,
+                device: "door-1",
+                time: now,
+                body: .linePaused(reason: "x", until: hour, by: "door-1")
+            )
+            let elsewhere = try await server.call(
+                "POST",
+                "/v1/stores/\(other.uuidString)/events",
+                token: door,
+                raw: try JSONEncoder().encode(["events": [foreign]]),
+                headers: Self.speaks2
+            )
+            #expect((400..<500).contains(elsewhere.status) && server.queue(other)?.pauses.latest == nil)
 
             let (paused, _) = try await push(
                 .linePaused(reason: "spill", until: hour, by: "door-1"),
