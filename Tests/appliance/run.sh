@@ -20,9 +20,22 @@ disk=$(mktemp "$repo/.build-hil/appliance-run.XXXXXX.raw")
 trap 'rm -f "$disk"' EXIT
 cp --sparse=always "$image/disk.raw" "$disk"
 qemu=$("$here/boot.sh" "$image" "$disk" "$out" "$timeout")
-while kill -0 "$qemu" 2>/dev/null; do sleep 1; done
+# The guest writes its status last, after what it leaves here, and syncs (the share has no cache): a shutdown
+# that then hangs (Debian 12's kernel after the printer gadget's rebind, devices.sh) costs a grace period, not
+# the rest of TIMEOUT (2026-12-06: a 180 s run took its whole 600).
+while kill -0 "$qemu" 2>/dev/null; do
+    if [ -f "$out/status" ]; then
+        for _ in $(seq 30); do kill -0 "$qemu" 2>/dev/null && sleep 1; done
+        stopped=0
+        kill -0 "$qemu" 2>/dev/null && stopped=1
+        kill "$qemu" 2>/dev/null
+        while kill -0 "$qemu" 2>/dev/null; do sleep 1; done
+        break
+    fi
+    sleep 1
+done
 wall=$(awk -v a="$(date +%s.%N)" -v b="$started" 'BEGIN { print a - b }')
-printf 'wall_seconds %.1f\nimage_build_seconds %s\n' "$wall" "$(cat "$image/build-seconds" 2>/dev/null || echo ?)" \
-    >"$out/host.txt"
+printf 'wall_seconds %.1f\nimage_build_seconds %s\nstopped_after_status %s\n' "$wall" \
+    "$(cat "$image/build-seconds" 2>/dev/null || echo ?)" "${stopped:-0}" >"$out/host.txt"
 [ -f "$out/status" ] && exit "$(cat "$out/status")"
 exit 1
