@@ -114,6 +114,11 @@ import Testing
             await HIL.ok(browser, "expect login live-title Now")
             try await visit(url + "/console/stores/\(id)", browser, shot: ("console", false), into: shots)
             await HIL.ok(browser, "expect tour-en paused Calls paused by admin until")
+            // Resumed elsewhere: the open page follows live — the notice goes, the pause form comes back.
+            let resumed = try await server.call("POST", "/v1/stores/\(store.uuidString)/resume", json: [:])
+            #expect(resumed.status == 200 && resumed.body["paused"] as? Bool == false, "\(resumed)")
+            await HIL.ok(browser, "gone tour-en paused Calls paused")
+            await HIL.ok(browser, "seen tour-en pause-controls Pause the calls")
             await HIL.ok(browser, "press login #logout")
             await HIL.ok(browser, "press login #admin summary")
             await HIL.ok(browser, "type login token \(ServerRig.adminToken)")

@@ -195,11 +195,15 @@ import FoundationNetworking
             #expect(paused.status == 303 && server.queue(store)?.pauses.latest?.until == nil, "until resumed")
             let shown = try await anna.get(try #require(paused.headers["Location"].first))
             #expect(shown.body.contains("Calls paused.") && shown.body.contains("Calls paused by anna: a spill"))
-            #expect(shown.body.contains("id=\"resume-form\"") && !shown.body.contains("id=\"pause-form\""))
+            #expect(
+                !shown.body.contains("id=\"resume-form\" hidden")
+                    && shown.body.contains("id=\"pause-controls\" hidden")
+            )
             let resumed = try await anna.submit("", to: page + "/resume", from: page)
             #expect(resumed.status == 303 && server.queue(store)?.isPaused(at: Self.now()) == false)
             let figures = try await anna.get(page)
-            #expect(figures.body.contains("id=\"pauses\">1<") && figures.body.contains("id=\"pause-form\""))
+            #expect(figures.body.contains("id=\"pauses\">1<") && figures.body.contains("id=\"resume-form\" hidden"))
+            #expect(!figures.body.contains("id=\"pause-controls\" hidden"))
         }
     }
 

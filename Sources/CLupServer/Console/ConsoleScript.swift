@@ -1,6 +1,6 @@
 /// The console's one script: the store page's live part. It follows `/console/stores/<id>/live` (server-sent
 /// events, the session cookie goes with them) and redraws the line — inside and capacity, called, waiting,
-/// in the printer — and each kiosk's state and last contact, with a warning when one needs a person or has been
+/// in the printer, a pause of the calls and its controls — and each kiosk's state and last contact, with a warning when one needs a person or has been
 /// silent over a minute.
 /// When the session ends the stream is refused and the page says to reload (the login page follows).
 enum ConsoleScript {
@@ -17,6 +17,8 @@ enum ConsoleScript {
           var q=JSON.parse(e.data);
           $('inside').textContent=q.inside;$('capacity').textContent=q.capacity;
           $('opening').textContent=q.opening;$('opening').hidden=!q.opening;
+          $('paused').textContent=q.paused;$('paused').hidden=!q.paused;
+          $('resume-form').hidden=!q.paused;$('pause-controls').hidden=!!q.paused;
           codes('called',q.called);codes('waiting',q.waiting);codes('printer',q.printer);
           $('waiting-count').textContent=q.waitingCount;
           q.devices.forEach(function(k){

@@ -72,11 +72,11 @@ enum ConsoleTemplates {
         <input id="let-in-reason" name="reason" maxlength="120" required>
         <button type="submit" id="let-in-button">{{w.let_in_button}}</button>
         </form></details>
-        {{#paused}}<p id="paused" class="notice" role="status">{{paused}}</p>
-        <form method="post" action="/console/stores/{{storeID}}/resume" id="resume-form">
+        <p id="paused" class="notice" role="status"{{^paused}} hidden{{/paused}}>{{paused}}</p>
+        <form method="post" action="/console/stores/{{storeID}}/resume" id="resume-form"{{^paused}} hidden{{/paused}}>
         <input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" id="resume-button">{{w.resume_button}}</button>
-        </form>{{/paused}}
-        {{^paused}}<details id="pause-controls"><summary>{{w.pause}}</summary>
+        </form>
+        <details id="pause-controls"{{#paused}} hidden{{/paused}}><summary>{{w.pause}}</summary>
         <form method="post" action="/console/stores/{{storeID}}/pause" id="pause-form">
         <input type="hidden" name="csrf" value="{{csrf}}"><p class="muted">{{w.pause_hint}}</p>
         <label for="pause-reason">{{w.pause_reason}}</label>
@@ -84,7 +84,7 @@ enum ConsoleTemplates {
         <label for="pause-minutes">{{w.pause_minutes}}</label>
         <input id="pause-minutes" name="minutes" type="number" min="1" max="{{pauseMinutesMax}}">
         <button type="submit" id="pause-button">{{w.pause_button}}</button>
-        </form></details>{{/paused}}
+        </form></details>
         <h3>{{w.called}}</h3><ul class="codes called" id="called" aria-live="polite">{{#called}}<li>{{.}}</li>{{/called}}</ul>
         <h3>{{w.waiting}} (<span id="waiting-count">{{waitingCount}}</span>)</h3><ul class="codes" id="waiting">{{#waiting}}<li>{{.}}</li>{{/waiting}}</ul>
         <h3>{{w.in_printer}}</h3><ul class="codes" id="printer">{{#printer}}<li>{{.}}</li>{{/printer}}</ul>

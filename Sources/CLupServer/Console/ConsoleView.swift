@@ -19,6 +19,8 @@ enum ConsoleView {
     struct Line: Encodable {
         /// While the store is closed: when it opens, and how many wait for the opening ("" while open).
         var opening: String
+        /// While staff paused the calls: who, why and until when ("" otherwise).
+        var paused: String
         var inside: Int
         var capacity: Int
         var called: [String]
@@ -66,6 +68,7 @@ enum ConsoleView {
         }
         return Line(
             opening: opening,
+            paused: StoreConsole.pauseText(state, clock: StoreClock(live.record.profile), now: now, strings) ?? "",
             inside: state.inside,
             capacity: state.capacity,
             called: called.map(\.code.description),

@@ -32,13 +32,18 @@ extension StoreConsole {
         _ strings: PageStrings
     ) -> [String: Any] {
         var values: [String: Any] = ["pauseMinutesMax": LinePause.minutes.upperBound]
-        guard let pause = state.pauses.holding(at: now) else { return values }
+        values["paused"] = pauseText(state, clock: clock, now: now, strings)
+        return values
+    }
+
+    /// "Calls paused by anna until 10:55: restock" while a pause holds (the page, and its live stream).
+    static func pauseText(_ state: QueueState, clock: StoreClock, now: Timestamp, _ strings: PageStrings) -> String? {
+        guard let pause = state.pauses.holding(at: now) else { return nil }
         let key = pause.end == nil ? "console.paused_by" : "console.paused_until"
-        values["paused"] = strings[key]
+        return strings[key]
             .replacingOccurrences(of: "{by}", with: pause.by)
             .replacingOccurrences(of: "{t}", with: pause.end.map { clock.time($0.milliseconds) } ?? "")
             .replacingOccurrences(of: "{r}", with: pause.reason)
-        return values
     }
 
     /// What the last pause form did, from its signed query (a crafted link shows nothing).
