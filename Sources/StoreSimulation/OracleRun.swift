@@ -87,10 +87,6 @@ struct OracleRun {
 
     /// When `holder` loses its place: a pause's end restarts a call window, and a booking's lateness it covered.
     func lost(_ holder: Holder) -> Double {
-        Self.lost(holder, window: window, late: late, pause: pause)
-    }
-
-    static func lost(_ holder: Holder, window: Double, late: Double, pause: (from: Double, until: Double)?) -> Double {
         let lost = holder.lost(window: window)
         guard let pause, lost.isFinite, lost > pause.from else { return lost }
         if holder.gone != nil { return lost - late < pause.until ? max(lost, pause.until + late) : lost }
@@ -154,8 +150,7 @@ struct OracleRun {
         var changed = true
         while changed {
             changed = false
-            let (window, late, pause, clock) = (window, late, pause, clock)
-            bookings.removeAll { Self.lost($0, window: window, late: late, pause: pause) < clock }
+            bookings = bookings.filter { lost($0) >= clock }
             if free > 0, let index = bookings.firstIndex(where: { $0.at <= clock }) {
                 admit(visit: bookings.remove(at: index).visit)
                 changed = true

@@ -24,13 +24,15 @@ import FoundationNetworking
         _ server: ServerRig,
         _ events: [StoreEvent],
         store: StoreID,
-        credential: String
+        credential: String,
+        headers: [String: String] = [:]
     ) async throws -> (status: Int, field: String?, body: [String: Any]) {
         let answer = try await server.call(
             "POST",
             "/v1/stores/\(store.uuidString)/events",
             token: credential,
-            raw: try JSONEncoder().encode(EventBatch(events: events))
+            raw: try JSONEncoder().encode(EventBatch(events: events)),
+            headers: headers
         )
         return (answer.status, answer.body["field"] as? String, answer.body)
     }

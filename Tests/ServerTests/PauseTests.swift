@@ -111,15 +111,20 @@ import FoundationNetworking
             let store = try await server.registerStore(["capacity": 10])
             let door = try await server.enroll("door-1", store: store, role: .door)
             let printer = try await server.enroll("printer-1", store: store, role: .printer)
-            let path = "/v1/stores/\(store.uuidString)/events"
-            let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-            func push(_ body: StoreEvent.Body, as device: String, token: String) async throws -> (Int, [String: Any]) {
-                let event = StoreEvent(id: .v7(at: now), store: store, device: device, time: now, body: body)
-                let answer = try await server.call(
-                    "POST",
-                    path,
-                    token: token,
-                    raw: try JSONEncoder().encode(["events": [event]]),
+            let now = Self.now()
+            func push(
+                _ body: StoreEvent.Body,
+                as device: String,
+                token: String,
+                into target: StoreID? = nil
+            ) async throws -> (Int, [String: Any]) {
+                let into = target ?? store
+                let event = StoreEvent(id: .v7(at: now), store: into, device: device, time: now, body: body)
+                let answer = try await AttackRoundThreeTests.push(
+                    server,
+                    [event],
+                    store: into,
+                    credential: token,
                     headers: Self.speaks2
                 )
                 return (answer.status, answer.body)
@@ -146,21 +151,13 @@ import FoundationNetworking
             #expect(server.queue(store)?.pauses.latest == nil)
             // Another store's log with this door's credential: refused, and that store is not paused.
             let other = try await server.registerStore(["name": "Other Market"], manager: "other")
-            let foreign = StoreEvent(
-                id: .v7(at: now),
-                store: other,
-                device: "door-1",
-                time: now,
-                body: .linePaused(reason: "x", until: hour, by: "door-1")
-            )
-            let elsewhere = try await server.call(
-                "POST",
-                "/v1/stores/\(other.uuidString)/events",
+            let (elsewhere, _) = try await push(
+                .linePaused(reason: "x", until: hour, by: "door-1"),
+                as: "door-1",
                 token: door,
-                raw: try JSONEncoder().encode(["events": [foreign]]),
-                headers: Self.speaks2
+                into: other
             )
-            #expect((400..<500).contains(elsewhere.status) && server.queue(other)?.pauses.latest == nil)
+            #expect((400..<500).contains(elsewhere) && server.queue(other)?.pauses.latest == nil)
 
             let (paused, _) = try await push(
                 .linePaused(reason: "spill", until: hour, by: "door-1"),

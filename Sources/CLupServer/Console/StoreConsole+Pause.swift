@@ -24,15 +24,11 @@ extension StoreConsole {
         }
     }
 
-    /// The page's values about the calls: the pause that holds now (who, why, until when), and the form's bounds.
-    static func pauseValues(
-        _ state: QueueState,
-        clock: StoreClock,
-        now: Timestamp,
-        _ strings: PageStrings
-    ) -> [String: Any] {
+    /// The page's values about the calls: the pause that holds now (the line's words: who, why, until when), and
+    /// the form's bounds.
+    static func pauseValues(_ line: ConsoleView.Line) -> [String: Any] {
         var values: [String: Any] = ["pauseMinutesMax": LinePause.minutes.upperBound]
-        values["paused"] = pauseText(state, clock: clock, now: now, strings)
+        if !line.paused.isEmpty { values["paused"] = line.paused }
         return values
     }
 

@@ -221,7 +221,7 @@ struct StoreConsole {
             ]
         }
         values.merge(Self.countValues(live.state, report: report, clock: clock, strings)) { $1 }
-        values.merge(Self.pauseValues(live.state, clock: clock, now: now, strings)) { $1 }
+        values.merge(Self.pauseValues(line)) { $1 }
         values["problem"] = problem.map { strings.format("console.problem", text: $0) }
         if query["saved"] != nil { values["notice"] = strings["console.saved"] }
         if let notice = countNotice(request, strings) ?? pauseNotice(request, strings) { values["notice"] = notice }

@@ -11,8 +11,7 @@ extension EventChecks {
         let by: String
         switch event.body {
         case .linePaused(_, let until, let who):
-            let latest = event.time + .seconds(60 * Int64(LinePause.doorMinutes.upperBound))
-            guard let until, until <= latest else {
+            guard let until, until <= LinePause.end(after: event.time, minutes: LinePause.doorMinutes.upperBound) else {
                 throw Refusal.invalid(
                     "a door's pause ends within \(LinePause.doorMinutes.upperBound) minutes — a longer one is the "
                         + "manager's, in the console",

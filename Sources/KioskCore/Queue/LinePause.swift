@@ -64,9 +64,14 @@ extension LinePause {
         }
     }
 
-    /// The end of a pause of `minutes` asked for at `now` (nil: until staff resume), `minutes` held to ``minutes``.
+    /// The end of a pause of `minutes` asked for at `now` (nil: until staff resume); the caller checked `minutes`.
     public static func until(minutes: Int?, from now: Timestamp) -> Timestamp? {
-        minutes.map { now + .seconds(60 * Int64(min(max($0, 1), Self.minutes.upperBound))) }
+        minutes.map { end(after: now, minutes: $0) }
+    }
+
+    /// `minutes` after `time`: a pause's end, or the latest one a writer may plan.
+    public static func end(after time: Timestamp, minutes: Int) -> Timestamp {
+        time + .seconds(60 * Int64(minutes))
     }
 
     /// What is wrong with a pause event's values written at `time` (the field, and what to send instead), nil if
@@ -75,7 +80,7 @@ extension LinePause {
         switch body {
         case .linePaused(let why, let until, let who):
             if !reason.allows(why) { return ("reason", "why the calls pause: 1–120 characters") }
-            if let until, until <= time || until > time + .seconds(60 * Int64(minutes.upperBound)) {
+            if let until, until <= time || until > end(after: time, minutes: minutes.upperBound) {
                 return ("until", "the pause's end: after its time, and at most 12 hours after it")
             }
             if !by.allows(who) { return ("by", "who paused the calls: 1–64 characters") }
