@@ -22,6 +22,10 @@ public struct StoreSettings: Codable, Sendable, Equatable {
     public var voiceVolume: Int?
     /// The store's line at the bottom of each ticket and on the window display (empty: none).
     public var footer: String?
+    /// Minutes after a call that a ticket not seen at the door is called again (0: no second call), and how many
+    /// times at most (``RecallPolicy``). A kiosk from before them calls a ticket once.
+    public var recallMinutes: Int?
+    public var recalls: Int?
 
     public init(
         name: String? = nil,
@@ -30,7 +34,9 @@ public struct StoreSettings: Codable, Sendable, Equatable {
         averageVisitMinutes: Int? = nil,
         largePrint: Bool? = nil,
         voiceVolume: Int? = nil,
-        footer: String? = nil
+        footer: String? = nil,
+        recallMinutes: Int? = nil,
+        recalls: Int? = nil
     ) {
         self.name = name
         self.languages = languages
@@ -39,6 +45,8 @@ public struct StoreSettings: Codable, Sendable, Equatable {
         self.largePrint = largePrint
         self.voiceVolume = voiceVolume
         self.footer = footer
+        self.recallMinutes = recallMinutes
+        self.recalls = recalls
     }
 
     public static let averageVisitRange = 1...1440

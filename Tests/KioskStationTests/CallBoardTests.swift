@@ -3,6 +3,7 @@ import KioskCore
 import Logging
 import ServiceSupport
 @_spi(Seeding) import StationStore
+import SyncWire
 import Synchronization
 import Testing
 
@@ -65,6 +66,57 @@ import Testing
         board.look()
         #expect(board.recent == [next.code])
         #expect(voice.next()?.announcement == .called(next.code))
+    }
+
+    /// The store's second call, as clup-server says it: a called ticket not seen at the door is called out again
+    /// when its recall comes (the voice's own words), once, and the display lists it first again.
+    @Test func aTicketNotSeenAtTheDoorIsCalledOutAgain() throws {
+        let dir = NSTemporaryDirectory() + "clup-calls-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var config = KioskConfig(store: .init(id: storeID))
+        config.store.capacity = 2
+        config.voice.enabled = true
+        config.voice.output = .folder("\(dir)/voice")
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
+        let changes = ChangeFeed()
+        let queue = try QueueReplica(store: store, capacity: 2, changes: changes)
+        let offset = WallClock.Offset()
+        let clock = WallClock.shifted(by: offset)
+        let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: clock, logger: logger)
+        let voice = Voice(config: config.voice, logger: logger, changes: changes, metrics: StationMetrics())
+        let board = CallBoard(queue: queue, days: days, clock: clock, changes: changes, voice: voice)
+        days.schedule.serverSays(settings: StoreSettings(callWindowMinutes: 10, recallMinutes: 2, recalls: 1))
+        #expect(days.schedule.settings.recallMinutes.value == 2 && days.schedule.settings.recallMinutes.from == .server)
+
+        board.look()
+        let now = clock.now()
+        let ticket = Ticket(
+            id: .v7(at: now),
+            store: storeID,
+            kind: .paper,
+            code: TicketCode(prefix: "A", number: 1),
+            issuedAt: now,
+            issuer: "printer"
+        )
+        queue.apply([
+            StoreEvent(id: .v7(at: now), store: storeID, device: "printer", time: now, body: .ticketIssued(ticket)),
+            StoreEvent(id: .v7(at: now), store: storeID, device: "printer", time: now, body: .ticketTaken(ticket.id)),
+        ])
+        board.look()
+        #expect(voice.next()?.announcement == .called(ticket.code))
+        offset.advance(by: .seconds(100))
+        board.look()
+        #expect(voice.next() == nil, "not before its recall")
+        offset.advance(by: .seconds(21))
+        board.look()
+        #expect(voice.next()?.announcement == .calledAgain(ticket.code))
+        #expect(board.recent == [ticket.code])
+        #expect(Announcement.calledAgain(ticket.code).text(in: .english).contains("again"))
+        offset.advance(by: .seconds(120))
+        board.look()
+        #expect(voice.next() == nil, "one recall, as the store set")
     }
 
     /// The replica's own feed, which the board looks on, wakes on a change of the queue, not on a status (the

@@ -78,6 +78,11 @@ enum ConsoleCatalogue {
         "console.footer_hint": "At most 80 characters; empty: none.",
         "console.voice_volume": "The kiosks' voice volume (0–100 %)",
         "console.large_print": "Large print on every ticket (for people with low vision)",
+        "console.recall_minutes": "Call a ticket again after (minutes; 0: never)",
+        "console.recalls": "How many times at most",
+        "console.recall_hint":
+            "A called ticket not seen at the door is called again on the display, by the voice and on "
+            + "its page; its call window still counts from the first call.",
         "console.pair_title": "Pair a kiosk", "console.pair_link": "Pair a kiosk by the code it prints",
         "console.pair_code": "The code on the kiosk's pairing ticket or screen",
         "console.pair_code_hint": "Eight letters, as BCDF-GHJK; it is valid 10 minutes and works once.",
@@ -208,6 +213,11 @@ enum ConsoleCatalogue {
         "console.footer_hint": "Al massimo 80 caratteri; vuota: nessuna.",
         "console.voice_volume": "Volume della voce dei chioschi (0–100 %)",
         "console.large_print": "Caratteri grandi su ogni biglietto (per chi vede poco)",
+        "console.recall_minutes": "Richiama un biglietto dopo (minuti; 0: mai)",
+        "console.recalls": "Quante volte al massimo",
+        "console.recall_hint":
+            "Un biglietto chiamato e non visto all'ingresso è chiamato di nuovo sul display, dalla voce "
+            + "e sulla sua pagina; il tempo per entrare conta sempre dalla prima chiamata.",
         "console.pair_title": "Abbina un chiosco",
         "console.pair_link": "Abbina un chiosco con il codice che stampa",
         "console.pair_code": "Il codice sul biglietto di abbinamento o sullo schermo del chiosco",

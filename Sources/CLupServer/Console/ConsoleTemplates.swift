@@ -141,6 +141,9 @@ enum ConsoleTemplates {
         <label for="footer">{{w.footer}}</label><input id="footer" name="footer" maxlength="80" value="{{profile.footer}}" aria-describedby="footer-hint">
         <p class="muted" id="footer-hint">{{w.footer_hint}}</p>
         <label for="voice-volume">{{w.voice_volume}}</label><input id="voice-volume" name="voiceVolume" type="number" min="0" max="100" value="{{profile.voiceVolume}}" required>
+        <label for="recall-minutes">{{w.recall_minutes}}</label><input id="recall-minutes" name="recallMinutes" type="number" min="0" max="60" value="{{profile.recallMinutes}}" required aria-describedby="recall-hint">
+        <label for="recalls">{{w.recalls}}</label><input id="recalls" name="recalls" type="number" min="1" max="5" value="{{profile.recalls}}" required aria-describedby="recall-hint">
+        <p class="muted" id="recall-hint">{{w.recall_hint}}</p>
         <p><input id="large-print" name="largePrint" type="checkbox" value="on"{{#profile.largePrint}} checked{{/profile.largePrint}}> <label for="large-print" class="inline">{{w.large_print}}</label></p>
         <fieldset class="hours"><legend>{{w.hours}}</legend><table><thead><tr><th scope="col"></th><th scope="col">{{w.open}}</th><th scope="col">{{w.close}}</th><th scope="col">{{w.closed}}</th></tr></thead><tbody>
         {{#hours}}<tr><th scope="row">{{day}}</th>

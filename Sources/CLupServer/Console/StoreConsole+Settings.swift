@@ -35,7 +35,10 @@ extension StoreConsole {
             // An unchecked box is not sent: the form always carries the volume beside it.
             largePrint: form["voiceVolume"] == nil ? nil : form["largePrint"] == "on",
             voiceVolume: form["voiceVolume"] == nil ? nil : try number("voiceVolume"),
-            footer: form["footer"]
+            footer: form["footer"],
+            // Absent from a form of a page served before they were: unchanged.
+            recallMinutes: form["recallMinutes"] == nil ? nil : try number("recallMinutes"),
+            recalls: form["recalls"] == nil ? nil : try number("recalls")
         )
     }
 

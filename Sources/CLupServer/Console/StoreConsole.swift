@@ -184,6 +184,7 @@ struct StoreConsole {
                 "slotMinutes": profile.slotMinutes, "slotSize": profile.slotSize,
                 "ticketsBeforeOpening": profile.ticketsBeforeOpeningMinutes.map(String.init) ?? "",
                 "largePrint": profile.largePrint, "voiceVolume": profile.voiceVolume, "footer": profile.footer,
+                "recallMinutes": profile.recallMinutes, "recalls": profile.recalls,
             ],
             "languages": Self.languageChoices(profile.languages, strings),
             "hours": profile.openingHours.enumerated().map { index, hours -> [String: Any] in

@@ -52,6 +52,11 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     public var voiceVolume = 90
     /// The store's line at the bottom of each ticket and on the window display (empty: none).
     public var footer = ""
+    /// Minutes after a call that a ticket not seen at the door is called again (0: no second call), and how many
+    /// times at most: its kiosks' display and voice and the holder's page say each (``RecallPolicy``). The
+    /// ticket's window still counts from the first call, so a recall due at or after its end is not made.
+    public var recallMinutes = 0
+    public var recalls = 1
 
     public init(
         name: String,
@@ -125,6 +130,10 @@ public struct StoreProfile: Sendable, Codable, Equatable {
         if !StoreSettings.valid(footer: footer) {
             throw bad("footer", "at most 80 characters, without control characters (a line, not a paragraph)")
         }
+        if !RecallPolicy.minutes.contains(recallMinutes) {
+            throw bad("recallMinutes", "must be 0 (no second call) to 60 minutes after the call")
+        }
+        if !RecallPolicy.timesRange.contains(recalls) { throw bad("recalls", "must be 1 to 5") }
     }
 
     /// The rules of ``timeZone`` (UTC if the system no longer knows the name: validated when it was set).
@@ -151,6 +160,7 @@ extension StoreProfile {
     enum CodingKeys: String, CodingKey {
         case name, address, location, capacity, openingHours, timeZone, utcOffsetMinutes, averageVisitMinutes
         case slotMinutes, slotSize, ticketsBeforeOpeningMinutes, languages, largePrint, voiceVolume, footer
+        case recallMinutes, recalls
     }
 
     /// `timeZone`, or for older clients and stored profiles from before time zones `utcOffsetMinutes` (a fixed
@@ -170,6 +180,8 @@ extension StoreProfile {
         largePrint = try c.decodeIfPresent(Bool.self, forKey: .largePrint) ?? false
         voiceVolume = try c.decodeIfPresent(Int.self, forKey: .voiceVolume) ?? 90
         footer = try c.decodeIfPresent(String.self, forKey: .footer) ?? ""
+        recallMinutes = try c.decodeIfPresent(Int.self, forKey: .recallMinutes) ?? 0
+        recalls = try c.decodeIfPresent(Int.self, forKey: .recalls) ?? 1
         if let zone = try c.decodeIfPresent(String.self, forKey: .timeZone) {
             timeZone = zone
         } else if let minutes = try c.decodeIfPresent(Int.self, forKey: .utcOffsetMinutes) {
@@ -208,5 +220,7 @@ extension StoreProfile {
         try c.encode(largePrint, forKey: .largePrint)
         try c.encode(voiceVolume, forKey: .voiceVolume)
         try c.encode(footer, forKey: .footer)
+        try c.encode(recallMinutes, forKey: .recallMinutes)
+        try c.encode(recalls, forKey: .recalls)
     }
 }

@@ -126,14 +126,16 @@ enum PageScript {
           if(told===key)return;told=key;notice.textContent=text;notice.hidden=false;
           if(window.Notification&&Notification.permission==='granted'){try{new Notification(text)}catch(e){}}
         }
+        function hm(ms){return new Date(ms).toLocaleTimeString(document.documentElement.lang,{hour:'2-digit',minute:'2-digit'})}
         var last=d.stage;
         function show(b){
           last=b.stage;stage.textContent=s['stage.'+b.stage]||b.stage;stage.className='stage stage-'+b.stage;
           var n=b.peopleAhead;
           ahead.textContent=typeof n==='number'?(n===0?s.ahead_none:(n===1?s.ahead_one:t('ahead_many',n))):'';
           var w=b.estimatedWaitSeconds;$('wait').hidden=typeof w!=='number';if(typeof w!=='number')$('range-note').hidden=true;if(typeof w==='number')minutes.textContent=waitText(w,b.estimatedWaitLowSeconds,b.estimatedWaitHighSeconds);
-          if(b.stage==='called')tell('called',s['js.called']);
-          else if(b.pause){var p=b.pause,at=p.until?new Date(p.until).toLocaleTimeString(document.documentElement.lang,{hour:'2-digit',minute:'2-digit'}):'';notice.textContent=s[at?'js.paused_until':'js.paused'].replace('{t}',at).replace('{r}',p.reason);notice.hidden=false;told=''}
+          if(b.stage==='called'&&b.call>1)tell('called'+b.call,s['js.called_again'].replace('{t}',hm(b.callEndsAt)));
+          else if(b.stage==='called')tell('called',s['js.called']);
+          else if(b.pause){var p=b.pause,at=p.until?hm(p.until):'';notice.textContent=s[at?'js.paused_until':'js.paused'].replace('{t}',at).replace('{r}',p.reason);notice.hidden=false;told=''}
           else if(b.opensAt&&d.opens&&typeof n==='number'){notice.textContent=s['js.opens'].replace('{t}',d.opens).replace('{n}',n+1);notice.hidden=false;told=''}
           else if(b.stage==='waiting'&&n<=2&&n>0)tell('soon'+n,n===1?s['js.soon_one']:t('js.soon',n));
           else if(b.stage!=='called'){notice.hidden=true;told=''}

@@ -72,7 +72,12 @@ struct TicketPage {
             "rangeNoteText": strings["range_note"],
         ]
         if ranged == true { values["rangeNote"] = true }
-        if status.stage == "called" { values["noticeText"] = strings["js.called"] }
+        if status.stage == "called", let call = status.call, call > 1, let ends = status.callEndsAt {
+            values["noticeText"] = strings["js.called_again"]
+                .replacingOccurrences(of: "{t}", with: StoreClock(profile).time(ends))
+        } else if status.stage == "called" {
+            values["noticeText"] = strings["js.called"]
+        }
         if let opens = status.opensAt, let ahead = status.peopleAhead {
             // Before opening: when the line is called, and the holder's place in it.
             let weekdays = (0..<7).map { strings["weekday.\($0)"] }

@@ -33,6 +33,10 @@ struct TicketStatus: ResponseEncodable, Equatable {
     /// While staff paused the calls (``LinePause``): why, and until when (ms since 1970; absent: until they
     /// resume). The ticket keeps its place; its wait counts what is left of the pause.
     var pause: Pause?
+    /// While called: which call it is (1, then 2 and on where the store calls a ticket not seen at the door
+    /// again: ``RecallPolicy``), and when its call window ends (ms since 1970: the door refuses it after).
+    var call: Int?
+    var callEndsAt: Int64?
     /// The signed code to show at the door; only in the answer that creates the ticket.
     var qr: String?
     /// A new holder token, when the request that created the ticket came without one: the device keeps it
@@ -67,6 +71,10 @@ struct TicketStatus: ResponseEncodable, Equatable {
             let ahead = position ?? state.lineLength(at: now)
             peopleAhead = ahead
             stage = state.isCalled(id, at: now) ? "called" : "waiting"
+            let window = live.estimator.callWindow
+            let recall = RecallPolicy(minutes: live.record.profile.recallMinutes, times: live.record.profile.recalls)
+            call = state.call(of: id, at: now, window: window, recall: recall)
+            callEndsAt = call == nil ? nil : state.callTime(of: id, at: now).map { ($0 + window).milliseconds }
             opensAt = state.opensAt(after: now)?.milliseconds
             pause = state.pauses.holding(at: now).map { Pause(reason: $0.reason, until: $0.end?.milliseconds) }
             let wait = live.wait(position: ahead, at: now)

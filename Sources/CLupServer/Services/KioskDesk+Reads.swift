@@ -66,7 +66,9 @@ extension KioskDesk {
             averageVisitMinutes: profile.averageVisitMinutes,
             largePrint: profile.largePrint,
             voiceVolume: profile.voiceVolume,
-            footer: profile.footer
+            footer: profile.footer,
+            recallMinutes: profile.recallMinutes,
+            recalls: profile.recalls
         )
     }
 

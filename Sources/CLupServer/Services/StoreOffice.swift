@@ -42,6 +42,8 @@ struct StoreOffice: Sendable {
         var largePrint: Bool?
         var voiceVolume: Int?
         var footer: String?
+        var recallMinutes: Int?
+        var recalls: Int?
 
         init(
             capacity: Int? = nil,
@@ -54,12 +56,16 @@ struct StoreOffice: Sendable {
             languages: [String]? = nil,
             largePrint: Bool? = nil,
             voiceVolume: Int? = nil,
-            footer: String? = nil
+            footer: String? = nil,
+            recallMinutes: Int? = nil,
+            recalls: Int? = nil
         ) {
             self.languages = languages
             self.largePrint = largePrint
             self.voiceVolume = voiceVolume
             self.footer = footer
+            self.recallMinutes = recallMinutes
+            self.recalls = recalls
             self.ticketsBeforeOpeningMinutes = ticketsBeforeOpeningMinutes
             self.capacity = capacity
             self.openingHours = openingHours
@@ -78,7 +84,7 @@ struct StoreOffice: Sendable {
                         codingPath: [unknown],
                         debugDescription: "not a setting: use capacity, openingHours, averageVisitMinutes, "
                             + "slotMinutes, slotSize, timeZone, ticketsBeforeOpeningMinutes, languages, largePrint, "
-                            + "voiceVolume or footer"
+                            + "voiceVolume, footer, recallMinutes or recalls"
                     )
                 )
             }
@@ -93,6 +99,8 @@ struct StoreOffice: Sendable {
             largePrint = try c.decodeIfPresent(Bool.self, forKey: .largePrint)
             voiceVolume = try c.decodeIfPresent(Int.self, forKey: .voiceVolume)
             footer = try c.decodeIfPresent(String.self, forKey: .footer)
+            recallMinutes = try c.decodeIfPresent(Int.self, forKey: .recallMinutes)
+            recalls = try c.decodeIfPresent(Int.self, forKey: .recalls)
             if c.contains(.ticketsBeforeOpeningMinutes) {
                 ticketsBeforeOpeningMinutes = .some(
                     try c.decodeNil(forKey: .ticketsBeforeOpeningMinutes)
@@ -169,6 +177,8 @@ struct StoreOffice: Sendable {
             throw Refusal.invalid("at most 80 characters", field: "footer")
         }
         profile.footer = settings.footer ?? profile.footer
+        profile.recallMinutes = settings.recallMinutes ?? profile.recallMinutes
+        profile.recalls = settings.recalls ?? profile.recalls
         try profile.validate()
         try await logs.change(profile, store: store, at: database.clock.now())
         return profile

@@ -8,6 +8,8 @@ public enum Announcement: Sendable, Equatable {
     case decision(AdmissionDecision)
     /// A ticket is called to the entrance (the speaker plays a chime first).
     case called(TicketCode)
+    /// A called ticket not seen at the door is called again (the store's second call, ``RecallPolicy``).
+    case calledAgain(TicketCode)
     /// Staff paused the calls (``LinePause``).
     case callsPaused
 
@@ -21,6 +23,8 @@ public enum Announcement: Sendable, Equatable {
             return number + " " + words.minutes(wait.minutesRoundedUp)
         case .called(let code):
             return words.fill("called", ["code": Self.spelled(code)])
+        case .calledAgain(let code):
+            return words.fill("called_again", ["code": Self.spelled(code)])
         case .callsPaused:
             return words.fill("calls_paused")
         case .decision(let decision):
@@ -67,6 +71,7 @@ public struct SpokenCatalogue: Sendable {
     static let english: [String: String] = [
         "your_number": "Your number is {code}.", "wait": "About {n} minutes.", "wait_one": "About 1 minute.",
         "called": "Number {code}, please come to the entrance.",
+        "called_again": "Number {code}, again: please come to the entrance now.",
         "calls_paused": "Calls are paused for a moment. Everyone keeps their place in line.",
         "not_your_turn": "Not your turn yet: {n} people before you.",
         "not_your_turn_one": "Not your turn yet: 1 person before you.",
@@ -88,6 +93,7 @@ public struct SpokenCatalogue: Sendable {
     static let italian: [String: String] = [
         "your_number": "Il suo numero è {code}.", "wait": "Circa {n} minuti.", "wait_one": "Circa 1 minuto.",
         "called": "Numero {code}, si avvicini all'ingresso, per favore.",
+        "called_again": "Numero {code}, di nuovo: si avvicini all'ingresso adesso.",
         "calls_paused": "Le chiamate sono sospese per un momento. Ognuno mantiene il suo posto in fila.",
         "not_your_turn": "Non è ancora il suo turno: {n} persone prima di lei.",
         "not_your_turn_one": "Non è ancora il suo turno: 1 persona prima di lei.",

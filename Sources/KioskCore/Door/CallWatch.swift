@@ -10,6 +10,8 @@ public struct CallWatch: Sendable, Equatable {
     public private(set) var recent: [TicketCode] = []
     public let recentLimit: Int
     private var announced: Set<TicketID> = []
+    /// Which call of each announced ticket was said last (``recalled(_:calls:code:)``).
+    private var said: [TicketID: Int] = [:]
     private var day: BusinessDay?
     /// The pause seen last, and when calls last went on after one.
     private var pauseSince: Timestamp?
@@ -29,7 +31,10 @@ public struct CallWatch: Sendable, Equatable {
             restarted = restart
         }
         guard day != nil else { return false }  // the first look takes note
-        if restart != restarted, restart != nil { announced.removeAll() }
+        if restart != restarted, restart != nil {
+            announced.removeAll()
+            said.removeAll()
+        }
         return holding.map { $0.since != pauseSince } ?? false
     }
 
@@ -45,11 +50,36 @@ public struct CallWatch: Sendable, Equatable {
             // A new day (or the first look): note who is called, announce nobody.
             self.day = day
             announced = Set(called)
+            said = [:]
             recent = []
             return []
         }
         let fresh = called.filter { announced.insert($0).inserted }.compactMap(code)
-        recent = Array((fresh.reversed() + recent).prefix(recentLimit))
+        remember(fresh)
         return fresh
+    }
+
+    /// The tickets among `called` (announced already: look with ``newlyCalled(_:on:code:)`` first) whose call
+    /// number, `calls` (``QueueState/call(of:at:window:recall:)``), rose since the last look: each is called
+    /// out again. A ticket first seen on a later call (a kiosk started then) only takes note.
+    public mutating func recalled(
+        _ called: some Sequence<TicketID>,
+        calls: (TicketID) -> Int?,
+        code: (TicketID) -> TicketCode?
+    ) -> [TicketCode] {
+        var again: [TicketCode] = []
+        for id in called where announced.contains(id) {
+            guard let number = calls(id) else { continue }
+            let before = said.updateValue(number, forKey: id)
+            if let before, number > before, let code = code(id) { again.append(code) }
+        }
+        remember(again)
+        return again
+    }
+
+    /// `codes` called out now: first in the recent calls, each once.
+    private mutating func remember(_ codes: [TicketCode]) {
+        guard !codes.isEmpty else { return }
+        recent = Array((codes.reversed() + recent.filter { !codes.contains($0) }).prefix(recentLimit))
     }
 }

@@ -42,9 +42,11 @@ public protocol Speakable: Sendable, Equatable {
 extension Announcement: Speakable {
     public var announcement: Announcement { self }
 
-    /// A ticket called to the entrance.
+    /// A ticket called to the entrance, the first time or again.
     public var isCall: Bool {
-        if case .called = self { return true }
-        return false
+        switch self {
+        case .called, .calledAgain: true
+        default: false
+        }
     }
 }

@@ -22,4 +22,8 @@ public struct EffectiveSettings: Codable, Sendable, Equatable {
     public var largePrint: Setting<Bool>
     public var voiceVolume: Setting<Int>
     public var footer: Setting<String>
+    /// Minutes after a call that a ticket not seen at the door is called again (0: never), and how many times
+    /// (``RecallPolicy``); set only on clup-server.
+    public var recallMinutes: Setting<Int>
+    public var recalls: Setting<Int>
 }

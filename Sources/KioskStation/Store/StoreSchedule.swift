@@ -104,6 +104,12 @@ public final class StoreSchedule: Sendable {
     /// The line under each ticket and on the window display: the store's, else `[printer] footer`.
     public var footer: String { settings.footer.value }
 
+    /// The store's second call (nil: none): clup-server's; a kiosk's configuration has none.
+    public var recall: RecallPolicy? {
+        let settings = settings
+        return RecallPolicy(minutes: settings.recallMinutes.value, times: settings.recalls.value)
+    }
+
     /// The settings in use and where each came from, as `/status` shows them.
     public var settings: EffectiveSettings {
         let server = Self.usable(fromServer.withLock { $0.settings })
@@ -117,7 +123,9 @@ public final class StoreSchedule: Sendable {
             averageVisitMinutes: setting(server.averageVisit, else: configured.averageVisitMinutes),
             largePrint: setting(server.largePrint, else: configured.largePrint),
             voiceVolume: setting(server.voiceVolume, else: configured.voiceVolume),
-            footer: setting(server.footer, else: configured.footer)
+            footer: setting(server.footer, else: configured.footer),
+            recallMinutes: setting(server.recall?.minutes, else: 0),
+            recalls: setting(server.recall?.times, else: 1)
         )
     }
 
@@ -126,7 +134,7 @@ public final class StoreSchedule: Sendable {
         _ server: StoreSettings?
     ) -> (
         name: String?, languages: [SpokenLanguage]?, callWindow: Int?, averageVisit: Int?, largePrint: Bool?,
-        voiceVolume: Int?, footer: String?
+        voiceVolume: Int?, footer: String?, recall: (minutes: Int, times: Int)?
     ) {
         func within(_ value: Int?, _ range: ClosedRange<Int>) -> Int? {
             value.flatMap { range.contains($0) ? $0 : nil }
@@ -138,7 +146,13 @@ public final class StoreSchedule: Sendable {
             within(server?.averageVisitMinutes, StoreSettings.averageVisitRange),
             server?.largePrint,
             within(server?.voiceVolume, StoreSettings.voiceVolumeRange),
-            server?.footer.flatMap { StoreSettings.valid(footer: $0) ? $0 : nil }
+            server?.footer.flatMap { StoreSettings.valid(footer: $0) ? $0 : nil },
+            server.flatMap { server in
+                // Both or neither: a kiosk follows a second call only as the store set it whole.
+                RecallPolicy(minutes: server.recallMinutes, times: server.recalls).map { _ in
+                    (server.recallMinutes ?? 0, server.recalls ?? 1)
+                } ?? (server.recallMinutes == 0 ? (0, 1) : nil)
+            }
         )
     }
 

@@ -6,7 +6,8 @@ import StationStore
 import Synchronization
 
 /// Who was called last: notices each ticket as it is called (a place freed, the store opened, a ticket came
-/// in while there was room), keeps the last five for the window display, and has the voice call it out.
+/// in while there was room) or called again (the store's second call), keeps the last five for the window
+/// display, and has the voice call it out.
 ///
 /// Calls follow from the queue and the clock, not from one event: the board looks on every change of the
 /// queue and at least twice a second.
@@ -35,14 +36,24 @@ public final class CallBoard: Service, Sendable {
         // All of them: a window of the first few would "call" the next ticket into it whenever one leaves it.
         let state = queue.snapshot
         let called = state.calledIDs(at: now)
-        let (paused, fresh) = watch.withLock {
+        let (window, recall) = (days.schedule.callWindow, days.schedule.recall)
+        let code = { (id: TicketID) in state.entries[id]?.ticket.code }
+        let (paused, fresh, again) = watch.withLock {
             let paused = $0.pauses(state.pauses, at: now)
-            return (paused, $0.newlyCalled(called, on: days.businessDay(at: now)) { state.entries[$0]?.ticket.code })
+            let fresh = $0.newlyCalled(called, on: days.businessDay(at: now), code: code)
+            guard let recall else { return (paused, fresh, [TicketCode]()) }
+            let again = $0.recalled(
+                called,
+                calls: { state.call(of: $0, at: now, window: window, recall: recall) },
+                code: code
+            )
+            return (paused, fresh, again)
         }
-        guard paused || !fresh.isEmpty else { return }
+        guard paused || !fresh.isEmpty || !again.isEmpty else { return }
         if let voice, voice.config.calls {
             if paused { voice.say(.callsPaused) }
             for code in fresh { voice.say(.called(code)) }
+            for code in again { voice.say(.calledAgain(code)) }
         }
         changes.notify()
     }

@@ -128,6 +128,7 @@ extension Announcement {
         switch self {
         case .yourNumber(let code, _): return "number-\(code)"
         case .called(let code): return "called-\(code)"
+        case .calledAgain(let code): return "called-again-\(code)"
         case .decision(let decision): return "door-\(decision.reason)"
         case .callsPaused: return "calls-paused"
         }
