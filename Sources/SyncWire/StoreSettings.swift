@@ -26,6 +26,9 @@ public struct StoreSettings: Codable, Sendable, Equatable {
     /// times at most (``RecallPolicy``). A kiosk from before them calls a ticket once.
     public var recallMinutes: Int?
     public var recalls: Int?
+    /// No ticket is handed out once the wait a new one would be told passes the day's closing (``LastTickets``). A
+    /// kiosk from before it hands tickets out until closing.
+    public var stopTicketsPastClosing: Bool?
 
     public init(
         name: String? = nil,
@@ -36,7 +39,8 @@ public struct StoreSettings: Codable, Sendable, Equatable {
         voiceVolume: Int? = nil,
         footer: String? = nil,
         recallMinutes: Int? = nil,
-        recalls: Int? = nil
+        recalls: Int? = nil,
+        stopTicketsPastClosing: Bool? = nil
     ) {
         self.name = name
         self.languages = languages
@@ -47,6 +51,7 @@ public struct StoreSettings: Codable, Sendable, Equatable {
         self.footer = footer
         self.recallMinutes = recallMinutes
         self.recalls = recalls
+        self.stopTicketsPastClosing = stopTicketsPastClosing
     }
 
     public static let averageVisitRange = 1...1440

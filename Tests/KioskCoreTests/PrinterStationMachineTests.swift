@@ -22,7 +22,8 @@ import Testing
         presence: [Bool] = [],
         take: Bool = false,
         today: BusinessDay? = nil,
-        handsOut: Bool = true
+        handsOut: Bool = true,
+        pastClosing: Bool = false
     ) -> Machine.Input {
         .looked(
             .init(
@@ -32,7 +33,8 @@ import Testing
                 canPrint: canPrint,
                 presence: presence,
                 takeRequested: take,
-                handsOut: handsOut
+                handsOut: handsOut,
+                pastClosing: pastClosing
             )
         )
     }
@@ -285,6 +287,25 @@ import Testing
         )
         // An answer that comes late, or twice, changes nothing.
         #expect(inHand.handle(.noTicket) == [])
+    }
+
+    /// Where the store stops issuing once the wait passes closing (``LastTickets``): the ticket waiting in the
+    /// presenter goes back in (its holder would be called after closing), none is issued while it holds, and the
+    /// station issues again when the line is short enough. A printer that cannot retract keeps the one it has.
+    @Test func theWaitingTicketGoesBackInWhenTheWaitPassesClosing() {
+        let t = ticket(1)
+        var machine = waiting(t)
+        _ = machine.handle(.connected(canRetract: true))
+        #expect(machine.handle(look(100, presence: [true], pastClosing: true)) == [.retract(t.id, .pastClosing)])
+        #expect(machine.handle(.retracted(t.id, .retracted)) == [.void(t.id, .pastClosing)])
+        #expect(machine.handle(look(200, pastClosing: true)) == [.fetchTicket(issueNew: false)])
+        #expect(machine.handle(.noTicket) == [.pause(.seconds(1))])
+        #expect(machine.handle(look(1200, pastClosing: true)) == [.pause(.seconds(1))])
+        #expect(machine.handle(look(2200)) == [.fetchTicket(issueNew: true)], "the line is short enough again")
+        var cannot = waiting(t)
+        _ = cannot.handle(.connected(canRetract: false))
+        #expect(cannot.handle(look(100, presence: [true], pastClosing: true)) == [.pause(.milliseconds(100))])
+        #expect(cannot.waitingTicket == t.id)
     }
 
     @Test func noRetractWhileAFaultStopsPrinting() {

@@ -162,6 +162,43 @@ import Testing
         }
     }
 
+    /// A store that stops issuing once the wait passes closing (``LastTickets``): half an hour before closing, the
+    /// first ticket (nobody ahead) is taken; the next, which would wait an hour-long visit, is refused 409 with
+    /// reason `past_closing` and when the store closes; off, it is taken. Its kiosks get the setting.
+    @Test func noMoreTicketsOnceTheWaitPassesClosing() async throws {
+        try await serving(at: Self.at(20, 30)) { server, _, _ in
+            let store = try await server.registerStore([
+                "capacity": 1, "timeZone": "UTC", "openingHours": ServerRig.hours("07:00", "21:00"),
+                "averageVisitMinutes": 60, "stopTicketsPastClosing": true,
+            ])
+            #expect(try await server.takeAppTicket(store: store, from: 1).status == 201, "nobody ahead")
+            let path = "/v1/stores/\(store.uuidString)/tickets"
+            let late = try await server.exchange("POST", path, token: nil, headers: ["X-Forwarded-For": "10.8.0.2"])
+            let refusal = try JSONSerialization.jsonObject(with: late.body) as? [String: Any]
+            #expect(
+                late.status == 409 && refusal?["reason"] as? String == "past_closing",
+                "\(String(describing: refusal))"
+            )
+            #expect((refusal?["error"] as? String)?.contains("past closing at 21:00") == true)
+            #expect(server.queue(store)?.waitingCount == 1, "nothing issued")
+            let door = try await server.enroll("door-1", store: store, role: .door)
+            let pulled = try await server.call(
+                "GET",
+                "/v1/stores/\(store.uuidString)/events?after=0",
+                token: door,
+                headers: PauseTests.speaks2
+            )
+            #expect((pulled.body["settings"] as? [String: Any])?["stopTicketsPastClosing"] as? Bool == true)
+            let off = try await server.call(
+                "PATCH",
+                "/v1/stores/\(store.uuidString)",
+                json: ["stopTicketsPastClosing": false]
+            )
+            #expect(off.status == 200, "\(off)")
+            #expect(try await server.takeAppTicket(store: store, from: 3).status == 201, "handed out until closing")
+        }
+    }
+
     /// A server whose clock reads `start` (the test moves it on through `offset`), stopped after `body` whatever
     /// `body` threw.
     private func serving(

@@ -80,6 +80,7 @@ enum ConsoleCatalogue {
         "console.large_print": "Large print on every ticket (for people with low vision)",
         "console.recall_minutes": "Call a ticket again after (minutes; 0: never)",
         "console.recalls": "How many times at most",
+        "console.stop_past_closing": "No more tickets once the wait passes closing time (printers and app)",
         "console.recall_hint":
             "A called ticket not seen at the door is called again on the display, by the voice and on "
             + "its page; its call window still counts from the first call.",
@@ -215,6 +216,8 @@ enum ConsoleCatalogue {
         "console.large_print": "Caratteri grandi su ogni biglietto (per chi vede poco)",
         "console.recall_minutes": "Richiama un biglietto dopo (minuti; 0: mai)",
         "console.recalls": "Quante volte al massimo",
+        "console.stop_past_closing":
+            "Niente più biglietti quando l'attesa supera l'orario di chiusura (stampanti e app)",
         "console.recall_hint":
             "Un biglietto chiamato e non visto all'ingresso è chiamato di nuovo sul display, dalla voce "
             + "e sulla sua pagina; il tempo per entrare conta sempre dalla prima chiamata.",

@@ -144,6 +144,7 @@ enum ConsoleTemplates {
         <label for="recall-minutes">{{w.recall_minutes}}</label><input id="recall-minutes" name="recallMinutes" type="number" min="0" max="60" value="{{profile.recallMinutes}}" required aria-describedby="recall-hint">
         <label for="recalls">{{w.recalls}}</label><input id="recalls" name="recalls" type="number" min="1" max="5" value="{{profile.recalls}}" required aria-describedby="recall-hint">
         <p class="muted" id="recall-hint">{{w.recall_hint}}</p>
+        <p><input id="stop-past-closing" name="stopTicketsPastClosing" type="checkbox" value="on"{{#profile.stopTicketsPastClosing}} checked{{/profile.stopTicketsPastClosing}}> <label for="stop-past-closing" class="inline">{{w.stop_past_closing}}</label></p>
         <p><input id="large-print" name="largePrint" type="checkbox" value="on"{{#profile.largePrint}} checked{{/profile.largePrint}}> <label for="large-print" class="inline">{{w.large_print}}</label></p>
         <fieldset class="hours"><legend>{{w.hours}}</legend><table><thead><tr><th scope="col"></th><th scope="col">{{w.open}}</th><th scope="col">{{w.close}}</th><th scope="col">{{w.closed}}</th></tr></thead><tbody>
         {{#hours}}<tr><th scope="row">{{day}}</th>

@@ -38,7 +38,8 @@ extension StoreConsole {
             footer: form["footer"],
             // Absent from a form of a page served before they were: unchanged.
             recallMinutes: form["recallMinutes"] == nil ? nil : try number("recallMinutes"),
-            recalls: form["recalls"] == nil ? nil : try number("recalls")
+            recalls: form["recalls"] == nil ? nil : try number("recalls"),
+            stopTicketsPastClosing: form["voiceVolume"] == nil ? nil : form["stopTicketsPastClosing"] == "on"
         )
     }
 

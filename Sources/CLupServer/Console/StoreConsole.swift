@@ -185,6 +185,7 @@ struct StoreConsole {
                 "ticketsBeforeOpening": profile.ticketsBeforeOpeningMinutes.map(String.init) ?? "",
                 "largePrint": profile.largePrint, "voiceVolume": profile.voiceVolume, "footer": profile.footer,
                 "recallMinutes": profile.recallMinutes, "recalls": profile.recalls,
+                "stopTicketsPastClosing": profile.stopTicketsPastClosing,
             ],
             "languages": Self.languageChoices(profile.languages, strings),
             "hours": profile.openingHours.enumerated().map { index, hours -> [String: Any] in

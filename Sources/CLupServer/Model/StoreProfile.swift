@@ -57,6 +57,9 @@ public struct StoreProfile: Sendable, Codable, Equatable {
     /// ticket's window still counts from the first call, so a recall due at or after its end is not made.
     public var recallMinutes = 0
     public var recalls = 1
+    /// No ticket is handed out — by its printers, by the app — once the wait a new one would be told passes the
+    /// day's closing (``LastTickets``; off unless set).
+    public var stopTicketsPastClosing = false
 
     public init(
         name: String,
@@ -160,7 +163,7 @@ extension StoreProfile {
     enum CodingKeys: String, CodingKey {
         case name, address, location, capacity, openingHours, timeZone, utcOffsetMinutes, averageVisitMinutes
         case slotMinutes, slotSize, ticketsBeforeOpeningMinutes, languages, largePrint, voiceVolume, footer
-        case recallMinutes, recalls
+        case recallMinutes, recalls, stopTicketsPastClosing
     }
 
     /// `timeZone`, or for older clients and stored profiles from before time zones `utcOffsetMinutes` (a fixed
@@ -182,6 +185,7 @@ extension StoreProfile {
         footer = try c.decodeIfPresent(String.self, forKey: .footer) ?? ""
         recallMinutes = try c.decodeIfPresent(Int.self, forKey: .recallMinutes) ?? 0
         recalls = try c.decodeIfPresent(Int.self, forKey: .recalls) ?? 1
+        stopTicketsPastClosing = try c.decodeIfPresent(Bool.self, forKey: .stopTicketsPastClosing) ?? false
         if let zone = try c.decodeIfPresent(String.self, forKey: .timeZone) {
             timeZone = zone
         } else if let minutes = try c.decodeIfPresent(Int.self, forKey: .utcOffsetMinutes) {
@@ -222,5 +226,6 @@ extension StoreProfile {
         try c.encode(footer, forKey: .footer)
         try c.encode(recallMinutes, forKey: .recallMinutes)
         try c.encode(recalls, forKey: .recalls)
+        try c.encode(stopTicketsPastClosing, forKey: .stopTicketsPastClosing)
     }
 }

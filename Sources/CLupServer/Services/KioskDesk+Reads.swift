@@ -68,7 +68,8 @@ extension KioskDesk {
             voiceVolume: profile.voiceVolume,
             footer: profile.footer,
             recallMinutes: profile.recallMinutes,
-            recalls: profile.recalls
+            recalls: profile.recalls,
+            stopTicketsPastClosing: profile.stopTicketsPastClosing
         )
     }
 

@@ -44,6 +44,7 @@ struct StoreOffice: Sendable {
         var footer: String?
         var recallMinutes: Int?
         var recalls: Int?
+        var stopTicketsPastClosing: Bool?
 
         init(
             capacity: Int? = nil,
@@ -58,7 +59,8 @@ struct StoreOffice: Sendable {
             voiceVolume: Int? = nil,
             footer: String? = nil,
             recallMinutes: Int? = nil,
-            recalls: Int? = nil
+            recalls: Int? = nil,
+            stopTicketsPastClosing: Bool? = nil
         ) {
             self.languages = languages
             self.largePrint = largePrint
@@ -66,6 +68,7 @@ struct StoreOffice: Sendable {
             self.footer = footer
             self.recallMinutes = recallMinutes
             self.recalls = recalls
+            self.stopTicketsPastClosing = stopTicketsPastClosing
             self.ticketsBeforeOpeningMinutes = ticketsBeforeOpeningMinutes
             self.capacity = capacity
             self.openingHours = openingHours
@@ -84,7 +87,7 @@ struct StoreOffice: Sendable {
                         codingPath: [unknown],
                         debugDescription: "not a setting: use capacity, openingHours, averageVisitMinutes, "
                             + "slotMinutes, slotSize, timeZone, ticketsBeforeOpeningMinutes, languages, largePrint, "
-                            + "voiceVolume, footer, recallMinutes or recalls"
+                            + "voiceVolume, footer, recallMinutes, recalls or stopTicketsPastClosing"
                     )
                 )
             }
@@ -101,6 +104,7 @@ struct StoreOffice: Sendable {
             footer = try c.decodeIfPresent(String.self, forKey: .footer)
             recallMinutes = try c.decodeIfPresent(Int.self, forKey: .recallMinutes)
             recalls = try c.decodeIfPresent(Int.self, forKey: .recalls)
+            stopTicketsPastClosing = try c.decodeIfPresent(Bool.self, forKey: .stopTicketsPastClosing)
             if c.contains(.ticketsBeforeOpeningMinutes) {
                 ticketsBeforeOpeningMinutes = .some(
                     try c.decodeNil(forKey: .ticketsBeforeOpeningMinutes)
@@ -179,6 +183,7 @@ struct StoreOffice: Sendable {
         profile.footer = settings.footer ?? profile.footer
         profile.recallMinutes = settings.recallMinutes ?? profile.recallMinutes
         profile.recalls = settings.recalls ?? profile.recalls
+        profile.stopTicketsPastClosing = settings.stopTicketsPastClosing ?? profile.stopTicketsPastClosing
         try profile.validate()
         try await logs.change(profile, store: store, at: database.clock.now())
         return profile

@@ -90,7 +90,10 @@ final class TicketGate: Sendable {
         address: String,
         at now: Timestamp
     ) throws(Refusal) -> Pass {
-        if kind == .app { try Self.handsOut(live.record.profile, at: now) }
+        if kind == .app {
+            try Self.handsOut(live.record.profile, at: now)
+            try Self.lastTickets(live, at: now)
+        }
         if limits.work != nil { try work.spend(proof, store: live.record.id, at: now) }
         let (holder, newToken) = try enter(kind, store: live, token: token, address: address, at: now)
         return Pass(holder: holder, newToken: newToken)
@@ -204,6 +207,24 @@ final class TicketGate: Sendable {
             retryAfter: Int(min(from - now, .seconds(7 * 86_400)).components.seconds) + 1
         )
         error.reason = "closed"
+        throw error
+    }
+
+    /// Refuses an app ticket whose wait would pass the day's closing, where the store stops issuing then
+    /// (``LastTickets``): 409 with reason `past_closing`, Retry-After until the closing (then the next day's
+    /// tickets, as its hours hand them out).
+    static func lastTickets(_ live: StoreQueues.Live, at now: Timestamp) throws(Refusal) {
+        guard live.record.profile.stopTicketsPastClosing else { return }
+        let wait = live.wait(position: live.state.lineLength(at: now), at: now)
+        guard let closes = LastTickets.closingPassed(by: wait.point, queue: live.state, at: now) else { return }
+        let calendar = live.record.profile.calendar
+        var error = Refusal(
+            .conflict,
+            "no more tickets today: a ticket taken now would wait about \(wait.point.minutesRoundedUp) minutes, past "
+                + "closing at \(calendar.text(of: closes, from: now))",
+            retryAfter: Int(min(closes - now, .seconds(86_400)).components.seconds) + 1
+        )
+        error.reason = "past_closing"
         throw error
     }
 

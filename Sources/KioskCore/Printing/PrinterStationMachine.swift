@@ -70,8 +70,11 @@ public struct PrinterStationMachine: Sendable, Equatable {
         public var presence: [Bool]
         /// The control API says the waiting ticket was taken.
         public var takeRequested: Bool
-        /// The store hands out tickets now (``StoreCalendar/handsOutTickets(at:)``).
+        /// The store hands out tickets now (``StoreCalendar/handsOutTickets(at:)``, ``LastTickets``).
         public var handsOut: Bool
+        /// The wait a new ticket would be told passes the store's closing, where it stops issuing then
+        /// (``LastTickets``): the waiting ticket goes back in, and none is presented (`handsOut` is false).
+        public var pastClosing: Bool
 
         public init(
             at: Duration,
@@ -80,7 +83,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
             canPrint: Bool,
             presence: [Bool],
             takeRequested: Bool = false,
-            handsOut: Bool = true
+            handsOut: Bool = true,
+            pastClosing: Bool = false
         ) {
             self.at = at
             self.time = time
@@ -88,7 +92,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
             self.canPrint = canPrint
             self.presence = presence
             self.takeRequested = takeRequested
-            self.handsOut = handsOut
+            self.handsOut = handsOut && !pastClosing
+            self.pastClosing = pastClosing
         }
     }
 
@@ -256,7 +261,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
                     presentedAt: presentedAt,
                     now: look.at,
                     issuedOn: ticket.issuedOn,
-                    today: look.today
+                    today: look.today,
+                    pastClosing: look.pastClosing
                 )
             {
                 phase = .retracting(ticket, presentedAt: presentedAt, reason: reason)

@@ -1,6 +1,6 @@
 /// When the ticket waiting in a presenter is pulled back in, voided, and replaced by a fresh one.
 ///
-/// Two reasons: the ticket was issued on an earlier business day than the one now (its code is yesterday's: a
+/// Three reasons: the store hands out no more tickets today (``LastTickets``), the ticket was issued on an earlier business day than the one now (its code is yesterday's: a
 /// customer holding it would be refused as yesterday's, and today's numbers start again at 001), or, with
 /// `after`, nobody took it for that long (its printed wait estimate has gone stale). Only for a printer that can
 /// retract; one that cannot keeps the ticket, and its holder is admitted as the day's ticket it is when taken
@@ -11,6 +11,8 @@ public struct RetractRule: Sendable, Equatable {
         case earlierDay = "earlier_day"
         /// Not taken within `after`.
         case notTaken = "not_taken"
+        /// The wait it would now tell passes the store's closing (``LastTickets``): the store hands out no more.
+        case pastClosing = "past_closing"
     }
 
     /// Retract a ticket nobody took for this long (nil: only an earlier day's ticket).
@@ -25,9 +27,11 @@ public struct RetractRule: Sendable, Equatable {
         presentedAt: Duration,
         now: Duration,
         issuedOn ticketDay: BusinessDay,
-        today: BusinessDay
+        today: BusinessDay,
+        pastClosing: Bool = false
     ) -> Reason? {
         if ticketDay < today { return .earlierDay }
+        if pastClosing { return .pastClosing }
         if let after, now - presentedAt >= after { return .notTaken }
         return nil
     }

@@ -70,7 +70,8 @@ enum DisplayPage {
                     clock: "The kiosk's clock is not set — please ask a member of staff.",
                     paper: "The ticket printer is out of paper — please ask a member of staff.",
                     printer: "The ticket printer is not working — please ask a member of staff.",
-                    update: "This kiosk needs a software update — please ask a member of staff." },
+                    update: "This kiosk needs a software update — please ask a member of staff.",
+                    lastTickets: "No more tickets today: the wait would pass closing time." },
               it: { now: "Chiamati ora", last: "Ultimi chiamati", waiting: "In attesa",
                     wait: "Attesa per un nuovo biglietto", inside: "Dentro", person: "persona", people: "persone",
                     noTickets: "niente biglietti per un momento", closed: "Chiuso", pleaseWait: "attendere, prego",
@@ -87,7 +88,8 @@ enum DisplayPage {
                     clock: "L'orologio del chiosco non è regolato — chiedete al personale.",
                     paper: "La stampante dei biglietti è senza carta — chiedete al personale.",
                     printer: "La stampante dei biglietti non funziona — chiedete al personale.",
-                    update: "Questo chiosco va aggiornato — chiedete al personale." },
+                    update: "Questo chiosco va aggiornato — chiedete al personale.",
+                    lastTickets: "Niente più biglietti oggi: l'attesa supererebbe l'orario di chiusura." },
             };
             let w = words.en;
             function languages(s) {
@@ -164,6 +166,7 @@ enum DisplayPage {
               else if (p && p.paper == "out") notice = w.paper;
               else if (p && (p.state == "fault" || p.state == "disconnected")) notice = w.printer;
               else if (s.sync && s.sync.upgradeRequired) notice = w.update;
+              else if (p && p.state == "past_closing") notice = w.lastTickets;
               $("notice").textContent = notice;
               $("notice").className = notice ? "shown" : "";
               // The store's own line (the console's footer, the same as under each ticket).

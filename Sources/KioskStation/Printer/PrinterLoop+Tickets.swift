@@ -12,9 +12,36 @@ extension PrinterLoop {
         station.publish { $0.storageFull = false }
     }
 
-    /// No ticket in hand, and the store hands out none now: the status says until when.
+    /// The day's closing that a new ticket's wait would pass, where the store stops issuing then
+    /// (``LastTickets``): nil while it hands them out.
+    func lastTicketsPassed(at time: Timestamp) -> Timestamp? {
+        let schedule = station.days.schedule
+        guard schedule.stopTicketsPastClosing else { return nil }
+        let queue = station.queue.snapshot
+        let wait = schedule.estimator.wait(position: queue.lineLength(at: time), in: queue, at: time)
+        return LastTickets.closingPassed(by: wait.point, queue: queue, at: time)
+    }
+
+    /// No ticket in hand, and the store hands out none now: the status says until when, or that the wait passes
+    /// closing.
     func closed() {
         let now = station.clock.now()
+        if let closes = lastTicketsPassed(at: now) {
+            let first = station.status.state != .pastClosing
+            station.publish {
+                $0.state = .pastClosing
+                $0.waitingTicket = nil
+                $0.ticketsFrom = nil
+                $0.opensAt = nil
+            }
+            if first {
+                logger.notice(
+                    "no more tickets today: the wait passes closing",
+                    metadata: ["closes": "\(Timestamp.localText(closes, zone: station.days.zone))"]
+                )
+            }
+            return
+        }
         guard case .closed(_, let opens, let from) = station.days.schedule.calendar.phase(at: now) else { return }
         let first = station.status.state != .closed
         station.publish {

@@ -185,7 +185,8 @@ final class PrinterLoop: @unchecked Sendable {
             canPrint: status.canPrint,
             presence: waiting ? try device.presenceSamples(by: sensor, latest: status) : [],
             takeRequested: station.signal.takeNudge(),
-            handsOut: calendar.handsOutTickets(at: time)
+            handsOut: calendar.handsOutTickets(at: time),
+            pastClosing: lastTicketsPassed(at: time) != nil
         )
     }
 

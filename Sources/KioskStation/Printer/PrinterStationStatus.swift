@@ -12,6 +12,9 @@ public struct PrinterStationStatus: Sendable, Codable, Equatable {
         /// The store hands out no tickets now (closed, before its window): none is presented until
         /// `ticketsFrom`.
         case closed
+        /// The wait a new ticket would be told passes the store's closing, and the store stops issuing then
+        /// (``LastTickets``): none is presented until the line is short enough, or the next day's tickets.
+        case pastClosing = "past_closing"
         /// The box's clock cannot be believed (``ClockWatch``): no ticket until it is set.
         case clockWrong = "clock_wrong"
         case stopped

@@ -26,4 +26,6 @@ public struct EffectiveSettings: Codable, Sendable, Equatable {
     /// (``RecallPolicy``); set only on clup-server.
     public var recallMinutes: Setting<Int>
     public var recalls: Setting<Int>
+    /// No ticket once the wait a new one would be told passes closing (``LastTickets``); set only on clup-server.
+    public var stopTicketsPastClosing: Setting<Bool>
 }

@@ -110,6 +110,10 @@ public final class StoreSchedule: Sendable {
         return RecallPolicy(minutes: settings.recallMinutes.value, times: settings.recalls.value)
     }
 
+    /// Whether the printer stops issuing once the wait passes closing (``LastTickets``): clup-server's; off until
+    /// it says.
+    public var stopTicketsPastClosing: Bool { settings.stopTicketsPastClosing.value }
+
     /// The settings in use and where each came from, as `/status` shows them.
     public var settings: EffectiveSettings {
         let server = Self.usable(fromServer.withLock { $0.settings })
@@ -125,7 +129,8 @@ public final class StoreSchedule: Sendable {
             voiceVolume: setting(server.voiceVolume, else: configured.voiceVolume),
             footer: setting(server.footer, else: configured.footer),
             recallMinutes: setting(server.recall?.minutes, else: 0),
-            recalls: setting(server.recall?.times, else: 1)
+            recalls: setting(server.recall?.times, else: 1),
+            stopTicketsPastClosing: setting(server.stopTicketsPastClosing, else: false)
         )
     }
 
@@ -134,7 +139,7 @@ public final class StoreSchedule: Sendable {
         _ server: StoreSettings?
     ) -> (
         name: String?, languages: [SpokenLanguage]?, callWindow: Int?, averageVisit: Int?, largePrint: Bool?,
-        voiceVolume: Int?, footer: String?, recall: (minutes: Int, times: Int)?
+        voiceVolume: Int?, footer: String?, recall: (minutes: Int, times: Int)?, stopTicketsPastClosing: Bool?
     ) {
         func within(_ value: Int?, _ range: ClosedRange<Int>) -> Int? {
             value.flatMap { range.contains($0) ? $0 : nil }
@@ -152,7 +157,8 @@ public final class StoreSchedule: Sendable {
                 RecallPolicy(minutes: server.recallMinutes, times: server.recalls).map { _ in
                     (server.recallMinutes ?? 0, server.recalls ?? 1)
                 } ?? (server.recallMinutes == 0 ? (0, 1) : nil)
-            }
+            },
+            server?.stopTicketsPastClosing
         )
     }
 
