@@ -33,6 +33,21 @@ import Testing
         #expect(Admission.decide(scan(t[2]), queue: queue, now: now + .seconds(61)) == .admit(t[2].code))
     }
 
+    /// A full store tells the first in line it is full, and one who came early its place — not "store full",
+    /// which sounds as if anyone leaving would let them in (issue: paper that stays true).
+    @Test func aHolderWhoCameEarlyToAFullStoreIsToldTheirPlace() {
+        var (queue, t) = queueOfThree()
+        let fourth = ticket(4, at: ms(4000))
+        queue.apply(event(.ticketIssued(fourth), at: fourth.issuedAt))
+        queue.apply(event(.ticketTaken(fourth.id), at: fourth.issuedAt + .milliseconds(10)))
+        let now = ms(10_000)
+        queue.apply(event(.ticketAdmitted(t[0].id, door: "door"), at: now))
+        queue.apply(event(.ticketAdmitted(t[1].id, door: "door"), at: now))
+        #expect(queue.freePlaces == 0)
+        #expect(Admission.decide(scan(t[2]), queue: queue, now: now) == .storeFull(inside: 2, capacity: 2))
+        #expect(Admission.decide(scan(fourth), queue: queue, now: now) == .notYourTurn(ahead: 1))
+    }
+
     @Test func aDecisionRecordsItsAdmissionOrItsRefusal() {
         var (queue, t) = queueOfThree()
         #expect(

@@ -184,7 +184,9 @@ public enum Admission {
             if let called = queue.callTime(of: ticket.id, at: now), now > called + policy.callWindow { return .expired }
             return .admit(ticket.code)
         }
-        if queue.freePlaces == 0 { return .storeFull(inside: queue.inside, capacity: queue.capacity) }
+        // The first in line waits for someone to leave; one with people ahead is told its place (a holder who
+        // came early is not told "store full", which sounds as if they could go in once anyone leaves).
+        if queue.freePlaces == 0, position == 0 { return .storeFull(inside: queue.inside, capacity: queue.capacity) }
         return .notYourTurn(ahead: position)
     }
 

@@ -275,8 +275,28 @@ extension PrinterLoop {
             $0.state = .printing
         }
         logger.info("ticket taken", metadata: ["code": "\(ticket.ticket.code)"])
-        // Said as the paper says it; before opening the paper counts from the opening: the voice says no wait.
-        let open = station.queue.snapshot.untilOpen(at: station.clock.now()) == .zero
-        station.voice?.say(.yourNumber(ticket.ticket.code, wait: open ? ticket.told?.point : nil))
+        let phrase = Self.tornOff(
+            ticket.ticket,
+            queue: station.queue.snapshot,
+            estimator: station.days.schedule.estimator,
+            at: station.clock.now()
+        )
+        station.voice?.say(phrase)
+    }
+
+    /// What the voice says as `ticket` is torn off: its number and the wait from its place now — the line it
+    /// joined at the take, not the one its paper was printed for (app tickets may have come in while it waited in
+    /// the presenter); before opening, no wait (the paper counts from the opening).
+    static func tornOff(
+        _ ticket: Ticket,
+        queue: QueueState,
+        estimator: WaitEstimator,
+        at now: Timestamp
+    )
+        -> Announcement
+    {
+        guard queue.untilOpen(at: now) == .zero else { return .yourNumber(ticket.code, wait: nil) }
+        let position = queue.position(of: ticket.id, at: now) ?? queue.lineLength(at: now)
+        return .yourNumber(ticket.code, wait: estimator.wait(position: position, in: queue, at: now).point)
     }
 }
