@@ -16,20 +16,9 @@ import Testing
     let storeID = UUID()
 
     @Test func onlyNewCallsAreCalledOut() throws {
-        let dir = NSTemporaryDirectory() + "clup-calls-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        var config = KioskConfig(store: .init(id: storeID))
-        config.store.capacity = 100
-        config.voice.enabled = true
-        config.voice.output = .folder("\(dir)/voice")
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
-        let changes = ChangeFeed()
-        let queue = try QueueReplica(store: store, capacity: 100, changes: changes)
-        let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: .system, logger: logger)
-        let voice = Voice(config: config.voice, logger: logger, changes: changes, metrics: StationMetrics())
-        let board = CallBoard(queue: queue, days: days, clock: .system, changes: changes, voice: voice)
+        let board = try Board(store: storeID, capacity: 100, clock: .system)
+        defer { board.remove() }
+        let (queue, voice) = (board.queue, board.voice)
 
         let now = WallClock.system.now()
         func event(_ body: StoreEvent.Body) -> StoreEvent {
@@ -71,22 +60,11 @@ import Testing
     /// The store's second call, as clup-server says it: a called ticket not seen at the door is called out again
     /// when its recall comes (the voice's own words), once, and the display lists it first again.
     @Test func aTicketNotSeenAtTheDoorIsCalledOutAgain() throws {
-        let dir = NSTemporaryDirectory() + "clup-calls-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        var config = KioskConfig(store: .init(id: storeID))
-        config.store.capacity = 2
-        config.voice.enabled = true
-        config.voice.output = .folder("\(dir)/voice")
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
-        let changes = ChangeFeed()
-        let queue = try QueueReplica(store: store, capacity: 2, changes: changes)
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
-        let days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: clock, logger: logger)
-        let voice = Voice(config: config.voice, logger: logger, changes: changes, metrics: StationMetrics())
-        let board = CallBoard(queue: queue, days: days, clock: clock, changes: changes, voice: voice)
+        let board = try Board(store: storeID, capacity: 2, clock: clock)
+        defer { board.remove() }
+        let (queue, voice, days) = (board.queue, board.voice, board.days)
         days.schedule.serverSays(settings: StoreSettings(callWindowMinutes: 10, recallMinutes: 2, recalls: 1))
         #expect(days.schedule.settings.recallMinutes.value == 2 && days.schedule.settings.recallMinutes.from == .server)
 
@@ -156,6 +134,34 @@ import Testing
         queue.apply([StoreEvent(id: .v7(at: now), store: storeID, device: "door", time: now, body: .customerExited)])
         #expect(try await settled([2, 3]), "the queue wakes both: \(woken())")
     }
+}
+
+/// A call board on a kiosk's own store in a folder of its own, with its voice writing to that folder.
+private struct Board {
+    let dir = NSTemporaryDirectory() + "clup-calls-\(UUID().uuidString.prefix(8))"
+    let queue: QueueReplica
+    let days: BusinessDayKeeper
+    let voice: Voice
+    let board: CallBoard
+
+    init(store storeID: UUID, capacity: Int, clock: WallClock) throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var config = KioskConfig(store: .init(id: storeID))
+        config.store.capacity = capacity
+        config.voice.enabled = true
+        config.voice.output = .folder("\(dir)/voice")
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let store = try LocalStore(path: "\(dir)/kioskd.sqlite")
+        let changes = ChangeFeed()
+        queue = try QueueReplica(store: store, capacity: capacity, changes: changes)
+        days = BusinessDayKeeper(config: config, store: store, queue: queue, clock: clock, logger: logger)
+        voice = Voice(config: config.voice, logger: logger, changes: changes, metrics: StationMetrics())
+        board = CallBoard(queue: queue, days: days, clock: clock, changes: changes, voice: voice)
+    }
+
+    func look() { board.look() }
+    var recent: [TicketCode] { board.recent }
+    func remove() { try? FileManager.default.removeItem(atPath: dir) }
 }
 
 /// How often each feed woke its watcher.

@@ -29,24 +29,14 @@ import Testing
         let printer = try EmulatorRig(profile: "custom-vkp80iii")
         let state = HIL.temporaryDirectory("last-tickets")
         let port = try HIL.freePort()
-        let config = try KioskdConfig.write(
+        let config = try MorningLineTests.config(
             state: state,
             printer: printer.tcpAddress,
             store: storeID,
-            device: "entrance",
-            zone: "UTC",
-            httpPort: port,
-            store: """
-                capacity = 1
-                hours = ["07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "closed"]
-                """,
-            extra: """
-                [sync]
-                server = "\(server.url)"
-                credential_file = "\(try KioskdConfig.credentialFile(credential, in: "\(state)/secret"))"
-                pull_wait_seconds = 2
-                """,
-            logLevel: "info"
+            capacity: 1,
+            server: server,
+            credential: credential,
+            port: port
         )
         let kioskd = FakeClockKioskd(config: config, port: port, state: state)
         defer {

@@ -46,28 +46,19 @@ import Testing
         let scanner = try SerialScannerEmulator(suffix: .cr)
         let state = HIL.temporaryDirectory("morning")
         let port = try HIL.freePort()
-        let config = try KioskdConfig.write(
+        let config = try Self.config(
             state: state,
             printer: printer.tcpAddress,
             store: storeID,
-            device: "entrance",
-            zone: "UTC",
-            httpPort: port,
-            // As the console's snippet installs it: the store's hours until the first sync.
-            store: """
-                capacity = 3
-                hours = ["07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "closed"]
-                """,
-            extra: """
+            capacity: 3,
+            server: server,
+            credential: credential,
+            port: port,
+            door: """
                 [door]
                 enabled = true
                 scanner = "serial://\(scanner.path)"
-                [sync]
-                server = "\(server.url)"
-                credential_file = "\(try KioskdConfig.credentialFile(credential, in: "\(state)/secret"))"
-                pull_wait_seconds = 2
-                """,
-            logLevel: "info"
+                """
         )
         let kioskd = FakeClockKioskd(config: config, port: port, state: state)
         defer {
@@ -247,6 +238,41 @@ import Testing
             throw error
         }
         await rig.stop()
+    }
+
+    /// The configuration of the store's entrance kiosk `entrance`, synced with `server`, as the console's snippet
+    /// installs it: the store's hours (open Monday to Saturday 07:00–21:00) until the first sync; `door` is the
+    /// `[door]` table, if it has one.
+    static func config(
+        state: String,
+        printer: String,
+        store: StoreID,
+        capacity: Int,
+        server: ServerRig,
+        credential: String,
+        port: Int,
+        door: String = ""
+    ) throws -> String {
+        try KioskdConfig.write(
+            state: state,
+            printer: printer,
+            store: store,
+            device: "entrance",
+            zone: "UTC",
+            httpPort: port,
+            store: """
+                capacity = \(capacity)
+                hours = ["07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "07:00-21:00", "closed"]
+                """,
+            extra: door + """
+
+                [sync]
+                server = "\(server.url)"
+                credential_file = "\(try KioskdConfig.credentialFile(credential, in: "\(state)/secret"))"
+                pull_wait_seconds = 2
+                """,
+            logLevel: "info"
+        )
     }
 
     /// The ticket number a printed ticket shows.
