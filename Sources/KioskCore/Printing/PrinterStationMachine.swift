@@ -184,6 +184,13 @@ public struct PrinterStationMachine: Sendable, Equatable {
         tearOff = TearOffMachine(debounce: settings.debounce)
     }
 
+    /// The station waits for the store to hand out tickets again (closed, before its window, past its closing's
+    /// last tickets), with no ticket in hand.
+    public var handsOutNone: Bool {
+        if case .closed = phase { return true }
+        return false
+    }
+
     /// The ticket cut and waiting in the printer, if any.
     public var waitingTicket: TicketID? {
         switch phase {

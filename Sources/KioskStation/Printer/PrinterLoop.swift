@@ -107,6 +107,9 @@ final class PrinterLoop: @unchecked Sendable {
     private func turn(_ device: PrinterDevice) throws(DeviceFault) {
         do {
             try perform(machine.handle(.looked(look(device))), on: device)
+            // Why none is handed out can change meanwhile (the last tickets before closing, then closed): the
+            // status follows (published only when it changes).
+            if machine.handsOutNone { closed() }
         } catch let error as PrinterError
             where error.code == .disconnected || error.code == .timeout || error.code == .io
         {
