@@ -1,7 +1,7 @@
 /// The console's one script: the store page's live part. It follows `/console/stores/<id>/live` (server-sent
 /// events, the session cookie goes with them) and redraws the line — inside and capacity, called, waiting,
-/// in the printer, a pause of the calls and its controls — and each kiosk's state and last contact, with a warning when one needs a person or has been
-/// silent over a minute.
+/// in the printer, a pause of the calls and its controls — and each kiosk's state and last contact, with a warning
+/// when one needs a person or has been silent over a minute.
 /// When the session ends the stream is refused and the page says to reload (the login page follows).
 enum ConsoleScript {
     static let text = #"""

@@ -70,11 +70,17 @@ struct TicketStatus: ResponseEncodable, Equatable {
             let position = state.position(of: id, at: now)
             let ahead = position ?? state.lineLength(at: now)
             peopleAhead = ahead
-            stage = state.isCalled(id, at: now) ? "called" : "waiting"
-            let window = live.estimator.callWindow
-            let recall = RecallPolicy(minutes: live.record.profile.recallMinutes, times: live.record.profile.recalls)
-            call = state.call(of: id, at: now, window: window, recall: recall)
-            callEndsAt = call == nil ? nil : state.callTime(of: id, at: now).map { ($0 + window).milliseconds }
+            let called = state.isCalled(id, at: now)
+            stage = called ? "called" : "waiting"
+            if called, let since = state.callTime(of: id, at: now) {
+                // Which call (``RecallPolicy``), from the one call time the window counts from too.
+                let window = live.estimator.callWindow
+                let profile = live.record.profile
+                call =
+                    RecallPolicy(minutes: profile.recallMinutes, times: profile.recalls)?
+                    .call(since: since, window: window, at: now) ?? 1
+                callEndsAt = (since + window).milliseconds
+            }
             opensAt = state.opensAt(after: now)?.milliseconds
             pause = state.pauses.holding(at: now).map { Pause(reason: $0.reason, until: $0.end?.milliseconds) }
             let wait = live.wait(position: ahead, at: now)

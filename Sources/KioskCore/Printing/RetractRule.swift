@@ -1,8 +1,8 @@
 /// When the ticket waiting in a presenter is pulled back in, voided, and replaced by a fresh one.
 ///
-/// Three reasons: the store hands out no more tickets today (``LastTickets``), the ticket was issued on an earlier business day than the one now (its code is yesterday's: a
-/// customer holding it would be refused as yesterday's, and today's numbers start again at 001), or, with
-/// `after`, nobody took it for that long (its printed wait estimate has gone stale). Only for a printer that can
+/// Three reasons: the ticket was issued on an earlier business day than the one now (its code is yesterday's: a
+/// customer holding it would be refused as yesterday's, and today's numbers start again at 001), the store hands
+/// out no more tickets today (``LastTickets``), or, with `after`, nobody took it for that long (its printed wait estimate has gone stale). Only for a printer that can
 /// retract; one that cannot keeps the ticket, and its holder is admitted as the day's ticket it is when taken
 /// (the line counts it from its tear-off). Times are "elapsed since some start", like ``TearOffMachine``'s.
 public struct RetractRule: Sendable, Equatable {

@@ -53,7 +53,13 @@ extension QueueState {
     /// Which call `id` is on at `now` (``RecallPolicy/call(since:window:at:)``): nil while it is not called; 1
     /// without a second call. Counted from its call as its window counts it (after a pause, from its end).
     public func call(of id: TicketID, at now: Timestamp, window: Duration, recall: RecallPolicy?) -> Int? {
-        guard isCalled(id, at: now), let since = callTime(of: id, at: now) else { return nil }
+        isCalled(id, at: now) ? call(ofCalled: id, at: now, window: window, recall: recall) : nil
+    }
+
+    /// ``call(of:at:window:recall:)`` of a ticket known to be called (one of ``calledIDs(at:)``: the call board
+    /// asks of each at every look), without finding its place in the line again.
+    public func call(ofCalled id: TicketID, at now: Timestamp, window: Duration, recall: RecallPolicy?) -> Int? {
+        guard let since = callTime(ofCalled: id, at: now) else { return nil }
         return recall?.call(since: since, window: window, at: now) ?? 1
     }
 }

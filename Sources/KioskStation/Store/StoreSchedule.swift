@@ -152,11 +152,9 @@ public final class StoreSchedule: Sendable {
             server?.largePrint,
             within(server?.voiceVolume, StoreSettings.voiceVolumeRange),
             server?.footer.flatMap { StoreSettings.valid(footer: $0) ? $0 : nil },
-            server.flatMap { server in
-                // Both or neither: a kiosk follows a second call only as the store set it whole.
-                RecallPolicy(minutes: server.recallMinutes, times: server.recalls).map { _ in
-                    (server.recallMinutes ?? 0, server.recalls ?? 1)
-                } ?? (server.recallMinutes == 0 ? (0, 1) : nil)
+            // Both or neither: a kiosk follows a second call only as the store set it whole.
+            within(server?.recallMinutes, RecallPolicy.minutes).flatMap { minutes in
+                within(server?.recalls ?? 1, RecallPolicy.timesRange).map { (minutes, $0) }
             },
             server?.stopTicketsPastClosing
         )

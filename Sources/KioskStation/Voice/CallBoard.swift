@@ -44,7 +44,7 @@ public final class CallBoard: Service, Sendable {
             guard let recall else { return (paused, fresh, [TicketCode]()) }
             let again = $0.recalled(
                 called,
-                calls: { state.call(of: $0, at: now, window: window, recall: recall) },
+                calls: { state.call(ofCalled: $0, at: now, window: window, recall: recall) },
                 code: code
             )
             return (paused, fresh, again)
