@@ -23,7 +23,8 @@ import Testing
         take: Bool = false,
         today: BusinessDay? = nil,
         handsOut: Bool = true,
-        pastClosing: Bool = false
+        pastClosing: Bool = false,
+        outdated: Bool = false
     ) -> Machine.Input {
         .looked(
             .init(
@@ -34,7 +35,8 @@ import Testing
                 presence: presence,
                 takeRequested: take,
                 handsOut: handsOut,
-                pastClosing: pastClosing
+                pastClosing: pastClosing,
+                outdated: outdated
             )
         )
     }
@@ -306,6 +308,25 @@ import Testing
         _ = cannot.handle(.connected(canRetract: false))
         #expect(cannot.handle(look(100, presence: [true], pastClosing: true)) == [.pause(.milliseconds(100))])
         #expect(cannot.waitingTicket == t.id)
+    }
+
+    /// A ticket whose printed promise broke (``TicketPromise``) goes back in and a fresh one is printed — at most
+    /// one per ``RetractRule/outdatedSpacing`` (10 s), so a burst of app tickets costs one ticket of paper.
+    @Test func anOutdatedTicketGoesBackInAtMostOncePerSpacing() {
+        let t = ticket(1)
+        var machine = waiting(t)
+        _ = machine.handle(.connected(canRetract: true))
+        #expect(machine.handle(look(100, presence: [true])) == [.pause(.milliseconds(100))], "it holds")
+        #expect(machine.handle(look(200, presence: [true], outdated: true)) == [.retract(t.id, .outdated)])
+        #expect(machine.handle(.retracted(t.id, .retracted)) == [.void(t.id, .outdated)])
+        #expect(machine.handle(look(300)) == [.fetchTicket(issueNew: true)], "a fresh one")
+        let fresh = ticket(2)
+        _ = machine.handle(.ticket(fresh, .notSent, present: nil, at: .milliseconds(300), time: base))
+        _ = machine.handle(.sent(fresh.id, canPrint: true, presence: [true], at: .milliseconds(300)))
+        // Outdated again 5 s later: kept until 10 s have passed since the last.
+        #expect(machine.handle(look(5_300, presence: [true], outdated: true)) == [.pause(.milliseconds(100))])
+        #expect(machine.handle(look(10_199, presence: [true], outdated: true)) == [.pause(.milliseconds(100))])
+        #expect(machine.handle(look(10_200, presence: [true], outdated: true)) == [.retract(fresh.id, .outdated)])
     }
 
     @Test func noRetractWhileAFaultStopsPrinting() {

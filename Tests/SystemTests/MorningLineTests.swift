@@ -13,7 +13,8 @@ import Testing
 /// store is open 07:00–21:00 Monday to Saturday and closed on Sunday, capacity 3.
 ///
 /// - The evening: a ticket torn off at 20:59 and never used is yesterday's after closing; at 21:00 the presenter's
-///   ticket goes back in and the next day's A001 comes out; a virtual ticket taken at night is the next day's.
+///   ticket goes back in and the next day's A001 comes out; a virtual ticket taken at night is the next day's, and
+///   the presenter's A001, printed "Nobody ahead" before it, goes back in for an A002 that says "1 person ahead".
 /// - The morning: three tear tickets at 06:59, two take virtual ones; nobody is called before 07:00 (the door
 ///   says when it opens and the holder's place), from 07:00 they are called in the order taken, and none is
 ///   refused as yesterday's.
@@ -107,6 +108,10 @@ import Testing
             #expect(yesterday == "previous_day A001", "\(String(describing: door))")
             late = try await takeApp()
             #expect(late.code == "V001", "a virtual ticket at night is the next day's first")
+            // A001 was printed "Nobody ahead" before V001 came: it goes back in, and A002 tells the truth.
+            #expect(await kioskd.until(.seconds(20)) { $0.printer?.waitingTicket == "A002" } != nil)
+            #expect(printer.emulator.retractedTickets.map(\.number) == [2, 3], "the 2nd and 3rd printed")
+            #expect(printer.emulator.tickets.last?.text.contains { $0.contains("1 person ahead") } == true)
             let lateStatus = try await appStatus(late.qr)
             #expect(lateStatus["stage"] as? String == "waiting")
             #expect(lateStatus["opensAt"] as? Int == Int(Self.utc(24, 7, 0).milliseconds))
@@ -132,34 +137,34 @@ import Testing
             #expect(
                 await kioskd.until(.seconds(20)) { $0.sync?.state == "online" && $0.printer?.state == .ready } != nil
             )
-            #expect(presented() == "A001", "the night's ticket still waits in the presenter")
+            #expect(presented() == "A002", "the night's ticket still waits in the presenter")
             // Three customers tear tickets, two take virtual ones.
             for n in 1...3 {
                 let printed = printer.emulator.ticketCount
                 printer.emulator.simulate(.take)
                 paper.append(try await printer.requireTickets(printed + 1)[printed - 1])
-                #expect(Self.code(paper[n - 1]) == "A00\(n)")
+                #expect(Self.code(paper[n - 1]) == "A00\(n + 1)")
             }
             app = [try await takeApp(), try await takeApp()]
             #expect(app.map(\.code) == ["V002", "V003"])
-            #expect(await kioskd.until { $0.queue.waiting == 6 } != nil, "V001, A001–A003, V002, V003")
+            #expect(await kioskd.until { $0.queue.waiting == 6 } != nil, "V001, A002–A004, V002, V003")
             let beforeOpening = try #require(await kioskd.status())
             #expect(clock.now() < Self.utc(24, 7, 0), "the test was too slow to look before opening")
             #expect(beforeOpening.queue.called.isEmpty && !beforeOpening.queue.open)
             #expect(beforeOpening.queue.opensAt == "07:00")
             #expect(try await appStatus(app[0].qr)["stage"] as? String == "waiting")
             #expect(server.queue(storeID)?.called(at: clock.now()).isEmpty == true)
-            #expect(try await kioskd.scan(paper[0].qrCodes[0], on: scanner) == "closed A001")
+            #expect(try await kioskd.scan(paper[0].qrCodes[0], on: scanner) == "closed A002")
 
             // 07:00: called in the order taken, as far as capacity (3) allows; nobody is yesterday's.
             let opened = await kioskd.until(.seconds(70)) { $0.queue.open && !$0.queue.called.isEmpty }
-            #expect(opened?.queue.called == ["V001", "A001", "A002"], "\(String(describing: opened?.queue))")
+            #expect(opened?.queue.called == ["V001", "A002", "A003"], "\(String(describing: opened?.queue))")
             #expect(try await appStatus(late.qr)["stage"] as? String == "called")
             #expect(try await appStatus(app[0].qr)["stage"] as? String == "waiting")
-            #expect(try await kioskd.scan(paper[0].qrCodes[0], on: scanner) == "admit A001")
+            #expect(try await kioskd.scan(paper[0].qrCodes[0], on: scanner) == "admit A002")
             #expect(try await kioskd.scan(late.qr, on: scanner) == "admit V001")
-            #expect(try await kioskd.scan(paper[1].qrCodes[0], on: scanner) == "admit A002")
-            #expect(try await kioskd.scan(paper[2].qrCodes[0], on: scanner) == "store_full A003")
+            #expect(try await kioskd.scan(paper[1].qrCodes[0], on: scanner) == "admit A003")
+            #expect(try await kioskd.scan(paper[2].qrCodes[0], on: scanner) == "store_full A004")
         } catch {
             Issue.record("kioskd's log in the morning:\n\(kioskd.logText)")
             throw error
@@ -174,7 +179,7 @@ import Testing
             #expect(
                 await kioskd.until(.seconds(20)) { $0.sync?.state == "online" && $0.printer?.state == .ready } != nil
             )
-            // Tuesday's A004 goes back in; Monday's A001 comes out.
+            // Tuesday's waiting ticket goes back in; Monday's A001 comes out.
             #expect(await kioskd.until(.seconds(10)) { $0.printer?.waitingTicket == "A001" } != nil)
             let printed = printer.emulator.ticketCount
             printer.emulator.simulate(.take)

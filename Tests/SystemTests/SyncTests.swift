@@ -39,7 +39,7 @@ import Testing
             $0.door.scanner = "serial://\(scanner.path)"
         }
         do {
-            // A001 torn off, then an app ticket (V001), then A002: one queue by join time.
+            // A001 torn off, then an app ticket (V001), then A003: one queue by join time.
             try await printer.requireTickets(1)
             await printer.customerTakes()
             try await printer.requireTickets(2)
@@ -50,28 +50,32 @@ import Testing
             let appQR = try #require(app.body["qr"] as? String)
             #expect(app.body["peopleAhead"] as? Int == 1)
             #expect(await printer.wait(.seconds(10)) { printer.kiosk.queue.snapshot.waiting.count == 2 } != nil)
+            // A002 was printed "1 person ahead" before V001 came: it goes back in, and A003 tells the truth.
+            let reprinted = try await printer.requireTickets(3)
+            #expect(printer.emulator.retractedTickets.map(\.number) == [2])
+            #expect(reprinted[2].text.contains { $0.contains("2 people ahead") }, "\(reprinted[2].text)")
             await printer.customerTakes()
-            let tickets = try await printer.requireTickets(3)
+            let tickets = try await printer.requireTickets(4)
             // The ticket now waiting in the printer counts the app ticket among those ahead.
-            #expect(tickets[2].text.contains { $0.contains("3 people ahead") }, "\(tickets[2].text)")
+            #expect(tickets[3].text.contains { $0.contains("3 people ahead") }, "\(tickets[3].text)")
             #expect(await printer.wait(.seconds(10)) { server.queue(storeID)?.waiting.count == 3 } != nil)
-            #expect(server.queue(storeID)?.waiting.map(\.code.description) == ["A001", "V001", "A002"])
+            #expect(server.queue(storeID)?.waiting.map(\.code.description) == ["A001", "V001", "A003"])
 
             let doorStation = try #require(door.kiosk.door)
             // The door learns every ticket and the keys (its own, the printer's, the server's).
             #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 3 } != nil)
-            #expect(door.kiosk.queue.snapshot.waiting.map(\.code.description) == ["A001", "V001", "A002"])
+            #expect(door.kiosk.queue.snapshot.waiting.map(\.code.description) == ["A001", "V001", "A003"])
             #expect(await door.wait(.seconds(10)) { doorStation.keyRing.count == 3 } != nil)
             #expect(await door.wait { doorStation.status.state == "ready" } != nil)
 
-            let pngs = try tickets.prefix(2).map { try #require($0.pngPath) }
+            let pngs = try [tickets[0], tickets[2]].map { try #require($0.pngPath) }
             let paper = try pngs.map { try #require(try HIL.decodeQR(png: $0).first) }
             func scan(_ payload: String) async throws -> String? { try await door.scan(payload, on: scanner) }
-            // Two places: A001 and V001 are called; A002 waits behind A001.
+            // Two places: A001 and V001 are called; A003 waits behind A001.
             #expect(try await scan(appQR) == "admit V001")
-            #expect(try await scan(paper[1]) == "not_your_turn A002")
+            #expect(try await scan(paper[1]) == "not_your_turn A003")
             #expect(try await scan(paper[0]) == "admit A001")
-            #expect(try await scan(paper[1]) == "store_full A002")
+            #expect(try await scan(paper[1]) == "store_full A003")
             #expect(await door.wait(.seconds(10)) { server.queue(storeID)?.inside == 2 } != nil)
             #expect(await printer.wait(.seconds(10)) { printer.kiosk.queue.snapshot.inside == 2 } != nil)
             let status = try await server.call("GET", "/v1/tickets/\(appTicket)", token: nil)
@@ -174,23 +178,26 @@ import Testing
             let booked = kiosk.kiosk.queue.snapshot.entries.values.first { $0.ticket.kind == .booking }
             #expect(booked?.ticket.slot?.expectedVisitMinutes == 25)
 
-            // The slot has started: B001 is in line behind A001 and called; A002, torn off now, comes after it.
+            // The slot has started: B001 is in line behind A001 and called. A002 was printed "1 person ahead"
+            // before: it goes back in, and A003, torn off now, comes after B001.
             offset.advance(by: (slotStart + .seconds(30)) - clock.now())
-            await kiosk.customerTakes()
             try await kiosk.requireTickets(3)
+            #expect(kiosk.emulator.retractedTickets.map(\.number) == [2])
+            await kiosk.customerTakes()
+            try await kiosk.requireTickets(4)
             let line = { (queue: QueueState?) in queue?.line(at: clock.now()).map(\.code.description) ?? [] }
-            #expect(await kiosk.wait { line(server.queue(storeID)) == ["A001", "B001", "A002"] } != nil)
-            #expect(await kiosk.wait { line(kiosk.kiosk.queue.snapshot) == ["A001", "B001", "A002"] } != nil)
+            #expect(await kiosk.wait { line(server.queue(storeID)) == ["A001", "B001", "A003"] } != nil)
+            #expect(await kiosk.wait { line(kiosk.kiosk.queue.snapshot) == ["A001", "B001", "A003"] } != nil)
             status = try await server.call("GET", "/v1/tickets/\(bookingID)", token: nil)
             #expect(status.body["stage"] as? String == "called")
             #expect(status.body["peopleAhead"] as? Int == 1)
 
-            let paper = try kiosk.emulator.tickets.prefix(2).map { ticket in
+            let paper = try [kiosk.emulator.tickets[0], kiosk.emulator.tickets[2]].map { ticket in
                 let png = try #require(ticket.pngPath)
                 return try #require(try HIL.decodeQR(png: png).first)
             }
             #expect(try await scan(bookingQR) == "admit B001")
-            #expect(try await scan(paper[1]) == "not_your_turn A002")
+            #expect(try await scan(paper[1]) == "not_your_turn A003")
             #expect(try await scan(paper[0]) == "admit A001")
             #expect(await kiosk.wait { server.queue(storeID)?.inside == 2 } != nil)
             status = try await server.call("GET", "/v1/tickets/\(bookingID)", token: nil)

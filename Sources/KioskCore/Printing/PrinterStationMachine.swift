@@ -58,45 +58,6 @@ public struct PrinterStationMachine: Sendable, Equatable {
         }
     }
 
-    /// One look at the printer (a status poll or push, the sensor, the control API).
-    public struct Look: Sendable, Equatable {
-        public var at: Duration
-        /// The wall time, for a take recorded now.
-        public var time: Timestamp
-        public var today: BusinessDay
-        /// No fault stops printing (paper, cover, offline).
-        public var canPrint: Bool
-        /// What the sensor said since the last look, oldest first (empty: it cannot tell).
-        public var presence: [Bool]
-        /// The control API says the waiting ticket was taken.
-        public var takeRequested: Bool
-        /// The store hands out tickets now (``StoreCalendar/handsOutTickets(at:)``, ``LastTickets``).
-        public var handsOut: Bool
-        /// The wait a new ticket would be told passes the store's closing, where it stops issuing then
-        /// (``LastTickets``): the waiting ticket goes back in, and none is presented (`handsOut` is false).
-        public var pastClosing: Bool
-
-        public init(
-            at: Duration,
-            time: Timestamp,
-            today: BusinessDay,
-            canPrint: Bool,
-            presence: [Bool],
-            takeRequested: Bool = false,
-            handsOut: Bool = true,
-            pastClosing: Bool = false
-        ) {
-            self.at = at
-            self.time = time
-            self.today = today
-            self.canPrint = canPrint
-            self.presence = presence
-            self.takeRequested = takeRequested
-            self.handsOut = handsOut && !pastClosing
-            self.pastClosing = pastClosing
-        }
-    }
-
     public enum RetractOutcome: Sendable, Equatable {
         /// The ticket went back in.
         case retracted
@@ -174,6 +135,8 @@ public struct PrinterStationMachine: Sendable, Equatable {
     private(set) var clearBufferFirst = false
     /// The waiting ticket the printer would not retract: it stays, and is not tried again.
     private(set) var retractRefused: TicketID?
+    /// When a ticket last went back in as outdated.
+    private var lastOutdated: Duration?
     /// When the tear-off machine wants to look again (a debounce is running).
     private var wakeAt: Duration?
     /// The connected printer can retract (see ``Input/connected(canRetract:)``).
@@ -269,9 +232,11 @@ public struct PrinterStationMachine: Sendable, Equatable {
                     now: look.at,
                     issuedOn: ticket.issuedOn,
                     today: look.today,
-                    pastClosing: look.pastClosing
+                    pastClosing: look.pastClosing,
+                    outdated: look.outdated && lastOutdated.map { look.at - $0 >= RetractRule.outdatedSpacing } ?? true
                 )
             {
+                if reason == .outdated { lastOutdated = look.at }
                 phase = .retracting(ticket, presentedAt: presentedAt, reason: reason)
                 return actions + [.retract(ticket.id, reason)]
             }

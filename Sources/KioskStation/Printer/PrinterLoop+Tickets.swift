@@ -12,6 +12,15 @@ extension PrinterLoop {
         station.publish { $0.storageFull = false }
     }
 
+    /// Whether what the waiting ticket printed no longer holds for a holder who took it now (``TicketPromise``).
+    func promiseBroken(at time: Timestamp) -> Bool {
+        guard let promise, promise.id == machine.waitingTicket else { return false }
+        let queue = station.queue.snapshot
+        let ahead = queue.lineLength(at: time)
+        let wait = station.days.schedule.estimator.wait(position: ahead, in: queue, at: time)
+        return !promise.promise.holds(ahead: ahead, wait: max(wait.point - queue.untilOpen(at: time), .zero))
+    }
+
     /// The day's closing that a new ticket's wait would pass, where the store stops issuing then
     /// (``LastTickets``): nil while it hands them out.
     func lastTicketsPassed(at time: Timestamp) -> Timestamp? {
@@ -114,6 +123,10 @@ extension PrinterLoop {
         printout.largePrint = station.days.schedule.largePrint
         printout.languages = station.days.schedule.languages
         printout.columns = device.profile.columns
+        promise = (
+            ticket.ticket.id,
+            TicketPromise(ahead: ahead, wait: printout.estimatedWait, range: printout.estimatedRange)
+        )
         var bytes = try encoder.encode(TicketLayout.document(printout))
         if clearBufferFirst {
             // Drop what is left of the interrupted print in the printer's buffer, then print it whole.

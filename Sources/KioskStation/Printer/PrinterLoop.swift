@@ -32,6 +32,9 @@ final class PrinterLoop: @unchecked Sendable {
     private var arrivalWatch: (any ArrivalWatch)?
     /// The ticket in hand as the store gave it (code and QR for its print).
     var current: IssuedTicket?
+    /// What the ticket printed last tells its holder (``TicketPromise``), while it waits in the presenter (none
+    /// for one printed before a restart: it is left as it is).
+    var promise: (id: TicketID, promise: TicketPromise)?
     var lastFaults: [StatusCondition] = []
     private var lastFullQuery = ContinuousClock.now
     /// When the last tear-off was recorded, until the next ticket is printed (the tear-off latency metric).
@@ -189,7 +192,8 @@ final class PrinterLoop: @unchecked Sendable {
             presence: waiting ? try device.presenceSamples(by: sensor, latest: status) : [],
             takeRequested: station.signal.takeNudge(),
             handsOut: calendar.handsOutTickets(at: time),
-            pastClosing: lastTicketsPassed(at: time) != nil
+            pastClosing: lastTicketsPassed(at: time) != nil,
+            outdated: waiting && promiseBroken(at: time)
         )
     }
 
