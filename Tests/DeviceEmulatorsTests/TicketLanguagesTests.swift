@@ -19,6 +19,7 @@ import Testing
         opensAt: String?,
         opensOn: Int? = nil,
         paused: (Bool, String?) = (false, nil),
+        placeAtTearOff: Bool = false,
         on profile: PrinterProfile
     )
         throws -> [String]
@@ -36,6 +37,7 @@ import Testing
         printout.largePrint = large
         printout.opensOn = opensOn
         (printout.paused, printout.pausedUntil) = paused
+        printout.placeAtTearOff = placeAtTearOff
         printout.columns = profile.columns
         printout.languages = languages
         let emulator = try PrinterEmulator(profile: profile, logger: logger)
@@ -66,6 +68,29 @@ import Testing
         let open = try words([.english], ahead: 0, large: false, opensAt: nil, paused: (true, nil), on: profile)
         let first = ["Mercato Centrale", "A042", "Calls paused for a moment", "Nobody ahead · wait for your call"]
         #expect(open == split(first + ["28.11.2026 10:40"]), "\(id)")
+    }
+
+    /// A printer that cannot pull a ticket back prints only what stays true while it waits to be torn off: no
+    /// people ahead, wait or pause, which app tickets or staff may change before then; the opening stays.
+    @Test(arguments: PrinterProfile.bundledIDs)
+    func aTicketThatCannotGoBackSaysOnlyWhatStaysTrue(_ id: String) throws {
+        let profile = try PrinterProfile.load(named: id)
+        for large in [false, true] {
+            let printed = try words(
+                [.italian, .english],
+                ahead: 3,
+                large: large,
+                opensAt: "07:00",
+                paused: (true, "10:55"),
+                placeAtTearOff: true,
+                on: profile
+            )
+            let expected = [
+                "Mercato Centrale", "A042", "Il negozio apre alle 07:00", "Inquadra il codice per seguire il tuo turno",
+                "Store opens at 07:00", "Scan the code to follow your place", "28.11.2026 10:40",
+            ]
+            #expect(printed == split(expected), "\(id) large \(large)")
+        }
     }
 
     @Test(arguments: PrinterProfile.bundledIDs)

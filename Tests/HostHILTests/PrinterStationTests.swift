@@ -122,7 +122,7 @@ import FoundationNetworking
     /// Every profile with a paper sensor: the roll ends in the middle of a ticket, paper is loaded, and the
     /// interrupted ticket comes out whole and once (the stale job cleared first), its code neither repeated
     /// nor skipped; the status names the paper meanwhile. A printer without a presenter is torn off through
-    /// the control API (what its kiosk's button does).
+    /// the control API (what its kiosk's button does). Each ticket says what stays true on that printer.
     @Test(arguments: PrinterProfile.bundledIDs)
     func paperLoadedMidTicketNeitherRepeatsNorSkips(profile name: String) async throws {
         let profile = try PrinterProfile.load(named: name)
@@ -150,6 +150,15 @@ import FoundationNetworking
                 ["A001", "A002", "A003", "A004"].filter { ticket.text.contains($0) }
             }
             #expect(codes == [["A001"], ["A002"], ["A003"]], "\(name): \(codes)")
+            // What waits to be torn off stays true: a printer that can pull it back says the place and the
+            // wait (it reprints a ticket whose promise breaks), one that cannot says where to follow the place.
+            let retracts = profile.presenter && profile.retract != nil
+            for ticket in rig.emulator.tickets {
+                #expect(ticket.text.contains { $0.contains("ahead") } == retracts, "\(name): \(ticket.text)")
+                // (Broken between words on 58 mm paper.)
+                let words = ticket.text.joined(separator: " ")
+                #expect(words.contains("Scan the code to follow your place") != retracts, "\(name): \(ticket.text)")
+            }
         }
     }
 

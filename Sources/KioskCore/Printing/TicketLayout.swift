@@ -27,6 +27,11 @@ public struct TicketPrintout: Sendable, Equatable {
     /// Large print, for people with low vision: the number bigger still, and the people ahead and the wait on
     /// lines of their own in large type, as large as `columns` allows.
     public var largePrint = false
+    /// The printer cannot pull this ticket back when what it says stops being true (``TicketPromise``): it is
+    /// printed with what stays true while it waits to be torn off — the number, the opening, and "scan the code to
+    /// follow your place" — and the place and the wait are told at the tear-off (the voice, the window display)
+    /// and on the phone.
+    public var placeAtTearOff = false
     /// Characters a line holds at normal width (the profile's: 32 on 58 mm paper, 48 on 80 mm).
     public var columns = 48
     /// The store's languages, the main one first: its words in bold, a second language's below them.
@@ -83,6 +88,12 @@ public enum TicketLayout {
                     t.opensOn.flatMap { names.indices.contains($0) ? names[$0] : nil }
                     .map { words.fill("opens_on", ["d": $0, "t": opens]) } ?? words.fill("opens", ["t": opens])
                 if main { largeLines(t, text, into: &doc) } else { lines(t, text, bold: false, into: &doc) }
+            }
+            if t.placeAtTearOff {
+                // A pause, the people ahead and the wait may all change before it is torn off.
+                let text = words.fill("follow")
+                if main { largeLines(t, text, into: &doc) } else { lines(t, text, bold: false, into: &doc) }
+                continue
             }
             if t.paused {
                 let text = t.pausedUntil.map { words.fill("paused_until", ["t": $0]) } ?? words.fill("paused")

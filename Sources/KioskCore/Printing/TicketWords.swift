@@ -23,7 +23,7 @@ enum TicketWords {
         "about": "about {m} min{r}", "go": "go to the door", "at_opening": "called at opening",
         "after_opening": "about {m} min after opening{r}",
         "paused": "Calls paused for a moment", "paused_until": "Calls paused until {t}",
-        "wait_call": "wait for your call",
+        "wait_call": "wait for your call", "follow": "Scan the code to follow your place",
     ]
 
     static let italian = [
@@ -32,6 +32,6 @@ enum TicketWords {
         "many": "{n} persone davanti", "about": "circa {m} min{r}", "go": "vai all'ingresso",
         "at_opening": "chiamato all'apertura", "after_opening": "circa {m} min dopo l'apertura{r}",
         "paused": "Chiamate sospese per un momento", "paused_until": "Chiamate sospese fino alle {t}",
-        "wait_call": "attendi la chiamata",
+        "wait_call": "attendi la chiamata", "follow": "Inquadra il codice per seguire il tuo turno",
     ]
 }

@@ -123,10 +123,15 @@ extension PrinterLoop {
         printout.largePrint = station.days.schedule.largePrint
         printout.languages = station.days.schedule.languages
         printout.columns = device.profile.columns
-        promise = (
-            ticket.ticket.id,
-            TicketPromise(ahead: ahead, wait: printout.estimatedWait, range: printout.estimatedRange)
-        )
+        // What it says is kept true: pulled back when it stops being so, or, where the printer cannot, not said.
+        printout.placeAtTearOff = !device.canRetract
+        promise =
+            device.canRetract
+            ? (
+                ticket.ticket.id,
+                TicketPromise(ahead: ahead, wait: printout.estimatedWait, range: printout.estimatedRange)
+            )
+            : nil
         var bytes = try encoder.encode(TicketLayout.document(printout))
         if clearBufferFirst {
             // Drop what is left of the interrupted print in the printer's buffer, then print it whole.
