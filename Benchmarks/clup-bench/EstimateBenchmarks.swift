@@ -25,6 +25,7 @@ enum EstimateBenchmarks {
         )
         summary(of: named)
         if drawn > 0 { Self.drawn(summaries, seeds: drawn) }
+        try await follow(scenarios, workers: max(ProcessInfo.processInfo.activeProcessorCount, 1))
     }
 
     /// Every store's score, in `stores`' order: `workers` at once (a store's simulation is one task), each

@@ -28,8 +28,11 @@ struct Shopper {
     var row: Int?
     var called: Timestamp?
     var admitted: Timestamp?
-    /// When an app holder left home for the door.
+    /// When an app holder left home for the door, and reached it.
     var leftHome: Timestamp?
+    var reachedDoor: Timestamp?
+    /// A holder who looks at its page now and then (``FollowPolicy/look``): its next look.
+    var nextLook: Timestamp?
 }
 
 extension Simulation {
@@ -144,7 +147,7 @@ extension Simulation {
     /// Keeps the shopper, and scores its ticket on the scored days.
     func record(_ ticket: Ticket, plan: Shopper.Plan, told: WaitRange?, at now: Timestamp) {
         var shopper = Shopper(plan: plan, ticket: ticket, joined: now, told: told)
-        if now >= scoredFrom, let told {
+        if now >= scoredFrom, scoresEstimators, let told {
             let state = live.state
             let ahead = state.position(of: ticket.id, at: now) ?? state.lineLength(at: now)
             let (said, spent) = estimates(for: ticket, told: told, ahead: ahead, at: now)

@@ -50,6 +50,8 @@ extension Simulation {
 
     func admit(_ id: TicketID, _ shopper: Shopper, calledAt: Timestamp, at now: Timestamp) async throws {
         atDoor.remove(id)
+        shoppers[id]?.admitted = now
+        tallyAdmitted(shopper, at: now)
         try await append([.ticketAdmitted(id, door: Self.kiosk)], at: now)
         inside[id] = now
         admissions.append(now)
@@ -62,36 +64,43 @@ extension Simulation {
             score.lateArrivals += now >= scoredFrom ? 1 : 0
             return
         }
+        shoppers[id]?.reachedDoor = now
         atDoor.insert(id)
     }
 
-    /// App holders at home look at their ticket's wait: whoever's wait is now below their travel time leaves.
+    /// App holders at home look at their ticket's wait (as ``follow`` says they do): who sets out does.
     func watch(at now: Timestamp) {
         guard !atHome.isEmpty else { return }
         let state = live.state
         let positions = atHome.compactMap { id in state.position(of: id, at: now).map { (id, $0) } }
         let told = live.estimator.schedule(through: positions.map(\.1).max() ?? 0, in: state, at: now)
-        for id in atHome {
-            guard let position = state.position(of: id, at: now) else {
-                leaveHome(id, at: now)  // called already, or gone
+        for id in atHome where looks(id, at: now) {
+            guard let shopper = shoppers[id], let position = state.position(of: id, at: now) else {
+                leaveHome(id, at: now, delay: setOutDelay())  // called already, or gone
                 continue
             }
-            if state.isCalled(id, at: now) || told[position].point <= .minutes(shoppers[id]?.plan.travelMinutes ?? 0) {
-                leaveHome(id, at: now)
+            if setsOut(shopper, told: told[position], called: state.isCalled(id, at: now), at: now) {
+                leaveHome(id, at: now, delay: setOutDelay())
             }
         }
     }
 
-    /// At the ticket's take: one told a wait shorter than the way leaves at once.
+    /// At the ticket's take: a holder whose wait is already short sets out at once (it is looking at the page:
+    /// no delay); a `look` holder's next look is drawn.
     func leaveHomeIfDue(_ id: TicketID, at now: Timestamp) {
         guard let shopper = shoppers[id], let told = shopper.told else { return }
-        if told.point <= .minutes(shopper.plan.travelMinutes) { leaveHome(id, at: now) }
+        if follow == .look {
+            shoppers[id]?.nextLook = now + .minutes(FollowPolicy.lookMinutes * followRandom.uniform(0.5...1.5))
+        }
+        if setsOut(shopper, told: told, called: false, at: now) { leaveHome(id, at: now) }
     }
 
-    func leaveHome(_ id: TicketID, at now: Timestamp) {
+    /// Holder `id` sets out for the store `delay` from now.
+    func leaveHome(_ id: TicketID, at now: Timestamp, delay: Duration = .zero) {
         guard atHome.remove(id) != nil, let shopper = shoppers[id] else { return }
-        shoppers[id]?.leftHome = now
-        agenda.add(now + .minutes(shopper.plan.travelMinutes), .reachDoor(id))
+        let setOut = now + delay
+        shoppers[id]?.leftHome = setOut
+        agenda.add(setOut + .minutes(shopper.plan.travelMinutes), .reachDoor(id))
     }
 
     /// Scored tickets called since the last look: their actual wait.

@@ -41,6 +41,13 @@ public final class Simulation {
     var previous: TrafficModel?
     var admissions: [Timestamp] = []
     public internal(set) var score = Score()
+    /// How app holders follow their ticket, and what it did at the door; its own random draws, so that every
+    /// policy meets the same shoppers.
+    public let follow: FollowPolicy
+    var followRandom: SimRandom
+    var followTally = FollowTally()
+    /// Whether every estimator is scored (the oracle is most of a run's time): off for comparing policies.
+    let scoresEstimators: Bool
     var lastTime: Timestamp
     let start: Timestamp
     let scoredFrom: Timestamp
@@ -48,10 +55,18 @@ public final class Simulation {
 
     static let kiosk: DeviceID = "sim-kiosk"
 
-    public init(_ scenario: Scenario, logger: Logger) async throws {
+    public init(
+        _ scenario: Scenario,
+        follow: FollowPolicy = .oracleJourney,
+        scoresEstimators: Bool = true,
+        logger: Logger
+    ) async throws {
         self.scenario = scenario
         self.logger = logger
+        self.follow = follow
+        self.scoresEstimators = scoresEstimators
         random = SimRandom(seed: scenario.seed)
+        followRandom = SimRandom(seed: scenario.seed ^ 0x5EED_F011_0000_0049)
         let zone = try TimeZoneDirectory.system.zone(named: scenario.timeZone)
         calendar = StoreCalendar(
             hours: try .daily(open: scenario.opens, close: scenario.closes),
@@ -134,6 +149,7 @@ public final class Simulation {
             await logs.expireNoShows(at: now, policy: policy, logger: logger)
             try await letIn(at: now)
             settle(at: now)
+            tallyDoor(at: now, seconds: 15)
             agenda.add(now + .seconds(15), .tick)
         case .refresh:
             try await logs.refreshModels(at: now)

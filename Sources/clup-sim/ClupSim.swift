@@ -29,6 +29,14 @@ struct ClupSim: AsyncParsableCommand {
     @Option(help: "Simulate this many days instead of the scenario's (the last scored_days are scored).")
     var days: Int?
 
+    @Option(
+        help: """
+            Compare how app holders follow their ticket instead of scoring the estimators: look, leave-by, \
+            oracle-journey, or all (each on the same shoppers).
+            """
+    )
+    var follow: String?
+
     func run() async throws {
         var scenario: Scenario
         if let drawn {
@@ -51,6 +59,29 @@ struct ClupSim: AsyncParsableCommand {
         }
         var logger = Logger(label: "clup-sim")
         logger.logLevel = .warning
+        if let follow {
+            let policies = follow == "all" ? FollowPolicy.allCases : FollowPolicy(rawValue: follow).map { [$0] }
+            guard let policies else {
+                FileHandle.standardError.write(
+                    Data("clup-sim: --follow is look, leave-by, oracle-journey or all, not '\(follow)'\n".utf8)
+                )
+                throw ExitCode(64)
+            }
+            var rows: [FollowFigures] = []
+            for policy in policies {
+                let simulation = try await Simulation(scenario, follow: policy, scoresEstimators: false, logger: logger)
+                _ = try await simulation.run()
+                rows.append(simulation.followFigures)
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            } else {
+                print(SummaryTable.follow(scenario.name, rows))
+            }
+            return
+        }
         let simulation = try await Simulation(scenario, logger: logger)
         let score = try await simulation.run()
         let summary = score.summary(scenario: scenario.name, model: simulation.model, truth: scenario)

@@ -95,6 +95,37 @@ import Testing
         #expect(told.point >= until - middle, "told \(told.point) with \(until - middle) of the pause left")
     }
 
+    /// How app holders follow their ticket (``FollowPolicy``), on the same shoppers: told when to leave, they
+    /// stand at the door for less than those who look now and then and leave early so as not to miss the call,
+    /// and no holder is lost or counted twice between the policies.
+    @Test func holdersToldWhenToLeaveStandLessAtTheDoor() async throws {
+        var logger = Logger(label: "sim-test")
+        logger.logLevel = .warning
+        let text = Self.scenario.replacingOccurrences(of: "days = 3", with: "days = 2")
+        let scenario = try Scenario.parse(text, file: "follow.toml")
+        var figures: [FollowPolicy: FollowFigures] = [:]
+        for policy in FollowPolicy.allCases {
+            let simulation = try await Simulation(scenario, follow: policy, scoresEstimators: false, logger: logger)
+            let score = try await simulation.run()
+            #expect(score.rows.isEmpty, "\(policy): no estimator is scored")
+            figures[policy] = simulation.followFigures
+        }
+        print(SummaryTable.follow("follow", FollowPolicy.allCases.compactMap { figures[$0] }))
+        let look = try #require(figures[.look])
+        let leaveBy = try #require(figures[.leaveBy])
+        let oracle = try #require(figures[.oracleJourney])
+        #expect(look.holders > 20 && leaveBy.holders > 20, "\(look.holders), \(leaveBy.holders) holders came in")
+        #expect(
+            leaveBy.doorMinutesPerHolder < look.doorMinutesPerHolder,
+            "leave-by \(leaveBy.doorMinutesPerHolder) min at the door, look \(look.doorMinutesPerHolder)"
+        )
+        #expect(oracle.doorMinutesPerHolder <= look.doorMinutesPerHolder)
+        for row in [look, leaveBy, oracle] {
+            #expect(row.peopleAtDoorP90 >= row.peopleAtDoorMean.rounded(.down), "\(row)")
+            #expect(row.emptyPlaceMinutesPerHour >= 0 && row.expiredUnused >= 0)
+        }
+    }
+
     /// The drawn stores are forty stores, not twenty pairs (seeded one after another, neighbouring seeds once
     /// shared their parameters), and none is loaded beyond 1.6 times what it serves at its busiest hour.
     @Test func drawnStoresAreApartAndServeTheirPeak() {
