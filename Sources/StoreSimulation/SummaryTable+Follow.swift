@@ -13,7 +13,7 @@ extension SummaryTable {
                 "  "
                     + row.policy.padding(toLength: 16, withPad: " ", startingAt: 0)
                     + String(
-                        format: "%7d  %22.1f  %20.1f  %9.0f  %4d  %14d  %10.1f",
+                        format: "%7d  %22.2f  %20.1f  %9.0f  %4d  %14d  %10.1f",
                         row.holders,
                         row.doorMinutesPerHolder,
                         row.peopleAtDoorMean,

@@ -2,17 +2,17 @@ import Testing
 
 @testable import KioskCore
 
-/// When a holder away from the store should leave (``LeaveBy``): the wait read between the point and the range's
-/// low end, less the journey and a margin; never in the past; a rule out of its bounds is brought within them.
+/// When a holder away from the store should leave (``LeaveBy``): the wait read a quarter of the way from the point
+/// to the range's low end, less the journey and a margin; never in the past; a rule out of its bounds is brought within them.
 @Suite struct LeaveByTests {
     let now = Timestamp(seconds: 1_790_000_000)
     let wait = WaitRange(point: .seconds(30 * 60), low: .seconds(20 * 60), high: .seconds(42 * 60))
 
-    @Test func theWaitIsReadHalfWayToTheLowEnd() {
+    @Test func theWaitIsReadAQuarterOfTheWayToTheLowEnd() {
         let rule = LeaveBy.shipped
-        #expect(rule.plannedWait(wait) == .seconds(25 * 60))
-        // 25 minutes planned, a 12-minute journey and a minute's margin: leave in 12 minutes.
-        #expect(rule.time(wait: wait, journey: .seconds(12 * 60), at: now) == now + .seconds(12 * 60))
+        #expect(rule.plannedWait(wait) == .seconds(27 * 60 + 30))
+        // 27½ minutes planned, a 12-minute journey and a minute's margin: leave in 14½ minutes.
+        #expect(rule.time(wait: wait, journey: .seconds(12 * 60), at: now) == now + .seconds(14 * 60 + 30))
         #expect(LeaveBy(reach: 0, margin: .zero).plannedWait(wait) == wait.point)
         #expect(LeaveBy(reach: 1, margin: .zero).plannedWait(wait) == wait.low)
     }

@@ -1,8 +1,9 @@
 /// When a holder away from the store should leave for it, so as to be at the door when called and not long
 /// before (RASD §2.2.4, G4: nobody waits outside): from the ticket's told wait and its range, and the holder's
-/// journey. They leave once the wait, read `reach` of the way from its point towards its range's low end, is no
-/// longer than the journey — read at the point, half of them would arrive after their call; at the low end,
-/// about nine in ten before it, and each waits at the door for the range's lower half. clup-sim measures the
+/// journey. They leave once the wait, read `reach` of the way from its point towards its range's low end, less
+/// `margin`, is no longer than the journey — read at the point, half of them would arrive after their call (and
+/// the place held for them stays empty meanwhile); at the low end, about nine in ten before it, and each waits at
+/// the door for the range's lower half. clup-sim measures the
 /// choice (docs/wait-estimates.md, "Following the ticket").
 public struct LeaveBy: Sendable, Equatable {
     /// How far from the point towards the range's low end the wait is read (0: the point, 1: the low end).
@@ -10,7 +11,7 @@ public struct LeaveBy: Sendable, Equatable {
     /// Leave this much earlier still (the lift, the car park, finding the entrance).
     public var margin: Duration
 
-    public init(reach: Double = 0.5, margin: Duration = .seconds(60)) {
+    public init(reach: Double = 0.25, margin: Duration = .seconds(60)) {
         self.reach = min(max(reach.isFinite ? reach : 0, 0), 1)
         self.margin = max(margin, .zero)
     }
