@@ -48,7 +48,7 @@ struct FollowTally {
 }
 
 extension Simulation {
-    /// Whether holder `id`, at home and told `wait` at `now`, sets out now (a look or a push: as ``follow`` says).
+    /// Whether `shopper`, at home and told `wait` at `now`, sets out now (a look or a push: as ``follow`` says).
     func setsOut(_ shopper: Shopper, told wait: WaitRange, called: Bool, at now: Timestamp) -> Bool {
         let journey = Duration.minutes(shopper.plan.travelMinutes)
         switch follow {
