@@ -12,30 +12,48 @@ extension PrinterLoop {
         station.publish { $0.storageFull = false }
     }
 
-    /// Whether what the waiting ticket printed no longer holds for a holder who took it now (``TicketPromise``).
-    func promiseBroken(at time: Timestamp) -> Bool {
-        guard let promise, promise.id == machine.waitingTicket else { return false }
+    /// The line as a ticket taken now would join it: the queue, the people ahead, and the wait it would be told —
+    /// one roll of the line, shared by a look's checks (``promiseBroken(_:at:)``, ``lastTicketsPassed(_:at:)``).
+    struct LineEnd {
+        let queue: QueueState
+        let ahead: Int
+        let wait: WaitRange
+    }
+
+    func lineEnd(at time: Timestamp) -> LineEnd {
         let queue = station.queue.snapshot
         let ahead = queue.lineLength(at: time)
-        let wait = station.days.schedule.estimator.wait(position: ahead, in: queue, at: time)
-        return !promise.promise.holds(ahead: ahead, wait: max(wait.point - queue.untilOpen(at: time), .zero))
+        return LineEnd(
+            queue: queue,
+            ahead: ahead,
+            wait: station.days.schedule.estimator.wait(position: ahead, in: queue, at: time)
+        )
+    }
+
+    /// Whether what the waiting ticket printed no longer holds for a holder who took it now (``TicketPromise``);
+    /// the line is rolled only when a promise is kept.
+    func promiseBroken(_ end: @autoclosure () -> LineEnd, at time: Timestamp) -> Bool {
+        guard let promise, promise.id == machine.waitingTicket else { return false }
+        let end = end()
+        return !promise.promise.holds(
+            ahead: end.ahead,
+            wait: max(end.wait.point - end.queue.untilOpen(at: time), .zero)
+        )
     }
 
     /// The day's closing that a new ticket's wait would pass, where the store stops issuing then
-    /// (``LastTickets``): nil while it hands them out.
-    func lastTicketsPassed(at time: Timestamp) -> Timestamp? {
-        let schedule = station.days.schedule
-        guard schedule.stopTicketsPastClosing else { return nil }
-        let queue = station.queue.snapshot
-        let wait = schedule.estimator.wait(position: queue.lineLength(at: time), in: queue, at: time)
-        return LastTickets.closingPassed(by: wait.point, queue: queue, at: time)
+    /// (``LastTickets``): nil while it hands them out. The line is rolled only where the store stops so.
+    func lastTicketsPassed(_ end: @autoclosure () -> LineEnd, at time: Timestamp) -> Timestamp? {
+        guard station.days.schedule.stopTicketsPastClosing else { return nil }
+        let end = end()
+        return LastTickets.closingPassed(by: end.wait.point, queue: end.queue, at: time)
     }
 
     /// No ticket in hand, and the store hands out none now: the status says until when, or that the wait passes
     /// closing.
     func closed() {
         let now = station.clock.now()
-        if let closes = lastTicketsPassed(at: now) {
+        if let closes = lastTicketsPassed(lineEnd(at: now), at: now) {
             let first = station.status.state != .pastClosing
             station.publish {
                 $0.state = .pastClosing

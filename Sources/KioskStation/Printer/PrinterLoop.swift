@@ -184,6 +184,8 @@ final class PrinterLoop: @unchecked Sendable {
         let waiting = machine.waitingTicket != nil
         let time = station.clock.now()
         let calendar = station.days.schedule.calendar
+        // Rolled once, and only if a check below needs it.
+        lazy var end = lineEnd(at: time)
         return PrinterStationMachine.Look(
             at: now,
             time: time,
@@ -192,8 +194,8 @@ final class PrinterLoop: @unchecked Sendable {
             presence: waiting ? try device.presenceSamples(by: sensor, latest: status) : [],
             takeRequested: station.signal.takeNudge(),
             handsOut: calendar.handsOutTickets(at: time),
-            pastClosing: lastTicketsPassed(at: time) != nil,
-            outdated: waiting && promiseBroken(at: time)
+            pastClosing: lastTicketsPassed(end, at: time) != nil,
+            outdated: waiting && promiseBroken(end, at: time)
         )
     }
 
