@@ -15,34 +15,22 @@ extension EstimateBenchmarks {
         }()
         let runs = scenarios.indices.flatMap { index in FollowPolicy.allCases.map { (index, $0) } }
         var results = [[FollowPolicy: FollowFigures]](repeating: [:], count: scenarios.count)
-        try await withThrowingTaskGroup(of: (Int, FollowPolicy, FollowFigures).self) { group in
-            var next = 0
-            func start() {
-                guard next < runs.count else { return }
-                let (index, policy) = runs[next]
-                next += 1
-                let scenario = scenarios[index]
-                group.addTask {
-                    let simulation = try await Simulation(
-                        scenario,
-                        follow: policy,
-                        scoresEstimators: false,
-                        logger: logger
-                    )
-                    _ = try await simulation.run()
-                    return (index, policy, simulation.followFigures)
-                }
-            }
-            for _ in 0..<workers { start() }
-            while let (index, policy, figures) = try await group.next() {
-                results[index][policy] = figures
-                if results[index].count == FollowPolicy.allCases.count {
-                    let rows = FollowPolicy.allCases.compactMap { results[index][$0] }
-                    FileHandle.standardOutput.write(
-                        Data((SummaryTable.follow(scenarios[index].name, rows) + "\n").utf8)
-                    )
-                }
-                start()
+        try await pool(runs.count, workers: workers) { run in
+            let (index, policy) = runs[run]
+            let simulation = try await Simulation(
+                scenarios[index],
+                follow: policy,
+                scoresEstimators: false,
+                logger: logger
+            )
+            _ = try await simulation.run()
+            return simulation.followFigures
+        } done: { run, figures in
+            let (index, policy) = runs[run]
+            results[index][policy] = figures
+            if results[index].count == FollowPolicy.allCases.count {
+                let rows = FollowPolicy.allCases.compactMap { results[index][$0] }
+                FileHandle.standardOutput.write(Data((SummaryTable.follow(scenarios[index].name, rows) + "\n").utf8))
             }
         }
         print("\nfollowing the ticket: leave-by against look (door minutes, expired unused) and oracle-journey")

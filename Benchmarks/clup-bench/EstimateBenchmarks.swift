@@ -37,27 +37,40 @@ enum EstimateBenchmarks {
             return logger
         }()
         var results = [Score.Summary?](repeating: nil, count: stores.count)
-        try await withThrowingTaskGroup(of: (Int, Score.Summary).self) { group in
+        try await pool(stores.count, workers: workers) { index in
+            let scenario = stores[index]
+            let simulation = try await Simulation(scenario, logger: logger)
+            let score = try await simulation.run()
+            return score.summary(scenario: scenario.name, model: simulation.model, truth: scenario)
+        } done: { index, summary in
+            results[index] = summary
+            // Written at once (a pipe would hold `print`'s lines until the end: an hour of nothing).
+            FileHandle.standardOutput.write(Data((SummaryTable.text([summary]) + "\n").utf8))
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// Jobs `0..<count`, `workers` at once (a job is one task); each result handed to `done` as its job ends.
+    static func pool<Result: Sendable>(
+        _ count: Int,
+        workers: Int,
+        _ job: @escaping @Sendable (Int) async throws -> Result,
+        done: (Int, Result) -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: (Int, Result).self) { group in
             var next = 0
             func start() {
-                guard next < stores.count else { return }
-                let (index, scenario) = (next, stores[next])
+                guard next < count else { return }
+                let index = next
                 next += 1
-                group.addTask {
-                    let simulation = try await Simulation(scenario, logger: logger)
-                    let score = try await simulation.run()
-                    return (index, score.summary(scenario: scenario.name, model: simulation.model, truth: scenario))
-                }
+                group.addTask { (index, try await job(index)) }
             }
             for _ in 0..<workers { start() }
-            while let (index, summary) = try await group.next() {
-                results[index] = summary
-                // Written at once (a pipe would hold `print`'s lines until the end: an hour of nothing).
-                FileHandle.standardOutput.write(Data((SummaryTable.text([summary]) + "\n").utf8))
+            while let (index, result) = try await group.next() {
+                done(index, result)
                 start()
             }
         }
-        return results.compactMap { $0 }
     }
 
     /// The named scenarios' table.

@@ -103,7 +103,7 @@ extension Simulation {
             policy: follow.rawValue,
             holders: followTally.holders,
             doorMinutesPerHolder: followTally.doorMinutes / Double(max(followTally.holders, 1)),
-            peopleAtDoorMean: score.openMinutes > 0 ? score.doorPersonMinutes / score.openMinutes : 0,
+            peopleAtDoorMean: score.meanPeopleAtDoor,
             peopleAtDoorP90: counts.isEmpty ? 0 : Double(counts[min(counts.count * 9 / 10, counts.count - 1)]),
             lateArrivals: score.lateArrivals,
             expiredUnused: unused,

@@ -35,6 +35,8 @@ public struct Score: Sendable {
     /// People at the door (holding a ticket, not let in) × time, over the scored days' opening hours.
     var doorPersonMinutes = 0.0
     var openMinutes = 0.0
+    /// People at the door on average over the scored days' opening hours.
+    var meanPeopleAtDoor: Double { openMinutes > 0 ? doorPersonMinutes / openMinutes : 0 }
     /// Time spent computing each estimator, over the tickets it estimated.
     var computing: [Estimator: Duration] = [:]
 
@@ -161,7 +163,7 @@ public struct Score: Sendable {
             store: .init(
                 noShows: noShows,
                 lateArrivals: lateArrivals,
-                meanPeopleAtDoor: openMinutes > 0 ? doorPersonMinutes / openMinutes : 0
+                meanPeopleAtDoor: meanPeopleAtDoor
             ),
             clupOverOracle: Self.ratio(all["clup"]?.maeSeconds ?? 0, over: oracle),
             learnt: model.map { model in
