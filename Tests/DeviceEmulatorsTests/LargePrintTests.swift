@@ -47,7 +47,7 @@ import Testing
             let wait = opensAt == nil ? "about 125 min (98–160)" : "about 125 min after opening (98–160)"
             let expected =
                 ["Mercato Centrale", "BV9999"] + (opensAt.map { ["Store opens at \($0)"] } ?? [])
-                + ["128 people ahead", wait, "26.11.2026 18:40"]
+                + ["128 people ahead", wait, TicketLanguagesTests.walkBack, "26.11.2026 18:40"]
             let words = large.text.filter { !$0.isEmpty }.flatMap { $0.split(separator: " ").map(String.init) }
             #expect(words == expected.flatMap { $0.split(separator: " ").map(String.init) }, "\(id): \(large.text)")
             #expect(large.image.width == profile.dotsPerLine)

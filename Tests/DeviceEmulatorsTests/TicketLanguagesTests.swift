@@ -46,9 +46,15 @@ import Testing
         return ticket.text.filter { !$0.isEmpty }.flatMap { $0.split(separator: " ").map(String.init) }
     }
 
+    /// The line a ticket with a wait ahead gains in its main language: the page says when to walk back.
+    static let walkBack = "Follow it on your phone: we tell you when to walk back"
+    static let walkBackItalian = "Seguilo sul telefono: ti diciamo quando tornare"
+
     func split(_ lines: [String]) -> [String] { lines.flatMap { $0.split(separator: " ").map(String.init) } }
 
-    /// A ticket printed while staff paused the calls says so, and never "go to the door" (nobody is called).
+    /// A ticket printed while staff paused the calls says so, and never "go to the door" (nobody is called); its
+    /// holder may walk away meanwhile (the page says when to walk back), and only one with nobody ahead in an open
+    /// line is told to go to the door, without that line.
     @Test(arguments: PrinterProfile.bundledIDs)
     func aTicketPrintedDuringAPauseSaysSo(_ id: String) throws {
         let profile = try PrinterProfile.load(named: id)
@@ -62,11 +68,14 @@ import Testing
         )
         let expected = [
             "Mercato Centrale", "A042", "Chiamate sospese fino alle 10:55", "3 persone davanti · circa 25 min (18–32)",
-            "Calls paused until 10:55", "3 people ahead · about 25 min (18–32)", "28.11.2026 10:40",
+            Self.walkBackItalian, "Calls paused until 10:55", "3 people ahead · about 25 min (18–32)",
+            "28.11.2026 10:40",
         ]
         #expect(until == split(expected), "\(id)")
         let open = try words([.english], ahead: 0, large: false, opensAt: nil, paused: (true, nil), on: profile)
-        let first = ["Mercato Centrale", "A042", "Calls paused for a moment", "Nobody ahead · wait for your call"]
+        let first = [
+            "Mercato Centrale", "A042", "Calls paused for a moment", "Nobody ahead · wait for your call", Self.walkBack,
+        ]
         #expect(open == split(first + ["28.11.2026 10:40"]), "\(id)")
     }
 
@@ -101,13 +110,15 @@ import Testing
             let italian =
                 large ? ["3 persone davanti", "circa 25 min (18–32)"] : ["3 persone davanti · circa 25 min (18–32)"]
             let expected =
-                ["Mercato Centrale", "A042"] + italian + ["3 people ahead · about 25 min (18–32)", "28.11.2026 10:40"]
+                ["Mercato Centrale", "A042"] + italian + [
+                    Self.walkBackItalian, "3 people ahead · about 25 min (18–32)", "28.11.2026 10:40",
+                ]
             #expect(printed == split(expected), "\(id) large \(large)")
         }
         let closed = try words([.italian, .english], ahead: 0, large: false, opensAt: "07:00", on: profile)
         let expected = [
             "Mercato Centrale", "A042", "Il negozio apre alle 07:00", "Nessuno davanti · chiamato all'apertura",
-            "Store opens at 07:00", "Nobody ahead · called at opening", "28.11.2026 10:40",
+            Self.walkBackItalian, "Store opens at 07:00", "Nobody ahead · called at opening", "28.11.2026 10:40",
         ]
         #expect(closed == split(expected), "\(id)")
         // Opening a day or more away: the weekday named in each language.

@@ -62,7 +62,8 @@ import Testing
         let texts = blocks.compactMap { if case .text(let t, _) = $0 { t } else { nil } }
         #expect(
             texts == [
-                "Market", "A007", "4 people ahead · about 9 min", "2026-11-22 09:41", "clup.example/t", "Thank you",
+                "Market", "A007", "4 people ahead · about 9 min", "Follow it on your phone: we tell you when to",
+                "walk back", "2026-11-22 09:41", "clup.example/t", "Thank you",
             ]
         )
         #expect(blocks.last == .cut(.partial))

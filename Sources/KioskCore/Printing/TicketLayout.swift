@@ -113,6 +113,11 @@ public enum TicketLayout {
             } else {
                 lines(t, "\(people) · \(wait)", bold: main, into: &doc)
             }
+            // A holder with a wait ahead may walk away: the page says when to walk back (issue 49).
+            if main, wait != words.fill("go") {
+                let text = words.fill("walk_back")
+                if t.largePrint { largeLines(t, text, into: &doc) } else { lines(t, text, bold: false, into: &doc) }
+            }
         }
         doc.append(.text(t.printedAt, TextStyle(alignment: .center)))
         if let url = t.statusURL { doc.append(.text(url, TextStyle(alignment: .center))) }

@@ -24,6 +24,7 @@ enum TicketWords {
         "after_opening": "about {m} min after opening{r}",
         "paused": "Calls paused for a moment", "paused_until": "Calls paused until {t}",
         "wait_call": "wait for your call", "follow": "Scan the code to follow your place",
+        "walk_back": "Follow it on your phone: we tell you when to walk back",
     ]
 
     static let italian = [
@@ -33,5 +34,6 @@ enum TicketWords {
         "at_opening": "chiamato all'apertura", "after_opening": "circa {m} min dopo l'apertura{r}",
         "paused": "Chiamate sospese per un momento", "paused_until": "Chiamate sospese fino alle {t}",
         "wait_call": "attendi la chiamata", "follow": "Inquadra il codice per seguire il tuo turno",
+        "walk_back": "Seguilo sul telefono: ti diciamo quando tornare",
     ]
 }
