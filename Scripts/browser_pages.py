@@ -32,6 +32,10 @@ Reads commands on stdin, one per line, and answers each with one line on stdout:
                                       2.2 A/AA on the page                       -> ok | fail <violations>
     page NAME WIDTH HEIGHT PNG_PATH   a screenshot of the whole page at that
                                       window width (for the README)             -> ok
+    locate NAME LAT LON               the browser's position from now on (the
+                                      page's origin may read it)                 -> ok
+    requests NAME                     every URL the browser asked for since the
+                                      last `requests` (any tab), as JSON         -> ok <json>
     quit
 
 The test that starts this script decides what happens between two commands (a tear-off, a scan), so what
@@ -53,6 +57,8 @@ def start():
                      "--window-size=1280,800"):
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
+    # The DevTools network log, for `requests`: what left the browser, EventSource streams included.
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     # Debian's driver, never one selenium-manager would download.
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
@@ -169,6 +175,21 @@ def main():
                     driver.save_screenshot(words[4])
                     driver.set_window_size(1280, 800)
                     say("ok")
+                elif command == "locate":
+                    origin = driver.execute_script("return location.origin;")
+                    driver.execute_cdp_cmd("Browser.grantPermissions",
+                                           {"origin": origin, "permissions": ["geolocation"]})
+                    driver.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                                           {"latitude": float(words[2]), "longitude": float(words[3]),
+                                            "accuracy": 10})
+                    say("ok")
+                elif command == "requests":
+                    urls = []
+                    for entry in driver.get_log("performance"):
+                        message = json.loads(entry["message"])["message"]
+                        if message.get("method") == "Network.requestWillBeSent":
+                            urls.append(message["params"]["request"]["url"])
+                    say("ok " + json.dumps(urls))
                 elif command == "json":
                     say("ok " + json.dumps(element_text(driver, words[2])))
                 elif command == "url":

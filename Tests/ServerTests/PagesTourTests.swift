@@ -80,7 +80,7 @@ import Testing
             // (path, screenshot name, phone-sized)
             let shopper: [(String, String?, Bool)] = [
                 ("/", nil, true), ("/?q=milano", "start", true), ("/stores/\(id)/book?date=\(tomorrow)", "book", true),
-                ("/T/\(codes[3])", "ticket", true), ("/T/HELLO", nil, true),
+                ("/T/\(codes[3])?journeyMinutes=5", "ticket", true), ("/T/HELLO", nil, true),
             ]
             for (path, shot, phone) in shopper {
                 try await visit(url + path, browser, shot: shot.map { ($0, phone) }, into: shots)

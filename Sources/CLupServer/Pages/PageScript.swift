@@ -9,7 +9,9 @@
 /// - on a ticket's page (`data-ticket`): live updates from its event stream (EventSource reconnects by
 ///   itself; the holder's page sends its stream key, which has stream places of its own; a refused stream falls
 ///   back to asking every 10 s), the cancel button with its confirmation for the device that holds the ticket, and a visible
-///   notice — plus a notification where the shopper allowed them — when the ticket is called or two away.
+///   notice — plus a notification where the shopper allowed them — when the ticket is called or two away; the
+///   journey form (typed minutes, or worked out from the browser's position, which is never sent) and the
+///   leave-by time each status then carries, "leave now" when it comes.
 ///
 /// The API answers errors in English; the page shows its own words for each status (`error.<status>`).
 enum PageScript {
@@ -153,24 +155,77 @@ enum PageScript {
             ask.hidden=true;if(p==='denied')say(s['js.notify_denied']);
           })});
         }
-        var polling=null;
-        function poll(){if(polling)return;polling=setInterval(function(){
-          fetch('/v1/tickets/'+d.ticket,{headers:{'Accept':'application/json'}}).then(function(r){return r.ok?r.json():null})
-            .then(function(b){if(b){show(b);if(over(b.stage))clearInterval(polling)}},function(){});
-        },10000)}
-        if(!window.EventSource){if(!over(last))poll();return}
-        function listen(key){
-          var events=new EventSource('/v1/tickets/'+d.ticket+'/events'+(key?'?key='+encodeURIComponent(key):''));
-          window.addEventListener('pagehide',function(){events.close()});
-          events.addEventListener('status',function(e){var b=JSON.parse(e.data);show(b);if(over(b.stage))events.close()});
-          // A stream refused (too many open on this ticket) or gone for good: the page asks every 10 s instead.
-          events.addEventListener('error',function(){if(events.readyState===2&&!over(last))poll()});
+        // The journey: typed, or worked out here from the browser's position (which never leaves the page); sent
+        // as minutes with every read, so each status says when to leave (`leaveAt`, `leaveNow`).
+        var box=$('journey-box'),leave=$('leave'),field=$('journey-minutes'),journey=null,leaving=null,leftTold=false;
+        function journeys(){try{return JSON.parse(localStorage.getItem('clup.journeys')||'{}')}catch(e){return{}}}
+        function keepJourney(m){var j=journeys();if(m)j[d.ticket]=m;else delete j[d.ticket];
+          try{localStorage.setItem('clup.journeys',JSON.stringify(j))}catch(e){}}
+        function showLeave(){
+          var b=leaving;if(!leave)return;
+          if(!b||(typeof b.leaveAt!=='number'&&!b.leaveNow)){leave.textContent='';return}
+          var now=b.leaveNow||Date.now()>=b.leaveAt,
+            text=now?s['js.leave_now']:s['js.leave_at'].replace('{t}',hm(b.leaveAt)).replace('{n}',b.journeyMinutes);
+          if(leave.textContent!==text)leave.textContent=text;
+          if(now&&!leftTold){leftTold=true;
+            if(window.Notification&&Notification.permission==='granted'){try{new Notification(text)}catch(e){}}}
         }
+        setInterval(showLeave,15000);
+        // Minutes from (lat, lon) to the store: the straight line × 1.3 for the streets' detours, at 4.5 km/h on
+        // foot, 15 by bike, 25 by car and 5 minutes more to park (docs/web-app.md).
+        function trip(lat,lon,mode){
+          var r=Math.PI/180,a=lat*r,b=Number(box.dataset.lat)*r,
+            h=Math.pow(Math.sin((b-a)/2),2)+Math.cos(a)*Math.cos(b)*Math.pow(Math.sin((Number(box.dataset.lon)-lon)*r/2),2),
+            km=2*6371*Math.asin(Math.min(1,Math.sqrt(h)))*1.3,speed={foot:4.5,bike:15,car:25}[mode];
+          return Math.min(240,Math.max(1,Math.ceil(km/speed*60+(mode==='car'?5:0))));
+        }
+        function setJourney(m){journey=m;leftTold=false;keepJourney(m);field.value=m;$('error').hidden=true;follow()}
+        if(box){
+          var given=Number(field.value);journey=given>=1?given:(journeys()[d.ticket]||null);
+          if(journey)field.value=journey;
+          $('journey').addEventListener('submit',function(e){
+            e.preventDefault();var m=Number(field.value);
+            if(!(m>=1&&m<=240&&Math.floor(m)===m))return say(s['error.journey']);
+            setJourney(m);
+          });
+          var modes=$('journey-modes');
+          if(navigator.geolocation){modes.hidden=false;
+            modes.querySelectorAll('[data-mode]').forEach(function(b){b.addEventListener('click',function(){
+              navigator.geolocation.getCurrentPosition(function(p){setJourney(trip(p.coords.latitude,p.coords.longitude,b.dataset.mode))},
+                function(){say(s['error.location'])},{timeout:10000,maximumAge:60000});
+            })});
+          }
+        }
+        function followed(b){
+          show(b);leaving=b;showLeave();
+          if(box&&b.stage!=='waiting'&&b.stage!=='booked')box.hidden=true;
+          if(over(b.stage))keepJourney(null);
+        }
+        function withJourney(url){return journey?url+(url.indexOf('?')<0?'?':'&')+'journeyMinutes='+journey:url}
+        var polling=null,events=null,key=null,started=false;
+        function ask(){
+          return fetch(withJourney('/v1/tickets/'+d.ticket),{headers:{'Accept':'application/json'}}).then(function(r){return r.ok?r.json():null})
+            .then(function(b){if(b){followed(b);if(over(b.stage)&&polling)clearInterval(polling)}},function(){});
+        }
+        function poll(){if(polling)return;polling=setInterval(ask,10000)}
+        function listen(){
+          if(events)events.close();
+          var mine=new EventSource(withJourney('/v1/tickets/'+d.ticket+'/events'+(key?'?key='+encodeURIComponent(key):'')));
+          events=mine;
+          mine.addEventListener('status',function(e){var b=JSON.parse(e.data);followed(b);if(over(b.stage))mine.close()});
+          // A stream refused (too many open on this ticket) or gone for good: the page asks every 10 s instead.
+          mine.addEventListener('error',function(){if(mine===events&&mine.readyState===2&&!over(last))poll()});
+        }
+        // A new journey: the stream again with it (its first event comes at once), or one read now when asking.
+        function follow(){if(over(last))return;if(polling||!window.EventSource)ask();else if(started)listen()}
+        window.addEventListener('pagehide',function(){if(events)events.close()});
+        function begin(k){key=k;started=true;listen()}
+        if(!window.EventSource){if(!over(last)){if(journey)ask();poll()}return}
         // The holder's stream key (asked with its token in a header): the token itself never goes in a URL.
         var token=mineToo&&holder();
-        if(!token)return listen();
+        if(!token)return begin(null);
         fetch('/v1/tickets/'+d.ticket,{headers:{'Accept':'application/json','Clup-Holder':token}})
-          .then(function(r){return r.ok?r.json():{}}).then(function(b){listen(b.streamKey)},function(){listen()});
+          .then(function(r){return r.ok?r.json():{}}).then(function(b){begin(b.streamKey)},function(){begin(null)});
         })();
         """#
 }

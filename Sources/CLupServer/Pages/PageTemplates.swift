@@ -15,6 +15,7 @@ enum PageTemplates {
         .stage-expired,.stage-cancelled{background:#8a1c1c;color:#fff}
         .muted{color:#4a4a4a;font-size:.9rem}
         .notice{background:#fff4c2;border-left:.3rem solid #8a5a00;padding:.6rem .8rem;font-weight:600}
+        .leave{font-weight:700;font-size:1.15rem}.leave:empty{display:none}.modes button{margin:.2rem .3rem .2rem 0}
         .error{background:#fde8e8;border-left:.3rem solid #8a1c1c;padding:.6rem .8rem}
         button{font:inherit;padding:.55rem 1rem;border-radius:.4rem;border:0;background:#1f4e99;color:#fff;cursor:pointer}
         button.quiet{background:#e8e8e8;color:#1a1a1a}button:disabled{background:#6b6b6b}
@@ -74,6 +75,20 @@ enum PageTemplates {
         <p id="range-note" class="muted"{{^rangeNote}} hidden{{/rangeNote}}>{{rangeNoteText}}</p>
         </div>
         <p id="error" class="error" role="alert" hidden></p>
+        {{#journeyAsked}}<section id="journey-box" aria-labelledby="journey-title" data-lat="{{storeLatitude}}" data-lon="{{storeLongitude}}">
+        <h2 id="journey-title">{{journeyTitle}}</h2>
+        <p id="leave" class="leave" role="status" aria-live="polite" aria-atomic="true">{{leaveText}}</p>
+        {{#journeyError}}<p id="journey-error" class="error" role="alert">{{journeyError}}</p>{{/journeyError}}
+        <form id="journey" method="get">
+        <label for="journey-minutes">{{journeyLabel}}</label>
+        <input id="journey-minutes" name="journeyMinutes" type="number" min="1" max="240" step="1" inputmode="numeric" value="{{journeyValue}}" required>
+        {{#languageCode}}<input type="hidden" name="lang" value="{{languageCode}}">{{/languageCode}}
+        <button type="submit">{{journeySubmit}}</button>
+        </form>
+        <div id="journey-modes" role="group" aria-labelledby="journey-modes-label" hidden><p id="journey-modes-label">{{journeyModes}}</p>
+        <p class="modes"><button type="button" class="quiet" data-mode="foot">{{journeyFoot}}</button> <button type="button" class="quiet" data-mode="bike">{{journeyBike}}</button> <button type="button" class="quiet" data-mode="car">{{journeyCar}}</button></p></div>
+        <p class="muted">{{journeyPrivate}}</p>
+        </section>{{/journeyAsked}}
         <button id="notify" type="button" class="quiet" hidden>{{notify}}</button>
         <div id="cancel-box" hidden>
         <p><button id="cancel" type="button" class="quiet">{{cancel}}</button></p>

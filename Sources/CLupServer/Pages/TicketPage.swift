@@ -19,14 +19,23 @@ struct TicketPage {
             let code = context.parameters.get("code") ?? ""
             guard let claims = await verified(code) else { return invalid("invalid", strings) }
             let id = claims.ticket
-            guard let status = desk.status(of: id), let live = directory.store(containing: id) else {
+            guard var status = desk.status(of: id), let live = directory.store(containing: id) else {
                 return invalid("unknown", strings)
             }
             // Valid only as its issuer signed it (another kiosk's key over this ticket's id is a forgery).
             if let ticket = live.state.entries[id]?.ticket, !ticket.isSigned(by: claims) {
                 return invalid("invalid", strings)
             }
-            return pages.page("ticket", page(status, code: code, profile: live.record.profile, strings), strings)
+            // The journey the page's own form sent (without JavaScript): a bad one is said on the page.
+            var journeyError = false
+            do throws(Refusal) {
+                if let minutes = try TicketStatus.journey(of: request) {
+                    status.planLeaving(journeyMinutes: minutes, at: directory.clock.now())
+                }
+            } catch { journeyError = true }
+            var values = page(status, code: code, profile: live.record.profile, strings)
+            values.merge(journey(status, live.record.profile, strings, error: journeyError)) { own, _ in own }
+            return pages.page("ticket", values, strings)
         }
     }
 
@@ -104,6 +113,35 @@ struct TicketPage {
                     "valid_until",
                     text: clock.time(start + Int64(ShopperDesk.lateness.components.seconds) * 1000)
                 )
+        }
+        return values
+    }
+
+    /// The journey form and the leave-by time, while the ticket waits for its turn (not once it is called).
+    private func journey(
+        _ status: TicketStatus,
+        _ profile: StoreProfile,
+        _ strings: PageStrings,
+        error: Bool
+    )
+        -> [String: Any]
+    {
+        guard ["waiting", "booked"].contains(status.stage) else { return [:] }
+        var values: [String: Any] = [
+            "journeyAsked": true, "journeyTitle": strings["journey_title"], "journeyLabel": strings["journey_label"],
+            "journeySubmit": strings["journey_submit"], "journeyModes": strings["journey_modes"],
+            "journeyFoot": strings["journey_foot"], "journeyBike": strings["journey_bike"],
+            "journeyCar": strings["journey_car"], "journeyPrivate": strings["journey_private"],
+            "storeLatitude": profile.location.latitude, "storeLongitude": profile.location.longitude,
+        ]
+        if error { values["journeyError"] = strings["error.journey"] }
+        if let minutes = status.journeyMinutes { values["journeyValue"] = minutes }
+        if status.leaveNow == true {
+            values["leaveText"] = strings["js.leave_now"]
+        } else if let at = status.leaveAt, let minutes = status.journeyMinutes {
+            let time = StoreClock(profile).time(at)
+            values["leaveText"] = strings["js.leave_at"].replacingOccurrences(of: "{t}", with: time)
+                .replacingOccurrences(of: "{n}", with: "\(minutes)")
         }
         return values
     }

@@ -30,12 +30,16 @@ struct AppRoutes {
         }
         router.get("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
-            guard var status = desk.status(of: id) else { throw Refusal.notFound("ticket \(id)") }
+            let journey = try TicketStatus.journey(of: request)
+            guard var status = desk.status(of: id, journeyMinutes: journey) else {
+                throw Refusal.notFound("ticket \(id)")
+            }
             if isHolder(request, of: id) { status.streamKey = gate.tokens.streamKey(for: id) }
             return status
         }
         router.get("v1/tickets/:ticket/events") { request, context -> Response in
             let id = try context.parameters.require("ticket", as: UUID.self)
+            let journey = try TicketStatus.journey(of: request)
             guard let feed = desk.feed(of: id) else { throw Refusal.notFound("ticket \(id)") }
             let address = clients.of(request, peer: context.remoteAddress)
             // The holder's own stream (its token as a header, or its stream key as `key=` from a page's
@@ -51,7 +55,7 @@ struct AppRoutes {
                 )
             }
             let slot = StreamSlot { streams.close(keys) }
-            return events(of: id, feed: feed, slot: slot)
+            return events(of: id, journeyMinutes: journey, feed: feed, slot: slot)
         }
         router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
@@ -98,8 +102,9 @@ struct AppRoutes {
 
     /// The ticket's status as server-sent events: now and after every change of its store's queue, until it
     /// is used, expires or is cancelled (then one last event), the client goes, or the server stops. The
-    /// stream's `slot` is given back when it ends (or when the answer is dropped unsent).
-    func events(of id: TicketID, feed: ChangeFeed, slot: StreamSlot) -> Response {
+    /// stream's `slot` is given back when it ends (or when the answer is dropped unsent). With the holder's
+    /// journey, each status says when to leave.
+    func events(of id: TicketID, journeyMinutes: Int?, feed: ChangeFeed, slot: StreamSlot) -> Response {
         let updates = feed.subscribe()
         return Response(
             status: .ok,
@@ -109,7 +114,7 @@ struct AppRoutes {
                 let encoder = JSONEncoder()
                 var previous: TicketStatus?
                 for await _ in updates.cancelOnGracefulShutdown() {
-                    guard let status = desk.status(of: id) else { break }
+                    guard let status = desk.status(of: id, journeyMinutes: journeyMinutes) else { break }
                     if status != previous {
                         var buffer = ByteBuffer(string: "event: status\ndata: ")
                         buffer.writeBytes(try encoder.encode(status))

@@ -37,6 +37,11 @@ struct TicketStatus: ResponseEncodable, Equatable {
     /// again: ``RecallPolicy``), and when its call window ends (ms since 1970: the door refuses it after).
     var call: Int?
     var callEndsAt: Int64?
+    /// Only in reads that sent the holder's journey (`journeyMinutes=`, ``planLeaving(journeyMinutes:at:rule:)``):
+    /// that journey, when to leave (ms since 1970, floored to the minute) and whether that time has come.
+    var journeyMinutes: Int?
+    var leaveAt: Int64?
+    var leaveNow: Bool?
     /// The signed code to show at the door; only in the answer that creates the ticket.
     var qr: String?
     /// A new holder token, when the request that created the ticket came without one: the device keeps it

@@ -46,9 +46,13 @@ struct ShopperDesk: Sendable {
         var ticketsFrom: Int64?
     }
 
-    func status(of id: TicketID) -> TicketStatus? {
+    /// A ticket's status now; with the holder's journey, when to leave too.
+    func status(of id: TicketID, journeyMinutes: Int? = nil) -> TicketStatus? {
         guard let live = logs.store(containing: id) else { return nil }
-        return TicketStatus(id, in: live, at: logs.clock.now())
+        let now = logs.clock.now()
+        guard var status = TicketStatus(id, in: live, at: now) else { return nil }
+        if let journeyMinutes { status.planLeaving(journeyMinutes: journeyMinutes, at: now) }
+        return status
     }
 
     /// The stores a search finds, nearest first (a search by name: by name), at most 50, each with its
