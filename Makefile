@@ -69,6 +69,8 @@ deps-test: deps-run
 	@$(VENV)/bin/python -c 'import escpos' 2>/dev/null || $(VENV)/bin/pip install -q 'python-escpos>=3.1,<4'
 	@$(VENV)/bin/python -c 'import selenium' 2>/dev/null || $(VENV)/bin/pip install -q 'selenium>=4.15,<5'
 	@[ -x $(VENV)/bin/schemathesis ] || $(VENV)/bin/pip install -q 'schemathesis>=4.3,<5'
+	@# Web Push's independent checks: aes128gcm (RFC 8291) and VAPID (RFC 8292).
+	@$(VENV)/bin/python -c 'import http_ece, py_vapid' 2>/dev/null || $(VENV)/bin/pip install -q 'http-ece>=1.2,<2' 'py-vapid>=1.9,<2'
 	@# axe-core 4.12 (WCAG 2.2 rules) as axe-playwright-python carries it; only its script is used, so not its
 	@# Playwright (--no-deps).
 	@$(VENV)/bin/python -c 'import importlib.util as u; exit(u.find_spec("axe_playwright_python") is None)' 2>/dev/null || \
