@@ -141,6 +141,9 @@ def config(base, admin, data, max_examples):
     operation(r"^/v1/stores/\{store\}/tickets$", None, None, store_only)
     operation(r"^/v1/stores/\{store\}/slots$", None, None, store_only, cross_field=True)
     operation(r"^/v1/stores/\{store\}/bookings$", None, None, store_only, cross_field=True)
+    # A push subscription's page must be the ticket's own signed page, its keys a browser's P-256 point.
+    operation(r"^/v1/tickets/\{ticket\}/push$", "PUT", None, {"ticket": data["ticket"]},
+              headers={"Clup-Holder": data["holder"]}, cross_field=True)
     operation(r"^/v1/tickets/\{ticket\}", None, None, {"ticket": data["ticket"]},
               headers={"Clup-Holder": data["holder"]})
     return "\n".join(lines)

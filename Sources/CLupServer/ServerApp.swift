@@ -56,6 +56,9 @@ public struct ServerApp: Sendable {
         public var previousStorageKeyFiles: [String] = []
         /// The oldest kiosk sync protocol served (``SyncProtocol``): older kiosks are answered 426.
         public var oldestKioskProtocol = SyncProtocol.oldestServedByDefault
+        /// Web Push to ticket holders (`[push]`), and how often the due notices are looked for.
+        public var push = PushOptions()
+        public var pushInterval: Duration = .seconds(2)
 
         public init(adminToken: String) {
             self.adminToken = adminToken
@@ -217,7 +220,8 @@ public struct ServerApp: Sendable {
         AppRoutes(desk: desk, auth: auth, clients: clients).register(on: router)
         BookingRoutes(desk: desk, clients: clients).register(on: router)
         let pages = PageResponse(statusURL: options.statusURL)
-        TicketPage(directory: directory, desk: desk, pages: pages).register(on: router)
+        let ticketPage = TicketPage(directory: directory, desk: desk, pages: pages)
+        ticketPage.register(on: router)
         StartPage(desk: desk, directory: directory, pages: pages).register(on: router)
         BookingPage(directory: directory, desk: desk, pages: pages).register(on: router)
         let sessions = ConsoleSessions(
@@ -232,6 +236,15 @@ public struct ServerApp: Sendable {
             .register(on: router)
         AdminConsole(sessions: sessions, office: office, directory: directory, pages: pages).register(on: router)
         FleetConsole(sessions: sessions, fleet: fleet, directory: directory, pages: pages).register(on: router)
+        let push = try await Self.push(
+            options,
+            database: database,
+            desk: desk,
+            page: ticketPage,
+            lease: lease,
+            router: router,
+            logger: logger
+        )
         let pairing = KioskPairing(database: database, office: office, logs: logs, throttle: throttle)
         PairingRoutes(pairing: pairing, clients: clients, transport: transport).register(on: router)
         PairingConsole(sessions: sessions, pairing: pairing, directory: directory, clients: clients, pages: pages)
@@ -301,7 +314,7 @@ public struct ServerApp: Sendable {
                     PostgresClientService(storage: shared), LogFollower(logs: logs, storage: shared, logger: logger),
                     lease,
                 ]
-            } ?? []) + [CatchUpAfterCommits(logs: logs, logger: logger), http] + duties
+            } ?? []) + [CatchUpAfterCommits(logs: logs, logger: logger), http] + duties + push
                 + (certificate.map { [CertificateReload(certificate: $0, logger: logger)] } ?? []),
             port: port,
             certificate: certificate,

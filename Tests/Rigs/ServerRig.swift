@@ -80,7 +80,8 @@ final class ServerRig: Sendable {
         database: String? = nil,
         backend: Backend = .sqlite,
         oldestKioskProtocol: Int? = nil,
-        callWindowMinutes: Int? = nil
+        callWindowMinutes: Int? = nil,
+        push: PushOptions? = nil
     ) async throws {
         self.directory = directory ?? HIL.temporaryDirectory("server")
         let cluster = database == nil && backend == .postgresql ? try PostgresRig() : nil
@@ -98,6 +99,10 @@ final class ServerRig: Sendable {
         options.tls = tls?.files
         if let statusURL { options.statusURL = statusURL }
         if let oldestKioskProtocol { options.oldestKioskProtocol = oldestKioskProtocol }
+        if let push {
+            options.push = push
+            options.pushInterval = .milliseconds(200)
+        }
         if let callWindowMinutes { options.callWindowMinutes = callWindowMinutes }
         tlsClient = try tls.map { tls in
             var configuration = TLSConfiguration.makeClientConfiguration()

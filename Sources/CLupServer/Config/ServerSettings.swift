@@ -36,6 +36,7 @@ public struct ServerSettings: Sendable {
             try tls.rejectUnknownKeys()
         }
         if let limits = try root.table("limits") { try settings.readLimits(limits) }
+        if let push = try root.table("push") { try settings.options.push.read(push) }
         if let kiosks = try root.table("kiosks") {
             if let skew = try kiosks.int("clock_skew_seconds", in: Self.kioskSeconds) {
                 settings.options.clockSkew = .seconds(skew)

@@ -51,6 +51,12 @@ struct TicketStatus: ResponseEncodable, Equatable {
     /// (`GET /v1/tickets/{id}/events?key=`) and nothing else.
     var streamKey: String?
 
+    /// A status of `stage` that tells nothing more yet.
+    init(ticket: Info, stage: String) {
+        self.ticket = ticket
+        self.stage = stage
+    }
+
     init?(_ id: TicketID, in live: StoreQueues.Live, at now: Timestamp) {
         let state = live.state
         guard let entry = state.entries[id] else { return nil }

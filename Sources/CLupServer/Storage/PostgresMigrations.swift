@@ -133,6 +133,7 @@ enum PostgresMigrations {
         ),
         ("v7: kiosks pairing by a printed code", PairingColumns.postgres),
         ("v8: a ticket id belongs to one store", IssuedTickets.postgres),
+        ("v9: Web Push subscriptions", PushColumns.postgres),
     ]
 
     /// Any number below 2^63 that no other program sharing the database uses for an advisory lock.

@@ -198,6 +198,9 @@ public final class SQLiteStorage: ServerStorage {
         migrator.registerMigration("v10: a ticket id belongs to one store") { db in
             try db.execute(sql: IssuedTickets.sqlite)
         }
+        migrator.registerMigration("v11: Web Push subscriptions") { db in
+            try db.execute(sql: PushColumns.sqlite)
+        }
         return migrator
     }
 

@@ -145,6 +145,15 @@ public protocol ServerStorage: Sendable {
     func removeHolders(issuedBefore time: Timestamp) async throws -> Int
     /// The server's secret `name`: made on first use, then the same for every start and every replica.
     func serverKey(_ name: String) async throws -> SymmetricKey
+
+    // MARK: Web Push subscriptions
+
+    /// Keeps `subscription` for its ticket (a ticket has one: a new one replaces the old).
+    func savePush(_ subscription: PushSubscription) async throws
+    /// Forgets the ticket's subscription; whether there was one.
+    func removePush(ticket: TicketID) async throws -> Bool
+    /// Every subscription kept.
+    func pushSubscriptions() async throws -> [PushSubscription]
 }
 
 extension ServerStorage {
