@@ -36,6 +36,13 @@ Reads commands on stdin, one per line, and answers each with one line on stdout:
                                       page's origin may read it)                 -> ok
     requests NAME                     every URL the browser asked for since the
                                       last `requests` (any tab), as JSON         -> ok <json>
+    allow NAME PERMISSION             grant the page's origin a permission
+                                      (notifications, geolocation)              -> ok
+    push NAME JSON...                 deliver a push message with this data to
+                                      the origin's service worker (DevTools'
+                                      ServiceWorker.deliverPushMessage)          -> ok | fail
+    notifications NAME                the notifications the origin's service
+                                      worker shows, as JSON [title, body, tag]   -> ok <json>
     quit
 
 The test that starts this script decides what happens between two commands (a tear-off, a scan), so what
@@ -183,6 +190,19 @@ def main():
                                            {"latitude": float(words[2]), "longitude": float(words[3]),
                                             "accuracy": 10})
                     say("ok")
+                elif command == "allow":
+                    origin = driver.execute_script("return location.origin;")
+                    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": [words[2]]})
+                    say("ok")
+                elif command == "push":
+                    say(deliver_push(driver, line.rstrip("\n").split(" ", 2)[2]))
+                elif command == "notifications":
+                    driver.set_script_timeout(5)
+                    shown = driver.execute_async_script(
+                        "const done = arguments[arguments.length - 1];"
+                        "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                        ".then(l => done(l.map(n => [n.title, n.body, n.tag])), e => done(String(e)));")
+                    say("ok " + json.dumps(shown))
                 elif command == "requests":
                     urls = []
                     for entry in driver.get_log("performance"):
@@ -214,6 +234,28 @@ def main():
                 say("fail " + one_line(str(error)))
     finally:
         driver.quit()
+
+
+def deliver_push(driver, data):
+    """Delivers `data` to the page origin's service worker: its registration found by trying the ids Chromium
+    gives a fresh profile's registrations (small numbers, in order), once the worker is active."""
+    origin = driver.execute_script("return location.origin;")
+    driver.set_script_timeout(10)
+    ready = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.serviceWorker.ready.then(r => done(!!r.active), e => done(String(e)));")
+    if ready is not True:
+        return "fail no active service worker: " + one_line(ready)
+    driver.execute_cdp_cmd("ServiceWorker.enable", {})
+    last = ""
+    for registration in range(0, 32):
+        try:
+            driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
+                                   {"origin": origin, "registrationId": str(registration), "data": data})
+            return "ok"
+        except WebDriverException as error:
+            last = str(error)
+    return "fail " + one_line(last)
 
 
 def wait_for(find, seconds=15):

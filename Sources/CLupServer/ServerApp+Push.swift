@@ -37,6 +37,7 @@ extension ServerApp {
             logger: logger
         )
         PushRoutes(push: push, page: page).register(on: router)
+        PushWorker.register(on: router)
         let duty = LeaseDuty(
             lease: lease,
             interval: options.pushInterval,

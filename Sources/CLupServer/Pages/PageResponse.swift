@@ -27,7 +27,8 @@ struct PageResponse: Sendable {
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 .contentSecurityPolicy:
                     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-                    + "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+                    + "connect-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; "
+                    + "frame-ancestors 'none'",
                 .init("Referrer-Policy")!: "same-origin", .init("X-Content-Type-Options")!: "nosniff",
             ],
             body: .init(byteBuffer: ByteBuffer(string: text))

@@ -126,7 +126,11 @@ enum PageScript {
         var stage=$('stage'),ahead=$('ahead'),minutes=$('minutes'),notice=$('notice'),told='';
         function tell(key,text){
           if(told===key)return;told=key;notice.textContent=text;notice.hidden=false;
-          if(window.Notification&&Notification.permission==='granted'){try{new Notification(text)}catch(e){}}
+          notify(text);
+        }
+        function notify(text){
+          if(window.Notification&&Notification.permission==='granted'){
+            try{new Notification(text,{tag:'clup-'+$('code').textContent})}catch(e){}}
         }
         function hm(ms){return new Date(ms).toLocaleTimeString(document.documentElement.lang,{hour:'2-digit',minute:'2-digit'})}
         var last=d.stage;
@@ -152,8 +156,30 @@ enum PageScript {
         if(window.Notification&&Notification.permission==='default'&&!over(d.stage)){
           ask.hidden=false;
           ask.addEventListener('click',function(){Notification.requestPermission().then(function(p){
-            ask.hidden=true;if(p==='denied')say(s['js.notify_denied']);
+            ask.hidden=true;if(p==='denied')say(s['js.notify_denied']);else subscribe();
           })});
+        }
+        // Web Push, once notifications are allowed, for the device that took the ticket: the service worker
+        // shows the server's notices with this page closed. Sent again only when the journey changes (the
+        // server then starts the ticket's notices afresh).
+        function bytes(text){var b=atob(text.replace(/-/g,'+').replace(/_/g,'/')),a=new Uint8Array(b.length);
+          for(var i=0;i<b.length;i++)a[i]=b.charCodeAt(i);return a}
+        function pushed(){try{return JSON.parse(localStorage.getItem('clup.pushed')||'{}')}catch(e){return{}}}
+        function subscribe(){
+          var token=holder(),done=pushed();
+          if(!token||!mineToo||over(last)||!('serviceWorker' in navigator)||!window.PushManager||
+            Notification.permission!=='granted'||done[d.ticket]===(journey||0))return;
+          navigator.serviceWorker.register('/push-worker.js',{scope:'/'}).then(function(reg){
+            return fetch('/v1/push/key').then(function(r){return r.ok?r.json():Promise.reject()}).then(function(k){
+              return reg.pushManager.subscribe({userVisibleOnly:true,applicationServerKey:bytes(k.publicKey)});
+            }).then(function(sub){
+              var body=sub.toJSON();body.lang=document.documentElement.lang;body.page=location.pathname;
+              if(journey)body.journeyMinutes=journey;
+              return fetch('/v1/tickets/'+d.ticket+'/push',{method:'PUT',body:JSON.stringify(body),
+                headers:{'Content-Type':'application/json','Clup-Holder':token}});
+            }).then(function(r){if(r.ok){done=pushed();done[d.ticket]=journey||0;
+              try{localStorage.setItem('clup.pushed',JSON.stringify(done))}catch(e){}}});
+          }).catch(function(){});  // no push service here: the page's own notices stay
         }
         // The journey: typed, or worked out here from the browser's position (which never leaves the page); sent
         // as minutes with every read, so each status says when to leave (`leaveAt`, `leaveNow`).
@@ -167,8 +193,7 @@ enum PageScript {
           var now=b.leaveNow||Date.now()>=b.leaveAt,
             text=now?s['js.leave_now']:s['js.leave_at'].replace('{t}',hm(b.leaveAt)).replace('{n}',b.journeyMinutes);
           if(leave.textContent!==text)leave.textContent=text;
-          if(now&&!leftTold){leftTold=true;
-            if(window.Notification&&Notification.permission==='granted'){try{new Notification(text)}catch(e){}}}
+          if(now&&!leftTold){leftTold=true;notify(text)}
         }
         setInterval(showLeave,15000);
         // Minutes from (lat, lon) to the store: the straight line × 1.3 for the streets' detours, at 4.5 km/h on
@@ -179,7 +204,9 @@ enum PageScript {
             km=2*6371*Math.asin(Math.min(1,Math.sqrt(h)))*1.3,speed={foot:4.5,bike:15,car:25}[mode];
           return Math.min(240,Math.max(1,Math.ceil(km/speed*60+(mode==='car'?5:0))));
         }
-        function setJourney(m){journey=m;leftTold=false;keepJourney(m);field.value=m;$('error').hidden=true;follow()}
+        function setJourney(m){
+          journey=m;leftTold=false;keepJourney(m);field.value=m;$('error').hidden=true;follow();subscribe();
+        }
         if(box){
           var given=Number(field.value);journey=given>=1?given:(journeys()[d.ticket]||null);
           if(journey)field.value=journey;
@@ -199,7 +226,8 @@ enum PageScript {
         function followed(b){
           show(b);leaving=b;showLeave();
           if(box&&b.stage!=='waiting'&&b.stage!=='booked')box.hidden=true;
-          if(over(b.stage))keepJourney(null);
+          if(over(b.stage)){keepJourney(null);var done=pushed();delete done[d.ticket];
+            try{localStorage.setItem('clup.pushed',JSON.stringify(done))}catch(e){}}
         }
         function withJourney(url){return journey?url+(url.indexOf('?')<0?'?':'&')+'journeyMinutes='+journey:url}
         var polling=null,events=null,key=null,started=false;
@@ -219,6 +247,7 @@ enum PageScript {
         // A new journey: the stream again with it (its first event comes at once), or one read now when asking.
         function follow(){if(over(last))return;if(polling||!window.EventSource)ask();else if(started)listen()}
         window.addEventListener('pagehide',function(){if(events)events.close()});
+        if(window.Notification)subscribe();
         function begin(k){key=k;started=true;listen()}
         if(!window.EventSource){if(!over(last)){if(journey)ask();poll()}return}
         // The holder's stream key (asked with its token in a header): the token itself never goes in a URL.
