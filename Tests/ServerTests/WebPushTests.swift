@@ -190,6 +190,12 @@ import Testing
             try await Task.sleep(for: .seconds(2))
             #expect(service.all.filter { $0 == "redirected third" }.count == 2, "each notice once, not followed")
 
+            // A subscription given again and again (each would start the ticket's notices afresh): three at
+            // once, then one every 30 s.
+            #expect(try await subscribe(2, third).status == 204)
+            let again = try await subscribe(2, third)
+            #expect(again.status == 429, "\(again)")
+
             // Only the holder, for the ticket's own page, with a browser's keys and an allowed endpoint.
             let stranger = Browser(id: "stranger")
             var body = stranger.subscription(port: port, page: tickets[2].page)

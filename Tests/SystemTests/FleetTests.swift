@@ -236,20 +236,49 @@ struct FleetTests {
             let status = try? await HIL.status(port: kiosk.port)
             #expect(drained, "kiosk \(n) still holds events: \(String(describing: status?.sync))")
         }
-        let page = try await call("GET", "\(api)/v1/stores/\(store)/events?after=0&limit=5000", token: credentials[0])
-        let log = try JSONDecoder().decode(EventPage.self, from: page.data)
+        // Read through the balancer: a replica answers from what it applied, and the last events a kiosk pushed
+        // through the other replica reach it a moment later (its log follower) — read until both kiosks' takes
+        // are there, or 10 s.
+        func read() async throws -> EventPage {
+            let page = try await call(
+                "GET",
+                "\(api)/v1/stores/\(store)/events?after=0&limit=5000",
+                token: credentials[0]
+            )
+            return try JSONDecoder().decode(EventPage.self, from: page.data)
+        }
+        func takes(_ log: EventPage, _ device: String) -> Int {
+            log.events.count { event in
+                if case .ticketTaken = event.body { return event.device == device }
+                return false
+            }
+        }
+        // A ticket torn off at the instant the kiosk pulls it back (an outdated promise) cannot be told from one
+        // that went back in (no shipped profile reports "retracted"): the kiosk sets it aside, kept valid, with no
+        // take in the log. So each torn ticket is a take in the log or one of those: the retracts the kiosk
+        // counted beyond those the printer really made.
+        var setAside: [Int] = []
+        for (n, kiosk) in kiosks.enumerated() {
+            let counted = (try? await HIL.status(port: kiosk.port))?.printer?.ticketsRetracted ?? 0
+            setAside.append(counted - kiosks[n].rig.emulator.retractedTickets.count)
+        }
+        var log = try await read()
+        let torn = kiosks.map { $0.rig.emulator.takenTickets.count }
+        _ = await eventually(.seconds(10)) {
+            guard let again = try? await read() else { return false }
+            log = again
+            return takes(log, "printer-a") + setAside[0] >= torn[0] && takes(log, "printer-b") + setAside[1] >= torn[1]
+        }
         // The replica's clock, which kiosks check theirs against.
         let skew = abs((log.serverTime ?? 0) - Int64(Date().timeIntervalSince1970 * 1000))
         #expect(skew < 10_000, "the page's serverTime is \(skew) ms from this machine's clock")
         #expect(log.events.map(\.sequence) == log.events.indices.map { Int64($0 + 1) }, "the log has gaps")
         #expect(Set(log.events.map(\.id)).count == log.events.count, "an event twice")
         for (n, device) in ["printer-a", "printer-b"].enumerated() {
-            let taken = log.events.filter { event in
-                if case .ticketTaken = event.body { return event.device == device }
-                return false
-            }
-            let torn = kiosks[n].rig.emulator.takenTickets.count
-            #expect(taken.count == torn, "\(device): \(taken.count) takes in the log, \(torn) torn off")
+            #expect(
+                takes(log, device) + setAside[n] == torn[n] && setAside[n] <= 2,
+                "\(device): \(takes(log, device)) takes in the log, \(setAside[n]) set aside, \(torn[n]) torn off"
+            )
         }
         var codes: [String] = []
         for event in log.events { if case .ticketIssued(let t, _) = event.body { codes.append(t.code.description) } }

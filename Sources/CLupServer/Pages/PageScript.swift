@@ -231,11 +231,11 @@ enum PageScript {
         }
         function withJourney(url){return journey?url+(url.indexOf('?')<0?'?':'&')+'journeyMinutes='+journey:url}
         var polling=null,events=null,key=null,started=false;
-        function ask(){
+        function fetchStatus(){
           return fetch(withJourney('/v1/tickets/'+d.ticket),{headers:{'Accept':'application/json'}}).then(function(r){return r.ok?r.json():null})
             .then(function(b){if(b){followed(b);if(over(b.stage)&&polling)clearInterval(polling)}},function(){});
         }
-        function poll(){if(polling)return;polling=setInterval(ask,10000)}
+        function poll(){if(polling)return;polling=setInterval(fetchStatus,10000)}
         function listen(){
           if(events)events.close();
           var mine=new EventSource(withJourney('/v1/tickets/'+d.ticket+'/events'+(key?'?key='+encodeURIComponent(key):'')));
@@ -245,11 +245,11 @@ enum PageScript {
           mine.addEventListener('error',function(){if(mine===events&&mine.readyState===2&&!over(last))poll()});
         }
         // A new journey: the stream again with it (its first event comes at once), or one read now when asking.
-        function follow(){if(over(last))return;if(polling||!window.EventSource)ask();else if(started)listen()}
+        function follow(){if(over(last))return;if(polling||!window.EventSource)fetchStatus();else if(started)listen()}
         window.addEventListener('pagehide',function(){if(events)events.close()});
         if(window.Notification)subscribe();
         function begin(k){key=k;started=true;listen()}
-        if(!window.EventSource){if(!over(last)){if(journey)ask();poll()}return}
+        if(!window.EventSource){if(!over(last)){if(journey)fetchStatus();poll()}return}
         // The holder's stream key (asked with its token in a header): the token itself never goes in a URL.
         var token=mineToo&&holder();
         if(!token)return begin(null);

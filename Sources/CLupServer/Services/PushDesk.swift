@@ -5,7 +5,7 @@ import Logging
 /// Web Push for ticket holders (issue 49, point 2): the subscriptions a holder's browser gives for its tickets
 /// (one per ticket, kept in storage until the ticket ends), and the duty's turn that sends each holder the
 /// notices ``PushNotices`` says are due, through the ``PushSender``. Only the device that took a ticket (its
-/// holder token) subscribes for it or ends its subscription.
+/// holder token) subscribes for it or ends its subscription, three times at once and then once every 30 s.
 struct PushDesk: Sendable {
     let database: any ServerStorage
     let desk: ShopperDesk
@@ -14,6 +14,9 @@ struct PushDesk: Sendable {
     let sender: PushSender
     let vapid: VAPID
     let logger: Logger
+    /// How often a ticket's subscription may be given: each one starts the ticket's notices afresh, so a holder
+    /// who gave it again and again would have the server push the same notice to a push service as often.
+    let pace = RateLimiter(.init(burst: 3, interval: .seconds(30)))
 
     /// What a page sends to subscribe (its `PushSubscription.toJSON()`, with the notices' needs).
     struct Subscribing: Decodable, Sendable {
@@ -52,6 +55,9 @@ struct PushDesk: Sendable {
         guard let status = desk.status(of: id), ["waiting", "booked", "called"].contains(status.stage),
             let live = directory.store(containing: id)
         else { throw Refusal(.conflict, "this ticket is over: there is nothing left to tell about it") }
+        if let wait = pace.take(id.uuidString, at: directory.clock.now()) {
+            throw Refusal(.tooMany, "this ticket's subscription was given just now — try again later", retryAfter: wait)
+        }
         let subscription = PushSubscription(
             ticket: id,
             store: live.record.id,
