@@ -67,10 +67,8 @@ struct AppRoutes {
 
     /// Whether the request carries the holder token of the device that took ticket `id`.
     func isHolder(_ request: Request, of id: TicketID) -> Bool {
-        guard let token = request.headers[HolderTokens.field], let holder = gate.tokens.holder(token) else {
-            return false
-        }
-        return gate.holders.holder(of: id) == holder
+        guard let token = request.headers[HolderTokens.field] else { return false }
+        return (try? gate.requireHolder(token, of: id, to: "read its stream key")) != nil
     }
 
     /// Only who took a ticket may cancel it (its holder token), or a manager of its store; paper tickets have
@@ -82,13 +80,7 @@ struct AppRoutes {
         from peer: SocketAddress?
     ) async throws(Refusal) {
         if let token = request.headers[HolderTokens.field] {
-            guard let holder = gate.tokens.holder(token) else {
-                throw Refusal(.unauthorized, "unknown holder token", field: HolderTokens.header)
-            }
-            guard gate.holders.holder(of: id) == holder else {
-                throw Refusal(.forbidden, "only the device that took this ticket can cancel it")
-            }
-            return
+            return try gate.requireHolder(token, of: id, to: "cancel it")
         }
         guard request.bearerToken != nil else {
             throw Refusal(

@@ -34,7 +34,6 @@ struct PushRoutes {
 
     /// The request carries the holder token of the device that took ticket `id`.
     private func requireHolder(_ request: Request, of id: TicketID) throws(Refusal) {
-        let gate = push.desk.gate
         guard push.desk.ticket(id) != nil else { throw Refusal.notFound("ticket \(id)") }
         guard let token = request.headers[HolderTokens.field] else {
             throw Refusal(
@@ -43,12 +42,7 @@ struct PushRoutes {
                 field: HolderTokens.header
             )
         }
-        guard let holder = gate.tokens.holder(token) else {
-            throw Refusal(.unauthorized, "unknown holder token", field: HolderTokens.header)
-        }
-        guard gate.holders.holder(of: id) == holder else {
-            throw Refusal(.forbidden, "only the device that took this ticket can be notified about it")
-        }
+        try push.desk.gate.requireHolder(token, of: id, to: "be notified about it")
     }
 
     /// `path` is this ticket's page: `/<segment>/<its signed code>`.

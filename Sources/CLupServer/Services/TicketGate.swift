@@ -229,4 +229,16 @@ final class TicketGate: Sendable {
     }
 
     private static func noun(_ kind: TicketKind) -> String { kind == .booking ? "bookings" : "tickets" }
+
+    /// Checks that `token` (a `Clup-Holder` value) is the holder token of the device that took ticket `id`: a
+    /// token this server did not make is refused as unknown, another device's as forbidden — "only the device
+    /// that took this ticket can `what`". The ticket id, or anything in its QR, is never enough.
+    func requireHolder(_ token: String, of id: TicketID, to what: String) throws(Refusal) {
+        guard let holder = tokens.holder(token) else {
+            throw Refusal(.unauthorized, "unknown holder token", field: HolderTokens.header)
+        }
+        guard holders.holder(of: id) == holder else {
+            throw Refusal(.forbidden, "only the device that took this ticket can \(what)")
+        }
+    }
 }
