@@ -164,11 +164,15 @@ enum PageScript {
         // server then starts the ticket's notices afresh).
         function bytes(text){var b=atob(text.replace(/-/g,'+').replace(/_/g,'/')),a=new Uint8Array(b.length);
           for(var i=0;i<b.length;i++)a[i]=b.charCodeAt(i);return a}
-        function pushed(){try{return JSON.parse(localStorage.getItem('clup.pushed')||'{}')}catch(e){return{}}}
+        // What this device keeps per ticket (`clup.journeys`, `clup.pushed`): read whole, one ticket's entry
+        // written or (null) removed.
+        function stored(name){try{return JSON.parse(localStorage.getItem('clup.'+name)||'{}')}catch(e){return{}}}
+        function keep(name,value){var all=stored(name);if(value===null)delete all[d.ticket];else all[d.ticket]=value;
+          try{localStorage.setItem('clup.'+name,JSON.stringify(all))}catch(e){}}
         function subscribe(){
-          var token=holder(),done=pushed();
+          var token=holder();
           if(!token||!mineToo||over(last)||!('serviceWorker' in navigator)||!window.PushManager||
-            Notification.permission!=='granted'||done[d.ticket]===(journey||0))return;
+            Notification.permission!=='granted'||stored('pushed')[d.ticket]===(journey||0))return;
           navigator.serviceWorker.register('/push-worker.js',{scope:'/'}).then(function(reg){
             return fetch('/v1/push/key').then(function(r){return r.ok?r.json():Promise.reject()}).then(function(k){
               return reg.pushManager.subscribe({userVisibleOnly:true,applicationServerKey:bytes(k.publicKey)});
@@ -177,16 +181,12 @@ enum PageScript {
               if(journey)body.journeyMinutes=journey;
               return fetch('/v1/tickets/'+d.ticket+'/push',{method:'PUT',body:JSON.stringify(body),
                 headers:{'Content-Type':'application/json','Clup-Holder':token}});
-            }).then(function(r){if(r.ok){done=pushed();done[d.ticket]=journey||0;
-              try{localStorage.setItem('clup.pushed',JSON.stringify(done))}catch(e){}}});
+            }).then(function(r){if(r.ok)keep('pushed',journey||0)});
           }).catch(function(){});  // no push service here: the page's own notices stay
         }
         // The journey: typed, or worked out here from the browser's position (which never leaves the page); sent
         // as minutes with every read, so each status says when to leave (`leaveAt`, `leaveNow`).
         var box=$('journey-box'),leave=$('leave'),field=$('journey-minutes'),journey=null,leaving=null,leftTold=false;
-        function journeys(){try{return JSON.parse(localStorage.getItem('clup.journeys')||'{}')}catch(e){return{}}}
-        function keepJourney(m){var j=journeys();if(m)j[d.ticket]=m;else delete j[d.ticket];
-          try{localStorage.setItem('clup.journeys',JSON.stringify(j))}catch(e){}}
         function showLeave(){
           var b=leaving;if(!leave)return;
           if(!b||(typeof b.leaveAt!=='number'&&!b.leaveNow)){leave.textContent='';return}
@@ -205,10 +205,10 @@ enum PageScript {
           return Math.min(240,Math.max(1,Math.ceil(km/speed*60+(mode==='car'?5:0))));
         }
         function setJourney(m){
-          journey=m;leftTold=false;keepJourney(m);field.value=m;$('error').hidden=true;follow();subscribe();
+          journey=m;leftTold=false;keep('journeys',m);field.value=m;$('error').hidden=true;follow();subscribe();
         }
         if(box){
-          var given=Number(field.value);journey=given>=1?given:(journeys()[d.ticket]||null);
+          var given=Number(field.value);journey=given>=1?given:(stored('journeys')[d.ticket]||null);
           if(journey)field.value=journey;
           $('journey').addEventListener('submit',function(e){
             e.preventDefault();var m=Number(field.value);
@@ -226,8 +226,7 @@ enum PageScript {
         function followed(b){
           show(b);leaving=b;showLeave();
           if(box&&b.stage!=='waiting'&&b.stage!=='booked')box.hidden=true;
-          if(over(b.stage)){keepJourney(null);var done=pushed();delete done[d.ticket];
-            try{localStorage.setItem('clup.pushed',JSON.stringify(done))}catch(e){}}
+          if(over(b.stage)){keep('journeys',null);keep('pushed',null)}
         }
         function withJourney(url){return journey?url+(url.indexOf('?')<0?'?':'&')+'journeyMinutes='+journey:url}
         var polling=null,events=null,key=null,started=false;

@@ -12,7 +12,7 @@ import Glibc
 struct PushEndpoints: Sendable {
     /// Host names a subscription's endpoint may have: exact, or `*.example.com` for any name under it.
     var hosts: [String] = Self.browsers
-    /// Tests only (``ServerApp/Options/pushTestLoopback``): a push service at an `https://127.0.0.1:<port>` URL.
+    /// Tests only (``PushOptions/testLoopbackCA``): a push service at an `https://127.0.0.1:<port>` URL.
     var allowLoopback = false
 
     /// The push services of Chrome and Edge (FCM), Firefox (Mozilla's autopush), Windows and Safari (Apple).

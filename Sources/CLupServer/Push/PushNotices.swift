@@ -5,7 +5,7 @@ import KioskCore
 /// journey's leave-by time has come), "it is your turn" at each call, "your call ends in 3 minutes" once a call,
 /// and "expired" or "cancelled" — each once, judged from the ticket's status now and the notices sent. The
 /// subscription ends with the ticket: after the last notice, when it is used, or when the ticket is gone.
-/// A pure rule: the duty (``PushDuty``) reads statuses and the clock and acts on what this returns.
+/// A pure rule: the duty's turn (``PushDesk/turn()``) reads statuses and the clock and acts on what this returns.
 enum PushNotices {
     enum Notice: Equatable, Sendable {
         case leave
