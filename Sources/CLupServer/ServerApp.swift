@@ -216,7 +216,7 @@ public struct ServerApp: Sendable {
             passwords: passwords
         )
         AccountRoutes(accounts: accounts, clients: clients).register(on: router)
-        let desk = ShopperDesk(logs: logs, gate: gate, statusURL: options.statusURL)
+        let desk = ShopperDesk(logs: logs, gate: gate, statusURL: options.statusURL, fleet: fleet)
         AppRoutes(desk: desk, auth: auth, clients: clients).register(on: router)
         BookingRoutes(desk: desk, clients: clients).register(on: router)
         let pages = PageResponse(statusURL: options.statusURL)

@@ -121,6 +121,11 @@ extension Simulation {
             let issued = try await logs.issue(kind: .app, store: store, statusURL: "HTTPS://SIM/T/", at: now)
             ticket = issued.ticket
             record(ticket, plan: plan, told: issued.told, at: now)
+            if follow == .leaveBy {
+                // The page asked how they come, and told the server (``HolderJourney``), no-shows too.
+                let minutes = min(max(Int(plan.travelMinutes.rounded(.up)), 1), HolderJourney.minutes.upperBound)
+                try await logs.tellJourney(ticket.id, minutes: minutes, store: store, at: now)
+            }
             guard !plan.noShow else { return }
             atHome.insert(ticket.id)
             leaveHomeIfDue(ticket.id, at: now)

@@ -113,7 +113,9 @@ extension StoreEvent {
         case .letIn(_, let reason, let by), .linePaused(let reason, _, let by):
             texts += reason.utf8.count + by.utf8.count
         case .lineResumed(let by): texts += by.utf8.count
-        case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .dayStarted: break
+        case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .dayStarted,
+            .journeyTold:
+            break
         case .unknown(let type, let fields):
             return 1024 + 6 * type.utf8.count + 6 * texts + JSONValue.object(fields).wireBytesBound
         }

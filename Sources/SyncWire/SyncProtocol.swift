@@ -48,7 +48,7 @@ extension SyncProtocol {
         case .ticketIssued, .ticketTaken, .ticketAdmitted, .customerExited, .ticketExpired, .ticketCancelled,
             .capacityChanged, .dayStarted, .scanRefused:
             withoutHeader
-        case .countCorrected, .letIn, .linePaused, .lineResumed:
+        case .countCorrected, .letIn, .linePaused, .lineResumed, .journeyTold:
             2
         }
     }

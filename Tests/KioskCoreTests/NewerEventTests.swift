@@ -114,6 +114,7 @@ import Testing
                 case .letIn: .letIn(people: 2, reason: "a carer", by: "door-1")
                 case .linePaused: .linePaused(reason: "restock", until: base + .seconds(600), by: "anna")
                 case .lineResumed: .lineResumed(by: "door-1")
+                case .journeyTold: .journeyTold(t.id, minutes: 25)
                 }
             #expect(body.known == kind)
             let data = try JSONEncoder().encode(body)

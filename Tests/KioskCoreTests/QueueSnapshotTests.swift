@@ -68,7 +68,7 @@ import Testing
             var time = dayStart + .seconds(600)
             while time < dayStart + .seconds(13 * 3_600) {
                 time = time + .seconds(Int64.random(in: 20...400, using: &rng))
-                switch Int.random(in: 0..<24, using: &rng) {
+                switch Int.random(in: 0..<25, using: &rng) {
                 case 0..<6:
                     number += 1
                     let kind: TicketKind = [.paper, .app, .paper, .booking].randomElement(using: &rng)!
@@ -132,6 +132,11 @@ import Testing
                     log.append(fixtures.event(.linePaused(reason: "restock", until: until, by: "m"), at: time))
                 case 22:
                     log.append(fixtures.event(.lineResumed(by: "door"), at: time))
+                case 23 where !live.isEmpty:
+                    // A holder tells its journey (some out of the range no writer makes).
+                    let t = live[Int.random(in: 0..<live.count, using: &rng)]
+                    let minutes = Int.random(in: -5...300, using: &rng)
+                    log.append(fixtures.event(.journeyTold(t.id, minutes: minutes), at: time))
                 default:
                     break
                 }

@@ -71,7 +71,7 @@ struct DayReport: Codable, Sendable {
             case .countCorrected: countCorrections += 1
             case .letIn(let people, _, _): peopleLetIn += StaffCount.counted(people: people)
             case .linePaused: pauses += 1
-            case .customerExited, .capacityChanged, .dayStarted, .lineResumed, .unknown: break
+            case .customerExited, .capacityChanged, .dayStarted, .lineResumed, .journeyTold, .unknown: break
             }
             if let joining {
                 count(event.lineTime, clock)

@@ -55,6 +55,7 @@ enum EventCSV {
             return "calls paused by \(by) until \(clock.time(until.milliseconds)): \(reason)"
         case .linePaused(let reason, nil, let by): return "calls paused by \(by): \(reason)"
         case .lineResumed(let by): return "calls resumed by \(by)"
+        case .journeyTold(_, let minutes): return "holder's journey \(minutes) min"
         case .ticketIssued, .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled: return ""
         case .unknown: return "of a newer version of clup-server"
         }

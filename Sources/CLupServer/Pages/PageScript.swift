@@ -164,7 +164,7 @@ enum PageScript {
         // server then starts the ticket's notices afresh).
         function bytes(text){var b=atob(text.replace(/-/g,'+').replace(/_/g,'/')),a=new Uint8Array(b.length);
           for(var i=0;i<b.length;i++)a[i]=b.charCodeAt(i);return a}
-        // What this device keeps per ticket (`clup.journeys`, `clup.pushed`): read whole, one ticket's entry
+        // What this device keeps per ticket (`clup.journeys`, `clup.pushed`, `clup.told`): read whole, one ticket's entry
         // written or (null) removed.
         function stored(name){try{return JSON.parse(localStorage.getItem('clup.'+name)||'{}')}catch(e){return{}}}
         function keep(name,value){var all=stored(name);if(value===null)delete all[d.ticket];else all[d.ticket]=value;
@@ -204,12 +204,21 @@ enum PageScript {
             km=2*6371*Math.asin(Math.min(1,Math.sqrt(h)))*1.3,speed={foot:4.5,bike:15,car:25}[mode];
           return Math.min(240,Math.max(1,Math.ceil(km/speed*60+(mode==='car'?5:0))));
         }
+        // The holder's device tells the server its journey too, so that once called the ticket's window reaches
+        // the trip (`PUT .../journey`, docs/web-app.md); each value once (`clup.told`), a refusal left unsaid.
+        function tell(){
+          var token=holder();if(!journey||!token||!mineToo||over(last)||stored('told')[d.ticket]===journey)return;
+          var m=journey;
+          fetch('/v1/tickets/'+d.ticket+'/journey',{method:'PUT',body:JSON.stringify({minutes:m}),
+            headers:{'Content-Type':'application/json','Clup-Holder':token}})
+            .then(function(r){if(r.ok)keep('told',m)},function(){});
+        }
         function setJourney(m){
-          journey=m;leftTold=false;keep('journeys',m);field.value=m;$('error').hidden=true;follow();subscribe();
+          journey=m;leftTold=false;keep('journeys',m);field.value=m;$('error').hidden=true;follow();subscribe();tell();
         }
         if(box){
           var given=Number(field.value);journey=given>=1?given:(stored('journeys')[d.ticket]||null);
-          if(journey)field.value=journey;
+          if(journey){field.value=journey;tell()}
           $('journey').addEventListener('submit',function(e){
             e.preventDefault();var m=Number(field.value);
             if(!(m>=1&&m<=240&&Math.floor(m)===m))return say(s['error.journey']);
@@ -226,7 +235,7 @@ enum PageScript {
         function followed(b){
           show(b);leaving=b;showLeave();
           if(box&&b.stage!=='waiting'&&b.stage!=='booked')box.hidden=true;
-          if(over(b.stage)){keep('journeys',null);keep('pushed',null)}
+          if(over(b.stage)){keep('journeys',null);keep('pushed',null);keep('told',null)}
         }
         function withJourney(url){return journey?url+(url.indexOf('?')<0?'?':'&')+'journeyMinutes='+journey:url}
         var polling=null,events=null,key=null,started=false;

@@ -78,6 +78,18 @@ extension StoreQueues {
         _ = try await append([event], store: store)
     }
 
+    /// Records that ticket `id`'s holder told its journey (``HolderJourney``), as the server; the caller checked
+    /// the holder and the minutes.
+    public func tellJourney(_ id: TicketID, minutes: Int, store: StoreID, at now: Timestamp) async throws {
+        let event = StoreEvent.new(
+            .journeyTold(id, minutes: minutes),
+            store: store,
+            device: ServerIssue.device,
+            at: now
+        )
+        _ = try await append([event], store: store)
+    }
+
     /// Records what the store's staff did (a corrected count, people let in without a ticket: ``StaffCount``; a
     /// pause or resume of the calls: ``LinePause``), as the server; the caller checked its values.
     public func recordStaff(_ body: StoreEvent.Body, store: StoreID, at now: Timestamp) async throws {

@@ -57,6 +57,14 @@ struct AppRoutes {
             let slot = StreamSlot { streams.close(keys) }
             return events(of: id, journeyMinutes: journey, feed: feed, slot: slot)
         }
+        router.put("v1/tickets/:ticket/journey") { request, context -> ShopperDesk.JourneyTold in
+            let id = try context.parameters.require("ticket", as: UUID.self)
+            try HolderCheck.require(request, of: id, desk: desk, to: "tell its journey")
+            return try await desk.tellJourney(
+                try await request.decode(ShopperDesk.Journey.self, limit: 256),
+                ticket: id
+            )
+        }
         router.delete("v1/tickets/:ticket") { request, context -> TicketStatus in
             let id = try context.parameters.require("ticket", as: UUID.self)
             guard let ticket = desk.ticket(id) else { throw Refusal.notFound("ticket \(id)") }

@@ -32,17 +32,8 @@ struct PushRoutes {
         }
     }
 
-    /// The request carries the holder token of the device that took ticket `id`.
     private func requireHolder(_ request: Request, of id: TicketID) throws(Refusal) {
-        guard push.desk.ticket(id) != nil else { throw Refusal.notFound("ticket \(id)") }
-        guard let token = request.headers[HolderTokens.field] else {
-            throw Refusal(
-                .unauthorized,
-                "Web Push needs the \(HolderTokens.header) header of the device that took the ticket",
-                field: HolderTokens.header
-            )
-        }
-        try push.desk.gate.requireHolder(token, of: id, to: "be notified about it")
+        try HolderCheck.require(request, of: id, desk: push.desk, to: "be notified about it")
     }
 
     /// `path` is this ticket's page: `/<segment>/<its signed code>`.

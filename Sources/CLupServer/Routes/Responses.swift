@@ -14,6 +14,7 @@ extension StoreProfile: ResponseEncodable {}
 extension StoreOffice.Registered: ResponseEncodable {}
 extension ShopperDesk.Day: ResponseEncodable {}
 extension ShopperDesk.Nearby: ResponseEncodable {}
+extension ShopperDesk.JourneyTold: ResponseEncodable {}
 extension ShopperDesk.StoreSummary: ResponseEncodable {}
 extension TicketWork.Challenge: ResponseEncodable {}
 extension DayReport: ResponseEncodable {}

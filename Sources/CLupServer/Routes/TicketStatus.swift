@@ -84,13 +84,15 @@ struct TicketStatus: ResponseEncodable, Equatable {
             let called = state.isCalled(id, at: now)
             stage = called ? "called" : "waiting"
             if called, let since = state.callTime(of: id, at: now) {
-                // Which call (``RecallPolicy``), from the one call time the window counts from too.
+                // Which call (``RecallPolicy``, within the store's window), from the one call time the window
+                // counts from too; the ticket's window reaches its holder's journey (``HolderJourney``).
                 let window = live.estimator.callWindow
                 let profile = live.record.profile
                 call =
                     RecallPolicy(minutes: profile.recallMinutes, times: profile.recalls)?
                     .call(since: since, window: window, at: now) ?? 1
-                callEndsAt = (since + window).milliseconds
+                callEndsAt =
+                    (since + state.callWindow(of: id, policy: AdmissionPolicy(callWindow: window))).milliseconds
             }
             opensAt = state.opensAt(after: now)?.milliseconds
             pause = state.pauses.holding(at: now).map { Pause(reason: $0.reason, until: $0.end?.milliseconds) }

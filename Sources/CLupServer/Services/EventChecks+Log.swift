@@ -65,7 +65,8 @@ struct LogView: Sendable {
             _ = try known(id, at: at)
             // Only a ticket in line may expire; one of the batch's own is this printer's paper.
             guard issued[id] == nil, !admitted.contains(id), case .waiting = state.stage(of: id) else { return }
-            guard Admission.isNoShow(id, queue: state, now: now, policy: policy) else {
+            // By the store's window: a door of a version before holders' journeys counts that one.
+            guard Admission.isNoShow(id, queue: state, now: now, policy: policy, storesWindow: true) else {
                 let window = policy.callWindow.components.seconds / 60
                 let called = state.callTime(of: id, at: now).map { (now - $0).components.seconds }
                 let why = called.map { "called \($0) s ago, the call window is \(window) min" } ?? "not called yet"
@@ -104,7 +105,7 @@ struct LogView: Sendable {
             inside = count
         case .letIn(let people, _, _):
             inside += people
-        case .scanRefused, .dayStarted, .capacityChanged, .linePaused, .lineResumed, .unknown:
+        case .scanRefused, .dayStarted, .capacityChanged, .linePaused, .lineResumed, .journeyTold, .unknown:
             break
         }
     }

@@ -173,7 +173,7 @@ struct EventChecks: Sendable {
             }
         case .linePaused, .lineResumed:
             try Self.checkPause(event, kiosk: kiosk, at: at)
-        case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .unknown:
+        case .ticketTaken, .customerExited, .ticketExpired, .ticketCancelled, .capacityChanged, .journeyTold, .unknown:
             break
         }
     }

@@ -9,8 +9,7 @@ extension Fleet {
     /// event in a kiosk's batch (`events[3].body.type`): the kiosk sets that one aside and pushes the rest.
     func requireNoneFreezes(on kind: StoreEvent.Kind, store: StoreID, field: String? = nil) async throws {
         let reading = SyncProtocol.oldestReading(kind)
-        guard oldestProtocol < reading else { return }
-        let behind = try await kiosks(of: store).filter { ($0.syncProtocol ?? reading) < reading }.map(\.device)
+        let behind = try await freezing(on: kind, store: store)
         guard !behind.isEmpty else { return }
         throw Refusal(
             .conflict,
@@ -19,5 +18,13 @@ extension Fleet {
                 + "clup-server with --oldest-kiosk-protocol \(reading) (docs/deployment.md)",
             field: field
         )
+    }
+
+    /// The kiosks of `store` that would stop pulling at an event of `kind` (none when the server is started for
+    /// kiosks that all read it).
+    func freezing(on kind: StoreEvent.Kind, store: StoreID) async throws -> [DeviceID] {
+        let reading = SyncProtocol.oldestReading(kind)
+        guard oldestProtocol < reading else { return [] }
+        return try await kiosks(of: store).filter { ($0.syncProtocol ?? reading) < reading }.map(\.device)
     }
 }

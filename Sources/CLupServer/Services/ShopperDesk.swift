@@ -10,6 +10,8 @@ struct ShopperDesk: Sendable {
     let gate: TicketGate
     /// What starts every ticket's QR: the server's public address of ticket pages.
     let statusURL: String
+    /// The store's kiosks, asked before a holder's journey is written (an old kiosk must not stop at it).
+    var fleet: Fleet? = nil
 
     /// How many days ahead a visit can be booked.
     var bookingHorizonDays: Int { gate.limits.bookingHorizonDays }

@@ -24,7 +24,7 @@ public struct ToldWaits: Sendable, Codable {
         case .ticketCancelled(let id):
             told[id] = nil
         case .ticketIssued, .ticketTaken, .customerExited, .capacityChanged, .scanRefused, .dayStarted,
-            .countCorrected, .letIn, .linePaused, .lineResumed, .unknown:
+            .countCorrected, .letIn, .linePaused, .lineResumed, .journeyTold, .unknown:
             break
         }
         return nil

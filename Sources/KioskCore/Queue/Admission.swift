@@ -181,7 +181,11 @@ public enum Admission {
             return .unknownTicket
         }
         if position < queue.freePlaces {  // open: checked above
-            if let called = queue.callTime(of: ticket.id, at: now), now > called + policy.callWindow { return .expired }
+            if let called = queue.callTime(of: ticket.id, at: now),
+                now > called + queue.callWindow(of: ticket.id, policy: policy)
+            {
+                return .expired
+            }
             return .admit(ticket.code)
         }
         // The first in line waits for someone to leave; one with people ahead is told its place (a holder who
@@ -227,15 +231,18 @@ public enum Admission {
     }
 
     /// Whether the waiting ticket `id` is a no-show at `now`: called longer ago than the call window (a
-    /// booking: past its lateness), so it may be written as expired — by a door, or the server.
+    /// booking: past its lateness), so it may be written as expired — by a door, or the server. The window is the
+    /// ticket's own (``HolderJourney``), or with `storesWindow` the store's: what a door of a version before
+    /// journeys counts, which the server still accepts from it.
     public static func isNoShow(
         _ id: TicketID,
         queue: QueueState,
         now: Timestamp,
-        policy: AdmissionPolicy = AdmissionPolicy()
+        policy: AdmissionPolicy = AdmissionPolicy(),
+        storesWindow: Bool = false
     ) -> Bool {
         guard queue.isCalled(id, at: now), let ticket = queue.entries[id]?.ticket else { return false }
-        return isOverdue(ticket, queue: queue, now: now, policy: policy)
+        return isOverdue(ticket, queue: queue, now: now, policy: policy, storesWindow: storesWindow)
     }
 
     /// When a booking's lateness counts from: its slot's start, or the end of a pause that began before its
@@ -253,14 +260,19 @@ public enum Admission {
     }
 
     /// A called ticket's window is over.
-    private static func isOverdue(_ ticket: Ticket, queue: QueueState, now: Timestamp, policy: AdmissionPolicy) -> Bool
-    {
+    private static func isOverdue(
+        _ ticket: Ticket,
+        queue: QueueState,
+        now: Timestamp,
+        policy: AdmissionPolicy,
+        storesWindow: Bool = false
+    ) -> Bool {
         // A booking that did not come by the end of its window: the door refuses it as too late.
         if let slot = ticket.slot {
             return now > lateFrom(slot, queue: queue, now: now, policy: policy) + policy.bookingLate
         }
         guard let called = queue.callTime(of: ticket.id, at: now) else { return false }
-        return now > called + policy.callWindow
+        return now > called + (storesWindow ? policy.callWindow : queue.callWindow(of: ticket.id, policy: policy))
     }
 }
 

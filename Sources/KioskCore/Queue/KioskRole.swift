@@ -23,7 +23,8 @@ public enum KioskRole: String, Sendable, Hashable, Codable, CaseIterable {
         // resume the calls.
         case .countCorrected, .letIn, .linePaused, .lineResumed: guardsDoor
         case .dayStarted: true
-        case .capacityChanged: false
+        // The manager's capacity; a holder's journey, told through the server by the ticket's page.
+        case .capacityChanged, .journeyTold: false
         // A type this version does not know: nobody of this version writes it.
         case .unknown: false
         }

@@ -39,6 +39,8 @@ extension QueueState {
         var correction: CountCorrection?
         /// Absent from snapshots of versions before staff could pause the calls (none did).
         var pauses: LinePauses?
+        /// Absent from snapshots of versions before holders told their journey (none did).
+        var journeys: HolderJourneys?
 
         /// How many tickets it holds (one business day's, and those still live across its start).
         public var ticketCount: Int { entries.count }
@@ -65,7 +67,8 @@ extension QueueState {
             admittedTimes: admittedTimes,
             exitTimes: exitTimes,
             correction: correction,
-            pauses: pauses
+            pauses: pauses,
+            journeys: journeys
         )
     }
 
@@ -95,5 +98,6 @@ extension QueueState {
         exitTimes = snapshot.exitTimes
         correction = snapshot.correction
         pauses = snapshot.pauses ?? LinePauses()
+        journeys = snapshot.journeys ?? HolderJourneys()
     }
 }

@@ -31,6 +31,8 @@ public struct QueueState: Sendable, Equatable {
     public internal(set) var correction: CountCorrection?
     /// The current day's pauses of the calls (``LinePause``).
     public internal(set) var pauses = LinePauses()
+    /// The journeys holders told for their tickets (``HolderJourney``).
+    public internal(set) var journeys = HolderJourneys()
     /// Events that referred to a ticket the log does not know (reported, not fatal).
     public internal(set) var orphanEvents = 0
     /// Events of a type this version does not know (a newer server's or device's): kept in the log, changing
@@ -191,6 +193,9 @@ public struct QueueState: Sendable, Equatable {
             }
         case .capacityChanged(let newCapacity):
             capacity = max(newCapacity, 0)
+        case .journeyTold(let id, let minutes):
+            guard case .waiting = entries[id]?.stage else { return }
+            journeys.tell(id, minutes: minutes)
         case .scanRefused:
             break
         case .unknown:
@@ -231,6 +236,7 @@ public struct QueueState: Sendable, Equatable {
             }
         }
         forgetEarlierDays(before: start, printedBefore: previousStart)
+        journeys.keep { if case .waiting = entries[$0]?.stage { true } else { false } }
         admittedTimes.removeAll { $0 < start }
         exitTimes.removeAll { $0 < start }
         // Conflicts are the day's news: the manager saw them in its report (the log keeps every admission).

@@ -5,7 +5,7 @@
 extension StoreEvent.Body {
     enum CodingKeys: String, CodingKey {
         case type, ticket, ticketId, door, reason, capacity, day, opens, closes, keepsLine, told, inside, people, by
-        case until
+        case until, minutes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,6 +60,11 @@ extension StoreEvent.Body {
                 by: try c.decode(String.self, forKey: .by)
             )
         case .lineResumed: self = .lineResumed(by: try c.decode(String.self, forKey: .by))
+        case .journeyTold:
+            self = .journeyTold(
+                try c.decode(TicketID.self, forKey: .ticketId),
+                minutes: try c.decode(Int.self, forKey: .minutes)
+            )
         case nil:
             guard case .object(var fields) = try JSONValue(from: decoder) else {
                 throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "an event is an object")
@@ -116,6 +121,9 @@ extension StoreEvent.Body {
             try c.encode(by, forKey: .by)
         case .lineResumed(let by):
             try c.encode(by, forKey: .by)
+        case .journeyTold(let id, let minutes):
+            try c.encode(id, forKey: .ticketId)
+            try c.encode(minutes, forKey: .minutes)
         case .unknown: break  // written above
         }
     }

@@ -5,6 +5,7 @@ extension StoreEvent {
     public enum Kind: String, Sendable, CaseIterable {
         case ticketIssued, ticketTaken, ticketAdmitted, customerExited, ticketExpired, ticketCancelled
         case capacityChanged, dayStarted, scanRefused, countCorrected, letIn, linePaused, lineResumed
+        case journeyTold
     }
 }
 
@@ -25,6 +26,7 @@ extension StoreEvent.Body {
         case .letIn: .letIn
         case .linePaused: .linePaused
         case .lineResumed: .lineResumed
+        case .journeyTold: .journeyTold
         case .unknown: nil
         }
     }

@@ -118,6 +118,7 @@ extension StoreEvent.Body {
         case .letIn: keys = [.type, .people, .reason, .by]
         case .linePaused: keys = [.type, .reason, .until, .by]
         case .lineResumed: keys = [.type, .by]
+        case .journeyTold: keys = [.type, .ticketId, .minutes]
         case .unknown(_, let fields): return Set(fields.keys).union([CodingKeys.type.stringValue])
         }
         return Set(keys.map(\.stringValue))

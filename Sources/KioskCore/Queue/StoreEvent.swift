@@ -85,6 +85,9 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
         case linePaused(reason: String, until: Timestamp?, by: String)
         /// Staff resumed the calls: the latest pause ends at the event's time.
         case lineResumed(by: String)
+        /// The ticket's holder told the page its trip to the door takes `minutes` (``HolderJourney``): once
+        /// called, its window lasts long enough for the trip. The server writes it, for the ticket's holder.
+        case journeyTold(TicketID, minutes: Int)
         /// An event of a type this version does not know — a newer server's or device's (docs/architecture.md#sync): kept as
         /// it came, `fields` all but its `type`, for the version that will know it; it changes nothing here.
         /// Nothing of this version writes one, and the server refuses one from a kiosk.
@@ -95,7 +98,8 @@ public struct StoreEvent: Sendable, Hashable, Codable, Identifiable {
     public var ticketID: TicketID? {
         switch body {
         case .ticketIssued(let ticket, _): return ticket.id
-        case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id):
+        case .ticketTaken(let id), .ticketAdmitted(let id, _), .ticketExpired(let id), .ticketCancelled(let id),
+            .journeyTold(let id, _):
             return id
         case .scanRefused(_, let id, _): return id
         case .customerExited, .capacityChanged, .dayStarted, .countCorrected, .letIn, .linePaused, .lineResumed,
