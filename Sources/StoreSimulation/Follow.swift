@@ -12,11 +12,17 @@ public enum FollowPolicy: String, Sendable, CaseIterable, Codable {
     /// are called; they set out then, after a delay drawn between 0 and ``leaveDelayMinutes``.
     case leaveBy = "leave-by"
     /// They know their journey exactly and watch the wait all the time: they set out the minute it is no longer
-    /// than the journey, or when called (what clup-sim assumed before, and what the oracle assumes).
+    /// than the journey, or when called (what clup-sim assumed before, and what the oracle assumes); they give
+    /// the page their journey too.
     case oracleJourney = "oracle-journey"
 
     public static let lookMinutes = 10.0
     public static let leaveDelayMinutes = 2.0
+
+    /// Whether holders give the page their journey, which tells the server (``HolderJourney``): those told when
+    /// to leave, and those who know it exactly (the same product, so that the two compare the rule of leaving
+    /// alone); not those who only look, as before the page asked.
+    public var tellsJourney: Bool { self != .look }
 }
 
 /// What the holders' way of following did at the door over the scored days.

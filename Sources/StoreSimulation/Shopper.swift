@@ -121,7 +121,7 @@ extension Simulation {
             let issued = try await logs.issue(kind: .app, store: store, statusURL: "HTTPS://SIM/T/", at: now)
             ticket = issued.ticket
             record(ticket, plan: plan, told: issued.told, at: now)
-            if follow == .leaveBy {
+            if follow.tellsJourney {
                 // The page asked how they come, and told the server (``HolderJourney``), no-shows too.
                 let minutes = min(max(Int(plan.travelMinutes.rounded(.up)), 1), HolderJourney.minutes.upperBound)
                 try await logs.tellJourney(ticket.id, minutes: minutes, store: store, at: now)

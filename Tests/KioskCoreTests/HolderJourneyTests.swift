@@ -23,21 +23,34 @@ import Testing
         return (QueueState(capacity: 10, events: log), tickets)
     }
 
-    @Test func theWindowReachesTheTripWithinItsBounds() {
+    @Test func theWindowReachesTheTripFromItsTellingWithinItsBounds() {
         let minute = Duration.seconds(60)
-        #expect(HolderJourney.window(journey: nil, policy: policy) == minute * 10)
-        #expect(HolderJourney.window(journey: 3, policy: policy) == minute * 10, "never shorter than the store's")
-        #expect(HolderJourney.window(journey: 25, policy: policy) == minute * 27, "the trip and its margin")
-        #expect(HolderJourney.window(journey: 200, policy: policy) == minute * 30, "at most three windows")
-        #expect(HolderJourney.window(journey: 0, policy: policy) == minute * 10, "out of range: the store's")
-        #expect(HolderJourney.window(journey: 241, policy: policy) == minute * 10)
+        func window(_ journey: Int?, toldAfterCall: Int = 0) -> Duration {
+            let called = opens + minute * 5
+            return HolderJourney.window(
+                journey: journey,
+                told: called + minute * toldAfterCall,
+                called: called,
+                policy: policy
+            )
+        }
+        #expect(window(nil) == minute * 10)
+        #expect(window(3) == minute * 10, "never shorter than the store's")
+        #expect(window(25) == minute * 27, "the trip and its margin")
+        #expect(window(25, toldAfterCall: 2) == minute * 29, "told two minutes after the call: from then")
+        #expect(window(25, toldAfterCall: -10) == minute * 17, "told ten minutes before the call")
+        #expect(window(25, toldAfterCall: -60) == minute * 10, "could have been there long ago: the store's")
+        #expect(window(200) == minute * 30, "at most three windows")
+        #expect(window(0) == minute * 10, "out of range: the store's")
+        #expect(window(241) == minute * 10)
     }
 
-    @Test func aCalledHolderOnItsWayIsAdmittedUntilItsTripEnds() {
+    @Test func aHolderCalledAtTakeIsAdmittedUntilItsTripEnds() {
         var (state, tickets) = freeStore(2)
         let far = tickets[0]
         let near = tickets[1]
-        state.apply(event(.journeyTold(far.id, minutes: 25), at: opens + .seconds(5)))
+        let told = opens + .seconds(5)
+        state.apply(event(.journeyTold(far.id, minutes: 25), at: told))
         #expect(state.journeys[far.id] == 25 && state.journeys[near.id] == nil)
         let called = state.callTime(of: far.id, at: opens + .seconds(10))!
         // Past the store's window: the one without a journey is overdue, the one on its way is not.
@@ -45,10 +58,30 @@ import Testing
         #expect(Admission.decide(scan(far), queue: state, now: late, policy: policy).isAdmitted)
         #expect(Admission.decide(scan(near), queue: state, now: late, policy: policy) == .expired)
         #expect(Admission.noShows(queue: state, now: late, policy: policy) == [near.id])
-        // Past its own window (27 minutes), it expires too.
-        let after = called + .seconds(27 * 60 + 1)
+        // A door of a version before journeys counts the store's window: the server accepts its expiry.
+        #expect(Admission.isNoShow(far.id, queue: state, now: late, policy: policy, storesWindow: true))
+        #expect(!Admission.isNoShow(far.id, queue: state, now: late, policy: policy))
+        // Past its own window (27 minutes from the telling), it expires too.
+        let after = told + .seconds(27 * 60 + 1)
         #expect(Admission.decide(scan(far), queue: state, now: after, policy: policy) == .expired)
         #expect(Set(Admission.noShows(queue: state, now: after, policy: policy)) == [far.id, near.id])
+    }
+
+    @Test func aJourneyToldLongBeforeTheCallHoldsNoPlaceLonger() throws {
+        var (state, tickets) = freeStore(11)
+        // The eleventh waits behind ten inside; told its 20-minute journey at once.
+        for t in tickets.prefix(10) {
+            state.apply(event(.ticketAdmitted(t.id, door: "door-1"), at: opens + .seconds(20)))
+        }
+        let last = tickets[10]
+        state.apply(event(.journeyTold(last.id, minutes: 20), at: opens + .seconds(30)))
+        #expect(!state.isCalled(last.id, at: opens + .seconds(3_600)))
+        // Called an hour later (someone left): the store's window.
+        let exit = opens + .seconds(3_600)
+        state.apply(event(.customerExited, at: exit))
+        let called = try #require(state.callTime(of: last.id, at: exit + .seconds(1)))
+        #expect(state.callWindow(of: last.id, calledAt: called, policy: policy) == .seconds(600))
+        #expect(Admission.noShows(queue: state, now: called + .seconds(601), policy: policy) == [last.id])
     }
 
     @Test func onlyAWaitingTicketsJourneyInRangeCountsAndTellingIsCounted() {
@@ -62,7 +95,8 @@ import Testing
         state.apply(event(.journeyTold(tickets[2].id, minutes: 15), at: opens + .seconds(42)))
         state.apply(event(.journeyTold(tickets[2].id, minutes: 40), at: opens + .seconds(43)))
         #expect(state.journeys[tickets[2].id] == 40 && state.journeys.times(tickets[2].id) == 2)
-        #expect(state.callWindow(of: tickets[2].id, policy: policy) == .seconds(30 * 60))
+        let called = state.callTime(of: tickets[2].id, at: opens + .seconds(60))!
+        #expect(state.callWindow(of: tickets[2].id, calledAt: called, policy: policy) == .seconds(30 * 60))
     }
 
     @Test func aDayThatStartsAfreshForgetsThemAndAKeptLineKeepsThem() {

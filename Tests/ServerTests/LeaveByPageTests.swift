@@ -22,10 +22,11 @@ import Testing
         .enabled(if: PagesTourTests.axeReady, "needs chromium, chromium-driver and axe-playwright-python (make test)")
     )
     func thePageSaysWhenToLeaveFromWhereTheShopperIs() async throws {
-        let python = try #require(HIL.python)
         let server = try await ServerRig()
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        func stop() async {
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             let store = (45.472, 9.187)
             let here = (45.4642, 9.1900)
             let id = try await server.registerStore([
@@ -82,14 +83,52 @@ import Testing
                 #expect(cancelled.status == 200)
             }
             await HIL.ok(browser, "expect t stage It is your turn")
-            await HIL.ok(browser, "hidden t journey-box")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await server.stop()
-            throw error
+            // Called: the box stays and says until when the call lasts — the store's window, as this browser did
+            // not take the ticket and so tells the server nothing.
+            await HIL.ok(browser, "seen t leave Leave now — your call lasts until ")
+            #expect(server.queue(id)?.journeys == HolderJourneys())
         }
-        await server.stop()
+    }
+
+    /// The phone that took the ticket, called at once (free places), tells the server its trip: the call then
+    /// lasts the trip and its margin, and the page says until when.
+    @Test(.enabled(if: HIL.chromiumReady, "needs chromium, chromium-driver and selenium in .venv-test (make test)"))
+    func aCalledHolderOnItsWayKeepsItsCallForItsTrip() async throws {
+        let server = try await ServerRig()
+        func stop() async {
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
+            let store = try await server.registerStore(["name": "Mercato Centrale", "address": "Via Roma 1, Milano"])
+            #expect(await browser.next(timeout: .seconds(60)) == "ready")
+            await HIL.ok(browser, "open t \(server.url)/?q=milano")
+            await HIL.ok(browser, "press t [data-take]")
+            await HIL.ok(browser, "expect t code V001")
+            await HIL.ok(browser, "expect t stage It is your turn")
+            await HIL.ok(browser, "seen t leave Leave now — your call lasts until ")
+            let before = try #require(await browser.ask("text t leave"))
+            _ = await browser.ask("requests t")
+            await HIL.ok(browser, "type t journey-minutes 25")
+            await HIL.ok(browser, "press t #journey button[type=submit]")
+            for _ in 0..<100 where server.queue(store)?.journeys == HolderJourneys() {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            await HIL.ok(browser, "gone t leave \(before.dropFirst(3))")
+            await HIL.ok(browser, "seen t leave Leave now — your call lasts until ")
+            let sent = try #require(await browser.ask("requests t")).dropFirst(3)
+            let urls = try #require(try JSONSerialization.jsonObject(with: Data(sent.utf8)) as? [String])
+            #expect(urls.filter { $0.hasSuffix("/journey") }.count == 1, "\(urls)")
+            // The window the store's log now holds for the ticket: the trip and 2 minutes from the telling.
+            let state = try #require(server.queue(store))
+            let ticket = try #require(state.called(at: PauseTests.now()).first)
+            #expect(state.journeys[ticket.id] == 25)
+            let called = try #require(state.callTime(of: ticket.id, at: PauseTests.now()))
+            let window = state.callWindow(of: ticket.id, calledAt: called, policy: AdmissionPolicy())
+            #expect(window > .seconds(27 * 60) && window < .seconds(28 * 60), "told a few seconds after: \(window)")
+            // Reloaded, the page does not tell it again.
+            await HIL.ok(browser, "open t \(try #require(await browser.ask("url t")).dropFirst(3))")
+            await HIL.ok(browser, "seen t leave Leave now — your call lasts until ")
+            #expect(server.queue(store)?.journeys.times(ticket.id) == 1)
+        }
     }
 }

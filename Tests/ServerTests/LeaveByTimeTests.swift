@@ -71,7 +71,7 @@ import FoundationNetworking
             #expect(event["leaveAt"] as? Int64 == leaveAt || event["leaveAt"] as? Int64 == leaveAt + 60_000)
 
             // The page: the time in the store's clock, the form with the minutes, the privacy line; a bad
-            // journey said on the page, not a failure; a called ticket has no form.
+            // journey said on the page, not a failure.
             let qrs = try taken.map { try #require($0["qr"] as? String) }
             func page(_ qr: String, _ query: String = "") async throws -> (status: Int, html: String) {
                 let path = "/T/" + qr.dropFirst("HTTPS://CLUP.EXAMPLE/T/".count)
@@ -88,7 +88,10 @@ import FoundationNetworking
             let bad = try await page(qrs[7], "?journeyMinutes=999")
             #expect(bad.status == 200 && bad.html.contains("Give your trip as whole minutes, from 1 to 240."))
             let calledPage = try await page(qrs[0], "?journeyMinutes=5")
-            #expect(calledPage.status == 200 && !calledPage.html.contains(#"id="journey-box""#))
+            // Called, an app ticket keeps the form (its holder's device tells the server the trip) and says until
+            // when the call lasts.
+            #expect(calledPage.status == 200 && calledPage.html.contains(#"id="journey-box""#))
+            #expect(calledPage.html.contains("Leave now — your call lasts until "))
         } catch {
             await server.stop()
             throw error

@@ -21,11 +21,12 @@ import Testing
 
     @Test(.enabled(if: axeReady, "needs chromium, chromium-driver and axe-playwright-python in .venv-test (make test)"))
     func everyPageIsAccessibleInBothLanguages() async throws {
-        let python = try #require(HIL.python)
         let shots = ProcessInfo.processInfo.environment["CLUP_SCREENSHOTS"]
         let server = try await ServerRig()
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        func stop() async {
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             let store = try await server.registerStore(
                 ["name": "Mercato Centrale", "address": "Via Roma 1, Milano", "capacity": 2, "slotSize": 2],
                 manager: "giulia"
@@ -136,14 +137,7 @@ import Testing
             )
             let code = try #require(asked.body["userCode"] as? String, "\(asked)")
             try await visit(url + "/console/pair?code=\(code)", browser, shot: ("pair", false), into: shots)
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// Opens `url` in both languages and checks each with axe; saves its screenshot when asked.

@@ -24,10 +24,11 @@ import Testing
 
     @Test(.enabled(if: HIL.chromiumReady, "needs chromium, chromium-driver and selenium in .venv-test (make test)"))
     func theServiceWorkerShowsWhatIsPushed() async throws {
-        let python = try #require(HIL.python)
         let server = try await ServerRig()
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        func stop() async {
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             _ = try await server.registerStore(["name": "Mercato Centrale", "address": "Via Roma 1, Milano"])
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             await HIL.ok(browser, "open t \(server.url)/?q=milano")
@@ -48,13 +49,6 @@ import Testing
             await HIL.ok(browser, "push t \(expired)")
             shown = await Self.notifications(browser, showing: "expired")
             #expect(shown == #"ok [["Your ticket expired", "Ticket V001 expired.", "clup-V001"]]"#)
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 }

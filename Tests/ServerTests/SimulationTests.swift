@@ -96,12 +96,15 @@ import Testing
     }
 
     /// How app holders follow their ticket (``FollowPolicy``), on the same shoppers: told when to leave, they
-    /// stand at the door for less than those who look now and then and leave early so as not to miss the call,
-    /// and no holder is lost or counted twice between the policies.
+    /// stand at the door for less than those who look now and then and leave early so as not to miss the call;
+    /// holders farther away than the call window lasts, who tell the page their journey, find their ticket still
+    /// called (``HolderJourney``) where those who only look find it expired; and no holder is lost or counted
+    /// twice between the policies.
     @Test func holdersToldWhenToLeaveStandLessAtTheDoor() async throws {
         var logger = Logger(label: "sim-test")
         logger.logLevel = .warning
         let text = Self.scenario.replacingOccurrences(of: "days = 3", with: "days = 2")
+            .replacingOccurrences(of: "travel_to_minutes = 12", with: "travel_to_minutes = 25")
         let scenario = try Scenario.parse(text, file: "follow.toml")
         var figures: [FollowPolicy: FollowFigures] = [:]
         for policy in FollowPolicy.allCases {
@@ -120,6 +123,10 @@ import Testing
             "leave-by \(leaveBy.doorMinutesPerHolder) min at the door, look \(look.doorMinutesPerHolder)"
         )
         #expect(oracle.doorMinutesPerHolder <= look.doorMinutesPerHolder)
+        #expect(
+            look.expiredUnused > 0 && Double(leaveBy.expiredUnused) <= 0.7 * Double(look.expiredUnused),
+            "expired unused: leave-by \(leaveBy.expiredUnused), look \(look.expiredUnused)"
+        )
         for row in [look, leaveBy, oracle] {
             #expect(row.peopleAtDoorP90 >= row.peopleAtDoorMean.rounded(.down), "\(row)")
             #expect(row.emptyPlaceMinutesPerHour >= 0 && row.expiredUnused >= 0)

@@ -20,15 +20,17 @@ import FoundationNetworking
 @Suite(.serialized) struct ConsolePagesTests {
     @Test(.enabled(if: HIL.chromiumReady, ShopperPagesTests.skip))
     func aManagerEnrollsAKioskAndItsDoorFollowsTheCapacity() async throws {
-        let python = try #require(HIL.python)
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
         let server = try await ServerRig(clock: clock)
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
         var door: StationRig?
-        do {
+        func stop() async {
+            await door?.stop()
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             // The system manager registers the store from the admin page.
             await HIL.ok(browser, "open console \(server.url)/console")
@@ -202,16 +204,7 @@ import FoundationNetworking
             await HIL.ok(browser, "press console #login")
             await HIL.ok(browser, "expect console live-title Now")
             await HIL.ok(browser, "expect console capacity 2")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await door?.stop()
-            await server.stop()
-            throw error
         }
-        await door?.stop()
-        await server.stop()
     }
 
     /// The export's header row, as documented.

@@ -11,32 +11,6 @@ import Testing
 /// Selenium, Scripts/browser_pages.py): a tear-off at the emulated printer, an admission from the emulated
 /// scanner, an exit clicked on the page, and the printer running out of paper all show up live.
 @Suite(.serialized) struct PagesInBrowserTests {
-    /// Runs `body` with headless Chromium (Scripts/browser_pages.py), tells it to quit after, and runs `stop` (the
-    /// rigs) whether `body` passed or threw.
-    static func inBrowser(
-        then stop: () async -> Void,
-        _ body: (LineProcess) async throws -> Void
-    ) async throws {
-        let browser: LineProcess
-        do {
-            let python = try #require(HIL.python, "no Python with selenium: run make test")
-            browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        } catch {
-            await stop()
-            throw error
-        }
-        do {
-            try await body(browser)
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await stop()
-            throw error
-        }
-        await stop()
-    }
-
     @Test(
         .enabled(
             if: HIL.chromiumReady,
@@ -53,7 +27,7 @@ import Testing
             $0.door.scanner = "serial://\(scanner.path)"
         }
         let stop = { await rig.stop() }
-        try await Self.inBrowser(then: stop) { browser in
+        try await HIL.inBrowser(then: stop) { browser in
             let port = try #require(rig.kiosk.httpPort.wait())
             let door = try #require(rig.kiosk.door)
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
@@ -143,7 +117,7 @@ import Testing
             $0.voice.languages = [.italian, .english]
         }
         let stop = { await rig.stop() }
-        try await Self.inBrowser(then: stop) { browser in
+        try await HIL.inBrowser(then: stop) { browser in
             let port = try #require(rig.kiosk.httpPort.wait())
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             try await rig.requireTickets(1)
@@ -191,7 +165,7 @@ import Testing
             $0.voice.languages = [.italian, .english]
         }
         let stop = { await rig.stop() }
-        try await Self.inBrowser(then: stop) { browser in
+        try await HIL.inBrowser(then: stop) { browser in
             let port = try #require(rig.kiosk.httpPort.wait())
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             #expect(await browser.ask("open display http://127.0.0.1:\(port)/display") == "ok")
@@ -221,7 +195,7 @@ import Testing
             $0.http.managerPassword = try? PasswordHash(password: "shift manager 7")
         }
         let stop = { await rig.stop() }
-        try await Self.inBrowser(then: stop) { browser in
+        try await HIL.inBrowser(then: stop) { browser in
             let port = try #require(rig.kiosk.httpPort.wait())
             let door = try #require(rig.kiosk.door)
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
@@ -294,7 +268,7 @@ import Testing
             await door.stop()
             await server.stop()
         }
-        try await Self.inBrowser(then: stop) { browser in
+        try await HIL.inBrowser(then: stop) { browser in
             let station = try #require(door.kiosk.door)
             #expect(await door.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
             #expect(await door.wait(.seconds(10)) { door.kiosk.queue.snapshot.waiting.count == 2 } != nil)

@@ -30,7 +30,6 @@ import Testing
     /// page's own words, cancelled with one button and its confirmation.
     @Test(.enabled(if: ready, skip))
     func aTicketTakenInThePageIsAdmittedAtTheDoor() async throws {
-        let python = try #require(HIL.python)
         let server = try await ServerRig()
         let scanner = try SerialScannerEmulator(suffix: .cr)
         defer { scanner.close() }
@@ -46,8 +45,11 @@ import Testing
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"
         }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        func stop() async {
+            await door.stop()
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             let station = try #require(door.kiosk.door)
             #expect(await door.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
@@ -87,23 +89,13 @@ import Testing
             #expect(await browser.ask("expect again stage Cancelled") == "ok")
             let v002 = server.queue(storeID)?.entries.values.first { $0.ticket.code.description == "V002" }
             #expect(v002?.stage == .cancelled)
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await door.stop()
-            await server.stop()
-            throw error
         }
-        await door.stop()
-        await server.stop()
     }
 
     /// A visit booked in the page (tomorrow's first slot, a length of stay chosen): its QR, read from the
     /// screen, is refused at the door before the slot and admitted at it, and the page follows.
     @Test(.enabled(if: ready, skip))
     func aSlotBookedInThePageIsAdmittedAtItsTime() async throws {
-        let python = try #require(HIL.python)
         let offset = WallClock.Offset()
         let clock = WallClock.shifted(by: offset)
         let server = try await ServerRig(clock: clock)
@@ -119,8 +111,11 @@ import Testing
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"
         }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        func stop() async {
+            await door.stop()
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             let station = try #require(door.kiosk.door)
             #expect(await door.wait(.seconds(10)) { station.keyRing.count == 2 } != nil)
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
@@ -151,16 +146,7 @@ import Testing
             offset.advance(by: (start + .seconds(30)) - clock.now())
             #expect(try await door.scan(payload, on: scanner) == "admit B001")
             #expect(await browser.ask("expect book stage Admitted") == "ok")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await door.stop()
-            await server.stop()
-            throw error
         }
-        await door.stop()
-        await server.stop()
     }
 
     /// A paper ticket printed by kioskd, its QR read by zbarimg from the emulator's picture of the ticket,
@@ -168,7 +154,6 @@ import Testing
     /// tear-off and the door.
     @Test(.enabled(if: ready, skip))
     func aPaperTicketsURLShowsItsPlaceLive() async throws {
-        let python = try #require(HIL.python)
         let probe = try await ServerRig()
         let port = probe.port
         await probe.stop()
@@ -184,8 +169,11 @@ import Testing
             $0.door.enabled = true
             $0.door.scanner = "serial://\(scanner.path)"
         }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        func stop() async {
+            await kiosk.stop()
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             var printed = try await kiosk.requireTickets(1)
             await kiosk.customerTakes()
@@ -213,16 +201,7 @@ import Testing
             #expect(try await kiosk.scan(urls[0], on: scanner) == "admit A001")
             #expect(await browser.ask("expect first stage Admitted") == "ok")
             #expect(await browser.ask("expect second ahead Nobody ahead of you") == "ok")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await kiosk.stop()
-            await server.stop()
-            throw error
         }
-        await kiosk.stop()
-        await server.stop()
     }
 
     /// Strangers who saw a ticket's QR hold all four of its stream places: a page opened elsewhere is refused a
@@ -230,7 +209,6 @@ import Testing
     /// still learns that the ticket was cancelled.
     @Test(.enabled(if: ready, skip))
     func aPageRefusedAStreamFollowsItsTicketByAsking() async throws {
-        let python = try #require(HIL.python)
         let server = try await ServerRig(limits: PublicLimits())
         let store = try await server.registerStore(["capacity": 1])
         _ = try await server.call("POST", "/v1/stores/\(store.uuidString)/tickets", token: nil)
@@ -244,8 +222,11 @@ import Testing
             #expect(await stream.next() != nil)
             strangers.append(stream)
         }
-        let browser = try LineProcess(python, ["\(HIL.packageRoot)/Scripts/browser_pages.py"])
-        do {
+        func stop() async {
+            withExtendedLifetime(strangers) {}
+            await server.stop()
+        }
+        try await HIL.inBrowser(then: stop) { browser in
             #expect(await browser.next(timeout: .seconds(60)) == "ready")
             let page = server.url + "/T/" + qr.dropFirst("HTTPS://CLUP.EXAMPLE/T/".count)
             #expect(await browser.ask("open seen \(page)") == "ok")
@@ -258,15 +239,7 @@ import Testing
             )
             #expect(cancelled.status == 200)
             #expect(await browser.ask("expect seen stage Cancelled") == "ok")
-            _ = await browser.ask("quit", timeout: .seconds(1))
-            _ = await browser.waitForExit(timeout: .seconds(20))
-        } catch {
-            browser.process.terminate()
-            await server.stop()
-            throw error
         }
-        withExtendedLifetime(strangers) {}
-        await server.stop()
     }
 
     /// Point 1 of the second attack round: while a thousand addresses ask for tickets without paying the work

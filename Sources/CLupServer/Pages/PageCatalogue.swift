@@ -24,6 +24,7 @@ enum PageCatalogue {
         "journey_private": "Only the minutes are sent to CLup, never where you are.",
         "js.leave_at": "Leave at {t} — your trip takes {n} min.",
         "js.leave_now": "Leave now — you reach the door about when it is your turn.",
+        "js.call_until": "Leave now — your call lasts until {t}.",
         "error.journey": "Give your trip as whole minutes, from 1 to 240.",
         // Web Push notices ({c} the ticket, {s} the store, {t} a time).
         "push.leave_title": "Time to leave",
@@ -109,6 +110,7 @@ enum PageCatalogue {
         "journey_private": "A CLup inviamo solo i minuti, mai dove ti trovi.",
         "js.leave_at": "Parti alle {t}: il tragitto dura {n} min.",
         "js.leave_now": "Parti ora: arriverai alla porta più o meno quando tocca a te.",
+        "js.call_until": "Parti ora: la chiamata vale fino alle {t}.",
         "error.journey": "Indica il tragitto in minuti interi, da 1 a 240.",
         "push.leave_title": "È ora di partire",
         "push.leave": "Biglietto {c}: parti ora per {s}, tocca a te quando arrivi.",

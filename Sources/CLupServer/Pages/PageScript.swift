@@ -123,7 +123,9 @@ enum PageScript {
           },function(){});
         });
         if(!d.ticket)return;
-        var stage=$('stage'),ahead=$('ahead'),minutes=$('minutes'),notice=$('notice'),told='';
+        var stage=$('stage'),ahead=$('ahead'),minutes=$('minutes'),notice=$('notice'),told=d.stage==='called'?'called':'';
+        // Notices of what changes while the page is open (a page opened on a call shows it, and does not notify
+        // it again: the push did).
         function tell(key,text){
           if(told===key)return;told=key;notice.textContent=text;notice.hidden=false;
           notify(text);
@@ -189,6 +191,9 @@ enum PageScript {
         var box=$('journey-box'),leave=$('leave'),field=$('journey-minutes'),journey=null,leaving=null,leftTold=false;
         function showLeave(){
           var b=leaving;if(!leave)return;
+          // Called: until when the call lasts (the store's window, or the trip's once this device told it).
+          if(b&&b.stage==='called'&&typeof b.callEndsAt==='number'){
+            var until=s['js.call_until'].replace('{t}',hm(b.callEndsAt));if(leave.textContent!==until)leave.textContent=until;return}
           if(!b||(typeof b.leaveAt!=='number'&&!b.leaveNow)){leave.textContent='';return}
           var now=b.leaveNow||Date.now()>=b.leaveAt,
             text=now?s['js.leave_now']:s['js.leave_at'].replace('{t}',hm(b.leaveAt)).replace('{n}',b.journeyMinutes);
@@ -206,7 +211,7 @@ enum PageScript {
         }
         // The holder's device tells the server its journey too, so that once called the ticket's window reaches
         // the trip (`PUT .../journey`, docs/web-app.md); each value once (`clup.told`), a refusal left unsaid.
-        function tell(){
+        function sendJourney(){
           var token=holder();if(!journey||!token||!mineToo||over(last)||stored('told')[d.ticket]===journey)return;
           var m=journey;
           fetch('/v1/tickets/'+d.ticket+'/journey',{method:'PUT',body:JSON.stringify({minutes:m}),
@@ -214,11 +219,11 @@ enum PageScript {
             .then(function(r){if(r.ok)keep('told',m)},function(){});
         }
         function setJourney(m){
-          journey=m;leftTold=false;keep('journeys',m);field.value=m;$('error').hidden=true;follow();subscribe();tell();
+          journey=m;leftTold=false;keep('journeys',m);field.value=m;$('error').hidden=true;follow();subscribe();sendJourney();
         }
         if(box){
           var given=Number(field.value);journey=given>=1?given:(stored('journeys')[d.ticket]||null);
-          if(journey){field.value=journey;tell()}
+          if(journey){field.value=journey;sendJourney()}
           $('journey').addEventListener('submit',function(e){
             e.preventDefault();var m=Number(field.value);
             if(!(m>=1&&m<=240&&Math.floor(m)===m))return say(s['error.journey']);
@@ -234,7 +239,7 @@ enum PageScript {
         }
         function followed(b){
           show(b);leaving=b;showLeave();
-          if(box&&b.stage!=='waiting'&&b.stage!=='booked')box.hidden=true;
+          if(box&&b.stage!=='waiting'&&b.stage!=='booked'&&!(b.stage==='called'&&b.ticket.kind==='app'))box.hidden=true;
           if(over(b.stage)){keep('journeys',null);keep('pushed',null);keep('told',null)}
         }
         function withJourney(url){return journey?url+(url.indexOf('?')<0?'?':'&')+'journeyMinutes='+journey:url}

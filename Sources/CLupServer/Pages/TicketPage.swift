@@ -117,7 +117,9 @@ struct TicketPage {
         return values
     }
 
-    /// The journey form and the leave-by time, while the ticket waits for its turn (not once it is called).
+    /// The journey form and the leave-by time, while the ticket waits for its turn; once an app ticket is called,
+    /// the form stays (its holder's device tells the server the trip: ``HolderJourney``) and says until when the
+    /// call lasts.
     private func journey(
         _ status: TicketStatus,
         _ profile: StoreProfile,
@@ -126,7 +128,8 @@ struct TicketPage {
     )
         -> [String: Any]
     {
-        guard ["waiting", "booked"].contains(status.stage) else { return [:] }
+        let called = status.stage == "called" && status.ticket.kind == "app"
+        guard ["waiting", "booked"].contains(status.stage) || called else { return [:] }
         var values: [String: Any] = [
             "journeyAsked": true, "journeyTitle": strings["journey_title"], "journeyLabel": strings["journey_label"],
             "journeySubmit": strings["journey_submit"], "journeyModes": strings["journey_modes"],
@@ -136,7 +139,12 @@ struct TicketPage {
         ]
         if error { values["journeyError"] = strings["error.journey"] }
         if let minutes = status.journeyMinutes { values["journeyValue"] = minutes }
-        if status.leaveNow == true {
+        if called, let ends = status.callEndsAt {
+            values["leaveText"] = strings["js.call_until"].replacingOccurrences(
+                of: "{t}",
+                with: StoreClock(profile).time(ends)
+            )
+        } else if status.leaveNow == true {
             values["leaveText"] = strings["js.leave_now"]
         } else if let at = status.leaveAt, let minutes = status.journeyMinutes {
             let time = StoreClock(profile).time(at)

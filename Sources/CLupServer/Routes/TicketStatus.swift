@@ -91,8 +91,8 @@ struct TicketStatus: ResponseEncodable, Equatable {
                 call =
                     RecallPolicy(minutes: profile.recallMinutes, times: profile.recalls)?
                     .call(since: since, window: window, at: now) ?? 1
-                callEndsAt =
-                    (since + state.callWindow(of: id, policy: AdmissionPolicy(callWindow: window))).milliseconds
+                let own = state.callWindow(of: id, calledAt: since, policy: AdmissionPolicy(callWindow: window))
+                callEndsAt = (since + own).milliseconds
             }
             opensAt = state.opensAt(after: now)?.milliseconds
             pause = state.pauses.holding(at: now).map { Pause(reason: $0.reason, until: $0.end?.milliseconds) }

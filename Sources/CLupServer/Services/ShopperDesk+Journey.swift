@@ -6,10 +6,12 @@ extension ShopperDesk {
         var minutes: Int
     }
 
-    /// What the server keeps of a told journey: the minutes, and the ticket's call window from them.
+    /// What the server keeps of a told journey: the minutes, and the ticket's call window from them (from its call,
+    /// or if it were called now).
     struct JourneyTold: Encodable, Sendable {
         var minutes: Int
-        /// How long the ticket's call lasts once it is called, in minutes (``HolderJourney``).
+        /// How long the ticket's call lasts from its call (or, not called yet, if called now), in whole minutes
+        /// (``HolderJourney``).
         var callWindowMinutes: Int
     }
 
@@ -48,8 +50,11 @@ extension ShopperDesk {
                 try await logs.tellJourney(id, minutes: journey.minutes, store: live.record.id, at: logs.clock.now())
             }
         }
-        let window = try await logs.require(live.record.id).state
-            .callWindow(of: id, policy: AdmissionPolicy(callWindow: logs.callWindow))
+        // From its call, or from now for a ticket not called yet.
+        let now = logs.clock.now()
+        let after = try await logs.require(live.record.id).state
+        let called = after.callTime(of: id, at: now) ?? now
+        let window = after.callWindow(of: id, calledAt: called, policy: AdmissionPolicy(callWindow: logs.callWindow))
         return JourneyTold(minutes: journey.minutes, callWindowMinutes: Int(window.components.seconds / 60))
     }
 }

@@ -182,7 +182,7 @@ public enum Admission {
         }
         if position < queue.freePlaces {  // open: checked above
             if let called = queue.callTime(of: ticket.id, at: now),
-                now > called + queue.callWindow(of: ticket.id, policy: policy)
+                now > called + queue.callWindow(of: ticket.id, calledAt: called, policy: policy)
             {
                 return .expired
             }
@@ -272,7 +272,9 @@ public enum Admission {
             return now > lateFrom(slot, queue: queue, now: now, policy: policy) + policy.bookingLate
         }
         guard let called = queue.callTime(of: ticket.id, at: now) else { return false }
-        return now > called + (storesWindow ? policy.callWindow : queue.callWindow(of: ticket.id, policy: policy))
+        let window =
+            storesWindow ? policy.callWindow : queue.callWindow(of: ticket.id, calledAt: called, policy: policy)
+        return now > called + window
     }
 }
 

@@ -195,7 +195,7 @@ public struct QueueState: Sendable, Equatable {
             capacity = max(newCapacity, 0)
         case .journeyTold(let id, let minutes):
             guard case .waiting = entries[id]?.stage else { return }
-            journeys.tell(id, minutes: minutes)
+            journeys.tell(id, minutes: minutes, at: event.lineTime)
         case .scanRefused:
             break
         case .unknown:
