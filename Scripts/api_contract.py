@@ -97,7 +97,7 @@ def config(base, admin, data, max_examples):
     addresses = iter(range(1, 255))
 
     def operation(regex, method=None, token=None, parameters=None, headers=None, cross_field=False,
-                  small_body=False):
+                  small_body=False, large_body_refused=False):
         lines.append("[[operations]]")
         lines.append(f"include-path-regex = {json.dumps(regex)}")
         if method:
@@ -118,6 +118,10 @@ def config(base, admin, data, max_examples):
         if cross_field:
             lines.append("checks.positive_data_acceptance.expected-statuses = "
                          '["2XX", "3XX", "400", "401", "403", "404", "409", "429", "503"]')
+        if large_body_refused:
+            lines.append("checks.positive_data_acceptance.expected-statuses = "
+                         '["2XX", "3XX", "400", "401", "403", "404", "409", "413", "429", "503"]')
+            small_body = True
         if small_body:
             # A body over the operation's few KB is refused whole (413) before it is read as JSON.
             lines.append("checks.negative_data_rejection.expected-statuses = "
@@ -149,6 +153,9 @@ def config(base, admin, data, max_examples):
     # A push subscription's page must be the ticket's own signed page, its keys a browser's P-256 point.
     operation(r"^/v1/tickets/\{ticket\}/push$", "PUT", None, {"ticket": data["ticket"]},
               headers={"Clup-Holder": data["holder"]}, cross_field=True, small_body=True)
+    # A journey's body is at most 4 KB, refused whole (413) beyond, whatever its fields.
+    operation(r"^/v1/tickets/\{ticket\}/journey$", "PUT", None, {"ticket": data["ticket"]},
+              headers={"Clup-Holder": data["holder"]}, large_body_refused=True)
     operation(r"^/v1/tickets/\{ticket\}", None, None, {"ticket": data["ticket"]},
               headers={"Clup-Holder": data["holder"]})
     return "\n".join(lines)

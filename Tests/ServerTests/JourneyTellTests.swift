@@ -65,7 +65,7 @@ import FoundationNetworking
             #expect(
                 try await tell(
                     0,
-                    ["minutes": 25, "pad": String(repeating: "x", count: 300)],
+                    ["minutes": 25, "pad": String(repeating: "x", count: 5000)],
                     holder: tickets[0].holder
                 ).status == 413
             )

@@ -45,6 +45,9 @@ struct AppRoutes {
             // The holder's own stream (its token as a header, or its stream key as `key=` from a page's
             // EventSource, which cannot send headers) has places strangers cannot take.
             let key = request.uri.queryParameters["key"].map(String.init)
+            if let key, key.utf8.count > 64 {
+                throw Refusal.invalid("a stream key is at most 64 characters", field: "key")
+            }
             let own = isHolder(request, of: id) || key.map { gate.tokens.opensStream($0, of: id) } == true
             guard let keys = streams.open(address: address, ticket: id.uuidString, holder: own) else {
                 throw Refusal(
@@ -61,7 +64,7 @@ struct AppRoutes {
             let id = try context.parameters.require("ticket", as: UUID.self)
             try HolderCheck.require(request, of: id, desk: desk, to: "tell its journey")
             return try await desk.tellJourney(
-                try await request.decode(ShopperDesk.Journey.self, limit: 256),
+                try await request.decode(ShopperDesk.Journey.self, limit: 4096),
                 ticket: id
             )
         }
