@@ -93,10 +93,10 @@ test: deps-test lint rules
 	SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -o $(TEST_DEB_DIR)
 	# The appliance guest's scanner: the emulator linked as the package's programs are (no Swift runtime there).
 	cp "$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -b scanner-emulator)" $(TEST_DEB_DIR)/scanner-emulator
-	# One test at a time: the hardware-in-the-loop tests measure latencies that two cores shared with a fuzzer
-	# would distort.
+	# One test at a time in each group: the qemu guests beside the suites that time no device, then the rest
+	# alone — the hardware-in-the-loop tests measure latencies that two cores shared would distort.
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \
-		$(SWIFT) test --skip-build --no-parallel $(TEST_FLAGS) $(SWIFT_FLAGS)
+		SWIFT=$(SWIFT) Scripts/run-tests.sh $(TEST_FLAGS) $(SWIFT_FLAGS)
 
 # The everyday check (docs/testing.md): lint, the one-way imports, file sizes and links (Scripts/check-rules.py),
 # and the unit tests of the modules that need no device, server or browser. Package.swift then declares only those

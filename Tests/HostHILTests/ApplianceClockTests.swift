@@ -29,7 +29,7 @@ import Testing
         var run = CutRun(rig: rig, server: server, store: store)
         try guest.boot(number: 1)
         try await guest.waitInstalled(timeout: .seconds(900))
-        try await run.waitReady(guest: guest, timeout: .seconds(240))
+        try await run.waitReady(guest: guest, timeout: .seconds(480))
         try await run.customers(guest: guest, for: .seconds(6))
         guest.powerCut()
         #expect(read("install.txt").hasPrefix("installed"), "\(read("apt.log").suffix(2000))")
@@ -37,7 +37,7 @@ import Testing
         // The board's clock at 1970.
         try guest.boot(number: 2, qemu: ["-rtc", "base=1970-01-01T00:00:00"])
         var wrong: StationStatus?
-        let end = ContinuousClock.now + .seconds(300)
+        let end = ContinuousClock.now + .seconds(480)
         while wrong == nil, ContinuousClock.now < end {
             if let status = await guest.status(), status.clock?.trusted == false, status.door?.state == "clock_wrong" {
                 wrong = status

@@ -124,7 +124,16 @@ final class GuestMachine {
             let text = read(name)
             return "--- \(name):\n\(text.isEmpty ? "(none)" : text.suffix(1500))"
         }
-        return (["boot \(booted), qemu \(running ? "running" : "not running")"] + tails).joined(separator: "\n")
+        // What the guest wrote, and when: a boot that hangs before the rig's unit writes nothing of its own.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: share).sorted()) ?? []
+        let listing = names.map { name -> String in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: "\(share)/\(name)")
+            let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+            let age = (attributes?[.modificationDate] as? Date).map { Int(-$0.timeIntervalSinceNow) } ?? -1
+            return "\(name) \(size) B \(age) s ago"
+        }
+        let head = "boot \(booted), qemu \(running ? "running" : "not running")"
+        return (["\(head); the share: \(listing.joined(separator: ", "))"] + tails).joined(separator: "\n")
     }
 
     /// A file the guest wrote back to the share ("" if there is none).

@@ -36,7 +36,7 @@ import Testing
             let clock = ContinuousClock.now
             try guest.boot(number: boot)
             if boot == 1 { try await guest.waitInstalled(timeout: .seconds(900)) }
-            try await run.waitReady(guest: guest, timeout: .seconds(240))
+            try await run.waitReady(guest: guest, timeout: .seconds(480))
             started.append(GuestMachine.seconds(ContinuousClock.now - clock))
             // Whoever tore a ticket before the cut comes to the door now.
             try await run.scanHeld(guest: guest)

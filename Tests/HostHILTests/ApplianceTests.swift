@@ -34,7 +34,7 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: scanner), "no \(scanner): make test builds it")
         let run = try HIL.run(
             "\(HIL.packageRoot)/Tests/appliance/run.sh",
-            [out, "\(HIL.packageRoot)/Tests/appliance/devices.sh", deb, "600", scanner]
+            [out, "\(HIL.packageRoot)/Tests/appliance/devices.sh", deb, "1200", scanner]
         )
         let read = { (name: String) in (try? String(contentsOfFile: "\(out)/\(name)", encoding: .utf8)) ?? "" }
         let results = read("results.txt")
@@ -81,7 +81,7 @@ import Testing
         try #require(next.status == 0, "\(next.error)")
         let run = try HIL.run(
             "\(HIL.packageRoot)/Tests/appliance/run.sh",
-            [out, "\(HIL.packageRoot)/Tests/appliance/upgrade.sh", deb, "600", "\(made)/clup-kiosk-next.deb"]
+            [out, "\(HIL.packageRoot)/Tests/appliance/upgrade.sh", deb, "1200", "\(made)/clup-kiosk-next.deb"]
         )
         let read = { (name: String) in (try? String(contentsOfFile: "\(out)/\(name)", encoding: .utf8)) ?? "" }
         let results = read("results.txt")

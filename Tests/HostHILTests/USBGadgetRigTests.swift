@@ -30,7 +30,7 @@ import Testing
     func theKioskWorksWithRealUSBDevicesInAVirtualMachine() throws {
         try #require(HIL.isRoot, "the rig's guest needs root here (its root filesystem is this machine's): run as root")
         let out = HIL.temporaryDirectory("hil-vm")
-        let run = try HIL.run("\(HIL.packageRoot)/Tests/hil-vm/run.sh", [out, "300"])
+        let run = try HIL.run("\(HIL.packageRoot)/Tests/hil-vm/run.sh", [out, "600"])
         let read = { (name: String) in (try? String(contentsOfFile: "\(out)/\(name)", encoding: .utf8)) ?? "" }
         let results = read("results.txt")
         let diagnosis = """

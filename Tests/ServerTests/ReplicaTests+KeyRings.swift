@@ -31,9 +31,22 @@ extension ReplicaTests {
 
             let server: Set = [ServerIssue.device]
             #expect(try await devices(two) == server)
-            let reads = two.app.logs.keyRings.reads.load(ordering: .relaxed)
-            #expect(try await devices(two) == server)
-            #expect(two.app.logs.keyRings.reads.load(ordering: .relaxed) == reads, "a kept ring was read again")
+            // A kept ring read again costs no read — checked over two reads that no forgetting came between or
+            // before (the enrolments' `k:` notifications reach replica two when they do; on a loaded machine, late).
+            let rings = two.app.logs.keyRings
+            var quiet = false
+            for _ in 0..<20 where !quiet {
+                let generation = rings.generation
+                _ = try await devices(two)
+                let reads = rings.reads.load(ordering: .relaxed)
+                _ = try await devices(two)
+                if rings.generation == generation {
+                    #expect(rings.reads.load(ordering: .relaxed) == reads, "a kept ring was read again")
+                    quiet = true
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(quiet, "replica two forgot the ring at every read")
 
             let signer = TicketSigner()
             let registered = try await one.call(

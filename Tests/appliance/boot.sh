@@ -24,7 +24,7 @@ timeout -s KILL "$timeout" qemu-system-x86_64 -M q35 "${accel[@]}" -smp 2 -m 768
     -nodefaults -no-user-config -display none -no-reboot \
     -chardev "file,id=con,path=$share/console-$boot.log" -serial chardev:con \
     -kernel "$image/vmlinux" -initrd "$image/initramfs.cpio.gz" \
-    -append "console=ttyS0 rdinit=/init panic=-1 loglevel=4 systemd.show_status=false" \
+    -append "console=ttyS0 rdinit=/init panic=-1 loglevel=4 systemd.show_status=true" \
     -drive "file=$disk,if=virtio,format=raw,cache=none,aio=threads,discard=unmap" \
     -virtfs "local,path=$share,mount_tag=rig,security_model=none,multidevs=remap" \
     -netdev "user,id=net0${APPLIANCE_NETDEV:+,$APPLIANCE_NETDEV}" -device virtio-net-pci,netdev=net0 \

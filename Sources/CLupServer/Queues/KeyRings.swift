@@ -27,6 +27,9 @@ final class KeyRings: Sendable {
         return ring
     }
 
+    /// How many times a ring was forgotten (the tests tell a read after one from a read of a kept ring).
+    var generation: Int { state.withLock { $0.generation } }
+
     /// Forgets one store's ring (nil: every store's).
     func forget(_ store: StoreID?) {
         state.withLock { state in
