@@ -88,11 +88,15 @@ build: deps-build
 # scratch would double CI's build time); the packaging script and the package's contents are the same.
 TEST_DEB_DIR := .build-deb-test
 
+# The qemu guests' kernel and disk (Tests/appliance/image.sh: a download and debootstrap, as root; kept in
+# .build-hil) are made while Swift builds, and waited for before any test runs: they are the guests' first minutes.
 test: deps-test lint rules
-	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS)
-	SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -o $(TEST_DEB_DIR)
-	# The appliance guest's scanner: the emulator linked as the package's programs are (no Swift runtime there).
-	cp "$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -b scanner-emulator)" $(TEST_DEB_DIR)/scanner-emulator
+	mkdir -p .build-hil
+	{ [ "$$(id -u)" != 0 ] || Tests/appliance/image.sh .build-hil >.build-hil/image.log 2>&1; } & image=$$!; \
+	$(SWIFT) build --build-tests $(TEST_FLAGS) $(SWIFT_FLAGS) && \
+	SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -o $(TEST_DEB_DIR) && \
+	cp "$$(SWIFT=$(SWIFT) Scripts/build-deb.sh -c debug -b scanner-emulator)" $(TEST_DEB_DIR)/scanner-emulator; \
+	built=$$?; wait $$image; exit $$built
 	# One test at a time in each group: the qemu guests beside the suites that time no device, then the rest
 	# alone — the hardware-in-the-loop tests measure latencies that two cores shared would distort.
 	CLUP_TEST_STRICT=1 CLUP_PYTHON=$(CURDIR)/$(VENV)/bin/python CLUP_TEST_DEB=$$(ls $(CURDIR)/$(TEST_DEB_DIR)/*.deb) \

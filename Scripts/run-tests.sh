@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test's run of the built suites (docs/testing.md), one test at a time within each of three groups:
 #
-#   1. the qemu guests (the appliance's four tests and the USB gadget rig: about 20 minutes, most of it a
+#   1. the qemu guests (the appliance's three tests and the USB gadget rig: about 17 minutes, most of it a
 #      guest booting or waiting), in the background, their output kept and printed when they end;
 #   2. beside them, the suites that time no device: the pure modules' unit tests, clup-server's suites but the
 #      three that drive Chromium, the soak (what it checks is memory, not latency), the door's fuzzer (what it
@@ -22,7 +22,7 @@ tests="$bin/clup-kioskPackageTests.xctest"
 # swift-testing colours its marks unless told not to; CI reads them.
 [ -t 1 ] || export NO_COLOR=1
 
-guests=(--filter '^HostHILTests\.(ApplianceClockTests|AppliancePowerCutTests|ApplianceTests|USBGadgetRigTests)(/|$)')
+guests=(--filter '^HostHILTests\.(AppliancePowerCutTests|ApplianceTests|USBGadgetRigTests)(/|$)')
 beside=(
     --filter '^(KioskCoreTests|DriversTests|DeviceEmulatorsTests|ServiceSupportTests|ServicesTests)\.'
     --filter '^ServerTests\.(?!(PagesTourTests|LeaveByPageTests|PushPageTests)(/|$))'

@@ -15,7 +15,7 @@ final class GuestMachine {
     let statusPort: Int
     private var pid: pid_t?
     private var scanner: CInt = -1
-    private var booted = 0
+    private(set) var booted = 0
 
     init(share: String) throws {
         self.share = share

@@ -12,12 +12,13 @@ import Testing
 /// 10.0.2.2, so they outlive the cuts, as a shop's printer and the chain's server do), its serial scanner a
 /// socket here (the guest's ttyS1). Customers tear tickets every ~0.5 s and scan some at the door; the guest
 /// is killed at a random moment (qemu with SIGKILL: what the guest had not flushed to its `cache=none` disk is
-/// gone) and boots again from the same disk, `CLUP_APPLIANCE_CUTS` times (5; the bench runs 50).
+/// gone) and boots again from the same disk, `CLUP_APPLIANCE_CUTS` times (5; the bench runs 50). The last boot
+/// is a board without a battery-backed clock: its clock at 1970 (`boardClockAt1970`).
 ///
 /// Over the run: kioskd's database passes `PRAGMA integrity_check` after every boot; no code is printed twice;
 /// every ticket a customer tore is honoured at the door after the next boot, and nobody is admitted twice; and
 /// every event the server acknowledged is still in the kiosk's database, every kiosk event in the server's log
-/// once.
+/// once, none stamped by the clock the last boot started with.
 @Suite(.serialized) struct AppliancePowerCutTests {
     @Test(.enabled(if: ApplianceTests.skipReason == nil, Comment(rawValue: ApplianceTests.skipReason ?? "")))
     func powerCutsLoseNothing() async throws {
@@ -30,14 +31,16 @@ import Testing
 
         var run = CutRun(rig: rig, server: server, store: store)
         var started: [Double] = []
+        var clockSet = ""
         for boot in 1...(cuts + 1) {
             let final = boot == cuts + 1
             if final { _ = FileManager.default.createFile(atPath: "\(share)/final", contents: Data()) }
             let clock = ContinuousClock.now
-            try guest.boot(number: boot)
+            try guest.boot(number: boot, qemu: final ? ["-rtc", "base=1970-01-01T00:00:00"] : [])
             if boot == 1 { try await guest.waitInstalled(timeout: .seconds(900)) }
+            if final { clockSet = try await Self.boardClockAt1970(host, run: &run) }
             try await run.waitReady(guest: guest, timeout: .seconds(480))
-            started.append(GuestMachine.seconds(ContinuousClock.now - clock))
+            if !final { started.append(GuestMachine.seconds(ContinuousClock.now - clock)) }
             // Whoever tore a ticket before the cut comes to the door now.
             try await run.scanHeld(guest: guest)
             if final { break }
@@ -89,6 +92,8 @@ import Testing
             return nil
         }
         #expect(Set(admitted).count == admitted.count, "admitted twice: \(Self.repeated(admitted))")
+        let stale = log.filter { $0.device == SyncedGuest.device && $0.time < ClockCheck.earliest }
+        #expect(stale.isEmpty, "events stamped by the clock at 1970: \(stale.prefix(3))")
         #expect(run.torn.count >= 4 * cuts, "too few tear-offs to mean anything: \(run.torn.count)")
 
         // Every event the server acknowledged is still in the kiosk's database, and every kiosk event is in the
@@ -101,6 +106,7 @@ import Testing
 
         let table = """
             Appliance power cuts: \(cuts) cuts, \(cuts + 1) boots; boot to ready \(Self.spread(started)) s; \
+            the last at 1970: \(clockSet); \
             \(printed.count) tickets printed, \(Set(printed).count) codes, \(printed.count - Set(printed).count) \
             printed twice; \(run.torn.count) torn, \(run.scans) scans, \(admitted.count) admitted, \
             \(run.notAdmitted().count) not honoured; integrity failures \(integrity.count { $0 != "ok" })
