@@ -60,6 +60,9 @@ struct HolderTokens: Sendable {
 /// HMAC-SHA256 (with `binding` appended: what the token is bound to, e.g. a user name) under a server key,
 /// both base64url, joined by a dot.
 enum MACToken {
+    /// The longest text read as a token: `mint`'s are 45 bytes; anything longer is refused before it is parsed.
+    static let longest = 64
+
     static func mint(key: SymmetricKey, binding: Data = Data()) -> String {
         let id = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
         return HolderTokens.base64url(id) + "." + HolderTokens.base64url(mac(id, binding, key))
@@ -67,7 +70,7 @@ enum MACToken {
 
     /// Whether `token` is one `mint` made with this key and binding.
     static func isValid(_ token: String, key: SymmetricKey, binding: Data = Data()) -> Bool {
-        guard token.utf8.count <= 64 else { return false }
+        guard token.utf8.count <= longest else { return false }
         let parts = token.split(separator: ".")
         guard parts.count == 2, let id = HolderTokens.data(base64url: parts[0]), id.count == 16,
             let tag = HolderTokens.data(base64url: parts[1])

@@ -45,8 +45,8 @@ struct AppRoutes {
             // The holder's own stream (its token as a header, or its stream key as `key=` from a page's
             // EventSource, which cannot send headers) has places strangers cannot take.
             let key = request.uri.queryParameters["key"].map(String.init)
-            if let key, key.utf8.count > 64 {
-                throw Refusal.invalid("a stream key is at most 64 characters", field: "key")
+            if let key, key.utf8.count > MACToken.longest {
+                throw Refusal.invalid("a stream key is at most \(MACToken.longest) characters", field: "key")
             }
             let own = isHolder(request, of: id) || key.map { gate.tokens.opensStream($0, of: id) } == true
             guard let keys = streams.open(address: address, ticket: id.uuidString, holder: own) else {
