@@ -144,7 +144,15 @@ import Testing
             #expect(try await door.scan(payload, on: scanner) == "too_early B001")
             let start = try #require(booked?.ticket.slot?.start)
             offset.advance(by: (start + .seconds(30)) - clock.now())
-            #expect(try await door.scan(payload, on: scanner) == "admit B001")
+            // The kiosk's clock jumped hours with the server's: until its next sync shows the server's moved too,
+            // it believes neither and the door decides nothing (ClockWatch) — a scan then is shown again.
+            var said: String?
+            for _ in 0..<4 {
+                let before = station.status.admitted + station.status.refused
+                said = try await door.scan(payload, on: scanner)
+                if station.status.admitted + station.status.refused > before { break }
+            }
+            #expect(said == "admit B001")
             #expect(await browser.ask("expect book stage Admitted") == "ok")
         }
     }
