@@ -36,7 +36,7 @@ for ((i = 1; i < ${#beside[@]}; i += 2)); do rest+=(--skip "${beside[i]}"); done
 
 run() { "$tests" --testing-library swift-testing --no-parallel "$@"; }
 
-log=$(mktemp /tmp/clup-guest-tests.XXXXXX)
+log=$(mktemp -t clup-guest-tests.XXXXXX)
 trap 'rm -f "$log"' EXIT
 started=$(date +%s)
 run "${guests[@]}" >"$log" 2>&1 &

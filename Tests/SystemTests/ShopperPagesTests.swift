@@ -147,11 +147,7 @@ import Testing
             // The kiosk's clock jumped hours with the server's: until its next sync shows the server's moved too,
             // it believes neither and the door decides nothing (ClockWatch) — a scan then is shown again.
             var said: String?
-            for _ in 0..<4 {
-                let before = station.status.admitted + station.status.refused
-                said = try await door.scan(payload, on: scanner)
-                if station.status.admitted + station.status.refused > before { break }
-            }
+            for _ in 0..<4 where said == nil { said = try await door.scan(payload, on: scanner) }
             #expect(said == "admit B001")
             #expect(await browser.ask("expect book stage Admitted") == "ok")
         }
